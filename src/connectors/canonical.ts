@@ -1,0 +1,140 @@
+/**
+ * Canonical records: what every connector yields, whatever the source.
+ * The engine alone maps them to the service's payloads (connectors never import src/tracker).
+ * Instants are JS Dates (absolute, zone-free); plain calendar dates are 'YYYY-MM-DD' strings.
+ */
+
+export type CoreStream = 'managers' | 'clients' | 'deals';
+export type ExtraStream = 'expenses' | 'mediaplans' | 'leads' | 'events';
+export type StreamName = CoreStream | ExtraStream;
+
+/** Dependency order of a run: every client an order refers to is imported before the order. */
+export const STREAM_ORDER: readonly StreamName[] = [
+  'managers',
+  'clients',
+  'deals',
+  'expenses',
+  'mediaplans',
+  'leads',
+  'events',
+];
+
+export type CustomFields = Record<string, string | null>;
+
+export interface Manager {
+  id: string;
+  name: string;
+  phone?: string | null;
+  email?: string | null;
+}
+
+export interface Client {
+  id: string;
+  name: string;
+  phones?: string[];
+  emails?: string[];
+  company?: string | null;
+  /** 'YYYY-MM-DD' */
+  birth_date?: string | null;
+  custom_fields?: CustomFields;
+  updated_at?: Date | null;
+}
+
+export interface Product {
+  id: string;
+  name: string;
+  quantity: number;
+  price?: number | null;
+  cost?: number | null;
+  brand?: string | null;
+  variant?: string | null;
+  /** category path from the top level down; the service accepts at most 5 levels */
+  categories?: string[];
+}
+
+export interface StatusChange {
+  date: Date;
+  /** the service's status id (after the connector's status mapping) */
+  status: string;
+  price?: number | null;
+  cost?: number | null;
+}
+
+export interface Deal {
+  id: string;
+  title?: string | null;
+  created_at: Date;
+  updated_at?: Date | null;
+  /** the service's status id (after the connector's status mapping) */
+  status?: string | null;
+  /** visit number from the tracker_visit cookie; becomes the service's `tracker` field */
+  visit_id?: string | null;
+  price?: number | null;
+  cost?: number | null;
+  client_id?: string | null;
+  manager_id?: string | null;
+  custom_fields?: CustomFields;
+  products?: Product[];
+  history?: StatusChange[];
+}
+
+/** Ad spend of one channel over a period (analytics/source/cost/add). */
+export interface Expense {
+  id: string;
+  /** channel system name */
+  channel: string;
+  /** 'YYYY-MM-DD' */
+  from_date: string;
+  /** 'YYYY-MM-DD' */
+  to_date: string;
+  marketing_cost: number;
+  timezone?: string | null;
+}
+
+/** Monthly targets of one channel (mediaplan/target/create|update). */
+export interface MediaPlanTarget {
+  id: string;
+  channel: string;
+  /** first day of the month, 'YYYY-MM-DD' */
+  date_from: string;
+  /** last day of the same month, 'YYYY-MM-DD' */
+  date_to: string;
+  leads?: number | null;
+  marketing_cost?: number | null;
+  cpl?: number | null;
+}
+
+/** An offline lead (leads/lead/create|update). */
+export interface Lead {
+  id: string;
+  title: string;
+  name: string;
+  created_at: Date;
+  /** '0' progress, '1' paid, '2' canceled */
+  status: string;
+  email?: string | null;
+  phone?: string | null;
+  price?: number | null;
+  paid_at?: Date | null;
+  visit_id?: string | null;
+  text?: string | null;
+}
+
+/** A custom event trigger (events/bulk/send). */
+export interface CustomEvent {
+  id: string;
+  name: string;
+  visit_id?: string | null;
+  data?: Record<string, unknown> | null;
+}
+
+export interface StreamRecordTypes {
+  managers: Manager;
+  clients: Client;
+  deals: Deal;
+  expenses: Expense;
+  mediaplans: MediaPlanTarget;
+  leads: Lead;
+  events: CustomEvent;
+}
+export type CanonicalRecord = StreamRecordTypes[StreamName];

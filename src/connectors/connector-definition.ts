@@ -1,0 +1,120 @@
+import type { CanonicalRecord, StreamName } from './canonical';
+
+/**
+ * The plugin contract. A connector is a definition object; built-ins live in the top-level
+ * `connectors/` folder, and any folder there whose index exports a definition is loaded too.
+ */
+
+/** A record the connector could not turn into a canonical record (bad row, bad date, ...). */
+export interface RejectedInput {
+  /** the record's id in the source, or '' when the row has none */
+  id: string;
+  /** canonical field or source column that failed, e.g. 'created_at' */
+  field: string;
+  /** human text naming the value, e.g. '"31.02.2025" is not a valid date' */
+  reason: string;
+  /** where it came from, e.g. 'deals.csv row 4' */
+  ref?: string;
+  /** a short excerpt of the raw input (at most ~200 chars) */
+  excerpt?: string;
+}
+
+/** One page of a stream, in source order. */
+export interface Page<T extends CanonicalRecord = CanonicalRecord> {
+  records: T[];
+  /** where each record came from (same index as records), for messages: 'deals.csv row 4' */
+  refs?: string[];
+  /**
+   * Optional cheap fingerprint of each record's raw source (same index), e.g. a hash of the raw row.
+   * When given, the engine uses it instead of hashing the mapped payload.
+   */
+  hashes?: string[];
+  rejected?: RejectedInput[];
+  /**
+   * Opaque connector state to persist once the whole stream is acknowledged (e.g. a file's content hash);
+   * handed back as ReadContext.state on the next run (null on a full resync).
+   */
+  state?: Record<string, unknown>;
+  /** true when the connector recognised the source as unchanged since `state` and read nothing */
+  unchanged?: boolean;
+}
+
+export interface StreamSpec {
+  name: StreamName;
+  /** the records carry an updated_at the engine can use as a cursor */
+  incremental: boolean;
+  /** records arrive in ascending updated_at order; the engine checks it and fails loudly if not */
+  sorted?: boolean;
+}
+
+/** The window of one read: the engine fixes it at the start of the run. */
+export interface ReadCursor {
+  /** records updated at or after this instant (stored cursor minus overlap); null = from the beginning */
+  since: Date | null;
+  /** the run's upper bound (start time minus lag): the signpost; records updated later wait for the next run */
+  until: Date;
+}
+
+export interface ConnectorLogger {
+  log(message: string): void;
+  warn(message: string): void;
+  debug?(message: string): void;
+}
+
+export interface ReadContext<S = unknown> {
+  connectionId: string;
+  settings: S;
+  logger: ConnectorLogger;
+  /** aborted on shutdown: stop reading at the next page boundary */
+  signal?: AbortSignal;
+  /** state this stream's last acknowledged read returned (Page.state); null on first run / full resync */
+  state: Record<string, unknown> | null;
+  /** folder for the connector's own files (downloads, token cache), under the data folder */
+  workDir?: string;
+  /** a dry run (preview): read only this many records if the connector can stop early */
+  limit?: number;
+}
+
+export interface CheckResult {
+  ok: boolean;
+  message: string;
+}
+
+export interface DiscoveredField {
+  stream: StreamName;
+  name: string;
+  type?: string;
+  example?: unknown;
+}
+
+export interface ConnectorDefinition<S extends object = any> {
+  /** the name connections use in `connector:` */
+  name: string;
+  description?: string;
+  /** class-validator class of `settings`; validated at config load with the config path */
+  settingsClass: new () => S;
+  /** streams this connector offers with the given settings */
+  streams(settings: S): StreamSpec[];
+  /** reach the source and verify credentials */
+  check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
+  read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
+  discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
+}
+
+/** Helper that gives a definition its type without a cast: `export default defineConnector({...})`. */
+export function defineConnector<S extends object>(definition: ConnectorDefinition<S>): ConnectorDefinition<S> {
+  return definition;
+}
+
+export function isConnectorDefinition(value: unknown): value is ConnectorDefinition {
+  const v = value as ConnectorDefinition | null;
+  return (
+    !!v &&
+    typeof v === 'object' &&
+    typeof v.name === 'string' &&
+    typeof v.settingsClass === 'function' &&
+    typeof v.streams === 'function' &&
+    typeof v.read === 'function' &&
+    typeof v.check === 'function'
+  );
+}
