@@ -1,0 +1,65 @@
+import { TrackerApiError } from '../tracker-error';
+import { TrackerOperation } from '../operations';
+import { isRetryableStatus } from './retry-policy';
+
+/**
+ * Decides whether an answer is an acknowledgement. The real service answers failures
+ * with HTTP 200 and `{"status":"error",...}` unless told `Use-Http-Code: 1`; we send that
+ * header and still treat any `"status":"error"` body as a failure, whatever its status.
+ */
+export function failureOf(
+  op: TrackerOperation,
+  httpStatus: number,
+  body: unknown,
+  redact: (v: unknown) => unknown,
+): TrackerApiError | null {
+  if (!isErrorBody(body) && httpStatus >= 200 && httpStatus < 300) return null;
+  // Everything below comes from the redacted body: a service may echo the Api-key back.
+  const safeBody = redact(body);
+  const errorBody = isErrorBody(safeBody) ? safeBody : null;
+  return new TrackerApiError({
+    operation: op.clientMethod,
+    endpoint: `${op.method} ${op.path}`,
+    httpStatus,
+    error: stringOrUndefined(errorBody?.error),
+    description: stringOrUndefined(errorBody?.description),
+    details: errorBody?.details,
+    body: safeBody,
+    retryable: isRetryableStatus(httpStatus),
+    note: errorBody ? undefined : snippet(safeBody),
+  });
+}
+
+interface ErrorBody {
+  status: 'error';
+  error?: unknown;
+  description?: unknown;
+  details?: unknown;
+}
+
+function isErrorBody(body: unknown): body is ErrorBody {
+  return typeof body === 'object' && body !== null && (body as { status?: unknown }).status === 'error';
+}
+
+function stringOrUndefined(v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  return typeof v === 'string' ? v : JSON.stringify(v);
+}
+
+function snippet(body: unknown): string | undefined {
+  if (body === undefined || body === null || body === '') return undefined;
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  return text.length > 300 ? text.slice(0, 300) + '…' : text;
+}
+
+/** JSON text → value; anything else stays text. */
+export function parseMaybeJson(data: unknown): unknown {
+  if (typeof data !== 'string') return data;
+  const text = data.trim();
+  if (!text.startsWith('{') && !text.startsWith('[')) return data;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return data;
+  }
+}

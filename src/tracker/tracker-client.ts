@@ -1,0 +1,101 @@
+import { TrackerHttp, TrackerLogger, TrackerRequestEvent } from './http/tracker-http';
+import { DEFAULT_RATE_LIMIT, RateLimitBudget } from './http/rate-limits';
+import { BillingClient } from './sections/billing.client';
+import { CalltrackingClient } from './sections/calltracking.client';
+import { ChannelsClient } from './sections/channels.client';
+import { ClientsClient } from './sections/clients.client';
+import { DashboardsClient } from './sections/dashboards.client';
+import { EmailtrackingClient } from './sections/emailtracking.client';
+import { EventsClient } from './sections/events.client';
+import { LeadsClient } from './sections/leads.client';
+import { ManagersClient } from './sections/managers.client';
+import { MediaplansClient } from './sections/mediaplans.client';
+import { OrdersClient } from './sections/orders.client';
+import { ProjectsClient } from './sections/projects.client';
+import { ProxyLeadsClient } from './sections/proxy-leads.client';
+import { SpeechClient } from './sections/speech.client';
+import { VisitsClient } from './sections/visits.client';
+
+export interface TrackerClientOptions {
+  /** Ends with the version segment, e.g. 'https://host/api/v1'. */
+  baseUrl: string;
+  apiKey: string;
+  /** Project number; required by every project-scoped operation. */
+  project?: string;
+  /** add-orders / clients import batch size (default 500). */
+  batchSize?: number;
+  /** Batches in flight at once (default 4). */
+  concurrency?: number;
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 5). */
+  retries?: number;
+  /** Project-wide budget (default 8/s, 4000/h); 'off' disables every client-side limit. */
+  rateLimit?: RateLimitBudget | 'off';
+  /** Backoff base in ms (default 500). */
+  retryBaseMs?: number;
+  logger?: TrackerLogger;
+  /** Called after every HTTP attempt (metrics). */
+  onRequest?: (event: TrackerRequestEvent) => void;
+}
+
+/** The typed client of the service: one sub-client per section of the specification. */
+export class TrackerClient {
+  readonly orders: OrdersClient;
+  readonly channels: ChannelsClient;
+  readonly calltracking: CalltrackingClient;
+  readonly clients: ClientsClient;
+  readonly mediaplans: MediaplansClient;
+  readonly speech: SpeechClient;
+  readonly visits: VisitsClient;
+  readonly emailtracking: EmailtrackingClient;
+  readonly leads: LeadsClient;
+  readonly proxyLeads: ProxyLeadsClient;
+  readonly events: EventsClient;
+  readonly managers: ManagersClient;
+  readonly projects: ProjectsClient;
+  readonly billing: BillingClient;
+  readonly dashboards: DashboardsClient;
+
+  private readonly http: TrackerHttp;
+
+  constructor(options: TrackerClientOptions) {
+    if (!options.baseUrl) throw new Error('tracker client: baseUrl is required');
+    this.http = new TrackerHttp({
+      baseUrl: options.baseUrl,
+      apiKey: options.apiKey,
+      project: options.project,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      retries: options.retries ?? 5,
+      retryBaseMs: options.retryBaseMs ?? 500,
+      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      logger: options.logger,
+      onRequest: options.onRequest,
+    });
+    const batching = { batchSize: options.batchSize ?? 500, concurrency: options.concurrency ?? 4 };
+    this.orders = new OrdersClient(this.http, batching);
+    this.clients = new ClientsClient(this.http, batching);
+    this.channels = new ChannelsClient(this.http);
+    this.calltracking = new CalltrackingClient(this.http);
+    this.mediaplans = new MediaplansClient(this.http);
+    this.speech = new SpeechClient(this.http);
+    this.visits = new VisitsClient(this.http);
+    this.emailtracking = new EmailtrackingClient(this.http);
+    this.leads = new LeadsClient(this.http);
+    this.proxyLeads = new ProxyLeadsClient(this.http);
+    this.events = new EventsClient(this.http);
+    this.managers = new ManagersClient(this.http);
+    this.projects = new ProjectsClient(this.http);
+    this.billing = new BillingClient(this.http);
+    this.dashboards = new DashboardsClient(this.http);
+  }
+
+  /** Releases keep-alive sockets and stops the limiters (waiting calls are dropped). */
+  close(): Promise<void> {
+    return this.http.close();
+  }
+
+  /** Nest calls this when the module shuts down. */
+  onModuleDestroy(): Promise<void> {
+    return this.close();
+  }
+}

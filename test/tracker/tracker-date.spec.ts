@@ -1,0 +1,31 @@
+import { formatPeriodBound, formatPlainDate, formatProxyLeadPeriod, formatTrackerDate, parseTrackerTimestamp } from '../../src/tracker';
+
+describe('tracker dates', () => {
+  it('formats every instant in UTC with an explicit +0000 offset', () => {
+    // 23:30 in UTC+03:00 is 20:30 UTC: the offset of the input must not leak.
+    expect(formatTrackerDate(new Date('2024-03-05T23:30:07+03:00'))).toBe('2024-03-05 20:30:07+0000');
+    expect(formatTrackerDate(new Date('2024-12-31T22:00:00-05:00'))).toBe('2025-01-01 03:00:00+0000');
+  });
+
+  it('formats plain dates, period bounds and the proxy lead period', () => {
+    expect(formatPlainDate(new Date('2024-02-29T23:59:59Z'))).toBe('2024-02-29');
+    expect(formatPeriodBound(new Date('2024-01-02T03:04:05.006Z'))).toBe('2024-01-02T03:04:05.006Z');
+    expect(formatProxyLeadPeriod(new Date('2024-01-01T00:00:00Z'), new Date('2024-01-31T12:00:00Z'))).toBe('2024-01-01-2024-01-31');
+  });
+
+  it('parses response timestamps with their offset', () => {
+    expect(parseTrackerTimestamp('2024-03-05T20:30:07+0000').toISOString()).toBe('2024-03-05T20:30:07.000Z');
+    expect(parseTrackerTimestamp('2024-03-05T23:30:07+0300').toISOString()).toBe('2024-03-05T20:30:07.000Z');
+    expect(parseTrackerTimestamp('2024-03-05T23:30:07+03:00').toISOString()).toBe('2024-03-05T20:30:07.000Z');
+    expect(parseTrackerTimestamp('2024-03-05 20:30:07').toISOString()).toBe('2024-03-05T20:30:07.000Z');
+    expect(parseTrackerTimestamp('2024-03-05T20:30:07.250Z').toISOString()).toBe('2024-03-05T20:30:07.250Z');
+  });
+
+  it('round-trips and rejects garbage', () => {
+    const d = new Date('2023-07-01T00:00:01Z');
+    expect(parseTrackerTimestamp(formatTrackerDate(d)).getTime()).toBe(d.getTime());
+    expect(() => parseTrackerTimestamp('yesterday')).toThrow(/not a timestamp/);
+    expect(() => parseTrackerTimestamp('2024-13-01T00:00:00+0000')).toThrow(/not a valid timestamp/);
+    expect(() => formatTrackerDate(new Date('nope'))).toThrow(/invalid Date/);
+  });
+});
