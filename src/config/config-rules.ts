@@ -1,0 +1,53 @@
+/** Rules that span several keys, checked after each key has its own type and range checked. */
+import { TrackerSyncConfig } from './config.schema';
+import { isMapping } from './config-validators';
+
+/**
+ * Validates one connection's free-form `settings` for its connector (provided by the connector
+ * registry). Returns problems already prefixed with `path`, e.g. `connections[0].settings.deals.path: ...`;
+ * an unknown connector name is reported through it too.
+ */
+export type SettingsValidator = (connector: string, settings: unknown, path: string) => string[];
+
+export function crossFieldProblems(config: TrackerSyncConfig): string[] {
+  return [...duplicateConnectionIds(config), ...realServiceCredentials(config)];
+}
+
+function duplicateConnectionIds(config: TrackerSyncConfig): string[] {
+  if (!Array.isArray(config.connections)) return [];
+  const firstIndex = new Map<string, number>();
+  const problems: string[] = [];
+  config.connections.forEach((connection, index) => {
+    if (!isMapping(connection) || typeof connection.id !== 'string') return;
+    // Ids end up in URLs and file names: "Demo" and "demo" would collide there.
+    const key = connection.id.toLowerCase();
+    const first = firstIndex.get(key);
+    if (first === undefined) firstIndex.set(key, index);
+    else problems.push(`connections[${index}].id: ${JSON.stringify(connection.id)} is already the id of connections[${first}]`);
+  });
+  return problems;
+}
+
+/** Pointing at the real service without a key or project would fail every request later. */
+function realServiceCredentials(config: TrackerSyncConfig): string[] {
+  const tracker = config.tracker;
+  if (!isMapping(tracker) || !tracker.base_url) return [];
+  const required = (key: 'api_key' | 'project', variable: string) =>
+    tracker[key] === undefined ? [`tracker.${key}: is required when tracker.base_url is set (or set ${variable})`] : [];
+  return [...required('api_key', 'TRACKER_API_KEY'), ...required('project', 'TRACKER_PROJECT')];
+}
+
+export function settingsProblems(config: TrackerSyncConfig, validator: SettingsValidator | undefined): string[] {
+  if (!validator || !Array.isArray(config.connections)) return [];
+  return config.connections.flatMap((connection, index) => {
+    if (!isMapping(connection) || typeof connection.connector !== 'string' || connection.connector.trim() === '') return [];
+    if (!isMapping(connection.settings)) return [];
+    const path = `connections[${index}].settings`;
+    try {
+      return validator(connection.connector, connection.settings, path);
+    } catch (error) {
+      // A broken connector must not hide the other problems of the file.
+      return [`${path}: connector "${connection.connector}" failed to check its settings: ${(error as Error).message}`];
+    }
+  });
+}

@@ -1,0 +1,222 @@
+/**
+ * The shape of config/tracker-sync.yaml. Keys are snake_case exactly as written in the file;
+ * every field carries its default, its validation rule and its `@Doc` line for the README.
+ * Unknown keys are rejected at every level (see load-config.ts) except inside a connection's
+ * `settings`, which the connector validates.
+ */
+import 'reflect-metadata';
+import { plainToInstance, Transform, Type } from 'class-transformer';
+import { IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { Doc } from './config-doc';
+import { EmptyAsAbsent, ToBoolean, ToLowerCase, ToNumber, ToOnOff, ToText } from './config-transforms';
+import {
+  CronSchedule, Flag, IntRange, isMapping, List, Mapping, Matches, NumberRange, OneOf, Text, TextList, UrlWithProtocol,
+} from './config-validators';
+
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
+export const LOG_FORMATS = ['pretty', 'json'] as const;
+export const SANDBOX_SEEDS = ['demo', 'none'] as const;
+export const CONNECTION_ID = /^[a-z0-9][a-z0-9_-]*$/i;
+
+export class ServerConfig {
+  @Doc('Address the admin API and health check listen on.', { type: 'string' })
+  @Text()
+  host = '127.0.0.1';
+
+  @Doc('Port of the admin API (env PORT).', { type: 'integer 0..65535' })
+  @ToNumber() @IntRange(0, 65535)
+  port = 3000;
+}
+
+export class RateLimitConfig {
+  @Doc('Requests per second the daemon may send to the project (the service allows 10 for all its integrations).', {
+    type: 'integer >= 1',
+  })
+  @ToNumber() @IntRange(1)
+  per_second = 8;
+
+  @Doc('Requests per hour the daemon may send to the project (the service allows 5000 for all its integrations).', {
+    type: 'integer >= 1',
+  })
+  @ToNumber() @IntRange(1)
+  per_hour = 4000;
+}
+
+/** `off`, `OFF` or `false` lift the limit; a mapping becomes a RateLimitConfig with its defaults. */
+function rateLimitValue(value: unknown): unknown {
+  if (value === false || (typeof value === 'string' && value.trim().toLowerCase() === 'off')) return 'off';
+  return isMapping(value) ? plainToInstance(RateLimitConfig, value) : value;
+}
+
+export class TrackerConfig {
+  @Doc('URL of the service API (env TRACKER_BASE_URL); absent or empty = the embedded sandbox.', { type: 'http(s) URL' })
+  @IsOptional() @EmptyAsAbsent() @UrlWithProtocol(['http', 'https'])
+  base_url?: string;
+
+  @Doc('Api-key of the service (env TRACKER_API_KEY); required with base_url.', { type: 'string (secret)' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @Text()
+  api_key?: string;
+
+  @Doc('Project number (env TRACKER_PROJECT); required with base_url.', { type: 'string of digits' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @Matches(/^\d+$/, 'must be a project number (digits only)')
+  project?: string;
+
+  @Doc('Records per add-orders / import request; trades requests for payload size.', { type: 'integer 1..10000' })
+  @ToNumber() @IntRange(1, 10000)
+  batch_size = 500;
+
+  @Doc('Batches in flight at once where order does not matter.', { type: 'integer 1..32' })
+  @ToNumber() @IntRange(1, 32)
+  concurrency = 4;
+
+  @Doc('Timeout of one request, in milliseconds.', { type: 'integer >= 1' })
+  @ToNumber() @IntRange(1)
+  timeout_ms = 30000;
+
+  @Doc('Retries of a request after a network error, timeout, 429 or 5xx.', { type: 'integer >= 0' })
+  @ToNumber() @IntRange(0)
+  retries = 5;
+
+  @Doc('Client-side share of the project-wide budget, or "off" for a target that is not the real service.', {
+    type: '{ per_second, per_hour } | "off"',
+    nested: () => RateLimitConfig,
+  })
+  @Transform(({ value }) => rateLimitValue(value))
+  @ValidateIf((config: TrackerConfig) => config.rate_limit !== 'off')
+  @ValidateNested({ message: 'must be "off" or a mapping { per_second, per_hour }' })
+  rate_limit: RateLimitConfig | 'off' = new RateLimitConfig();
+}
+
+export class SandboxConfig {
+  @Doc('Data the embedded sandbox starts with.', { type: '"demo" | "none"' })
+  @ToLowerCase() @OneOf(SANDBOX_SEEDS)
+  seed: (typeof SANDBOX_SEEDS)[number] = 'demo';
+
+  @Doc('Api-key of the embedded sandbox; generated when absent.', { type: 'string (secret)' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @Text()
+  api_key?: string;
+
+  @Doc('SQLite file of the embedded sandbox (or ":memory:"); default <data_dir>/sandbox.sqlite.', { type: 'path' })
+  @IsOptional() @EmptyAsAbsent() @Text()
+  db?: string;
+
+  @Doc('The project-wide budget (10/s, 5000/h) the sandbox enforces like the service.', { type: '"on" | "off"' })
+  @ToOnOff() @ToLowerCase() @OneOf(['on', 'off'])
+  budget: 'on' | 'off' = 'on';
+
+  @Doc('Fraction of requests answered with a fault (429, 500, timeout, dropped connection).', { type: 'number 0..1' })
+  @ToNumber() @NumberRange(0, 1)
+  faults = 0;
+
+  @Doc('Fixed delay added to every sandbox answer, in milliseconds.', { type: 'integer >= 0' })
+  @ToNumber() @IntRange(0)
+  latency_ms = 0;
+}
+
+export class AdminConfig {
+  @Doc('Bearer token of the admin API (env ADMIN_TOKEN); generated on first start when absent.', { type: 'string (secret)' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @Text()
+  token?: string;
+}
+
+export class LogConfig {
+  @Doc('Lowest level written (env LOG_LEVEL).', { type: '"debug" | "info" | "warn" | "error"' })
+  @ToLowerCase() @OneOf(LOG_LEVELS)
+  level: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Doc('Human-readable lines or one JSON object per line (env LOG_FORMAT).', { type: '"pretty" | "json"' })
+  @ToLowerCase() @OneOf(LOG_FORMATS)
+  format: (typeof LOG_FORMATS)[number] = 'pretty';
+}
+
+export class StoreConfig {
+  @Doc('Database URL (env DATABASE_URL); absent = SQLite file under data_dir.', { type: 'postgres:// URL' })
+  @IsOptional() @EmptyAsAbsent() @UrlWithProtocol(['postgres', 'postgresql'])
+  url?: string;
+}
+
+export class SyncOptionsConfig {
+  @Doc('Seconds the next run re-reads before the cursor; duplicates are dropped by fingerprint.', { type: 'integer >= 0' })
+  @ToNumber() @IntRange(0)
+  overlap_seconds = 300;
+
+  @Doc('Seconds behind "now" a run stops reading, for sources that commit late.', { type: 'integer >= 0' })
+  @ToNumber() @IntRange(0)
+  lag_seconds = 0;
+
+  @Doc('Delete managers of the service that are gone from the source.', { type: 'boolean' })
+  @ToBoolean() @Flag()
+  delete_missing_managers = true;
+
+  @Doc('Overrides tracker.batch_size for this connection.', { type: 'integer 1..10000' })
+  @IsOptional() @ToNumber() @IntRange(1, 10000)
+  batch_size?: number;
+}
+
+export class ConnectionConfig {
+  @Doc('Unique name of the connection (letters, digits, "-", "_").', { type: 'string' })
+  @Matches(CONNECTION_ID, 'must start with a letter or digit and contain only letters, digits, "-" and "_"')
+  id: string;
+
+  @Doc('Connector name: a built-in (generic-crm, spreadsheet, ...) or a plugin.', { type: 'string' })
+  @Text()
+  connector: string;
+
+  @Doc('Cron schedule (5 fields, or 6 with seconds first); absent = runs only when triggered.', { type: 'cron' })
+  @IsOptional() @EmptyAsAbsent() @CronSchedule()
+  schedule?: string;
+
+  @Doc('Scheduled runs are skipped while paused.', { type: 'boolean' })
+  @ToBoolean() @Flag()
+  paused = false;
+
+  @Doc('Run once when the daemon starts.', { type: 'boolean' })
+  @ToBoolean() @Flag()
+  run_on_start = false;
+
+  @Doc("The connector's settings (validated by the connector).", { type: 'mapping' })
+  @Mapping()
+  settings: Record<string, unknown> = {};
+
+  @Doc('Cursor and diff options of this connection.', { type: 'mapping', nested: () => SyncOptionsConfig })
+  @Mapping() @ValidateNested() @Type(() => SyncOptionsConfig)
+  sync: SyncOptionsConfig = new SyncOptionsConfig();
+}
+
+export class TrackerSyncConfig {
+  @Doc('Admin API listener.', { type: 'mapping', nested: () => ServerConfig })
+  @Mapping() @ValidateNested() @Type(() => ServerConfig)
+  server: ServerConfig = new ServerConfig();
+
+  @Doc('Folder of the SQLite store and generated files (env DATA_DIR), relative to the working directory.', { type: 'path' })
+  @Text()
+  data_dir = './data';
+
+  @Doc('The service the daemon feeds.', { type: 'mapping', nested: () => TrackerConfig })
+  @Mapping() @ValidateNested() @Type(() => TrackerConfig)
+  tracker: TrackerConfig = new TrackerConfig();
+
+  @Doc('The embedded sandbox, used when tracker.base_url is absent.', { type: 'mapping', nested: () => SandboxConfig })
+  @Mapping() @ValidateNested() @Type(() => SandboxConfig)
+  sandbox: SandboxConfig = new SandboxConfig();
+
+  @Doc('Admin API access.', { type: 'mapping', nested: () => AdminConfig })
+  @Mapping() @ValidateNested() @Type(() => AdminConfig)
+  admin: AdminConfig = new AdminConfig();
+
+  @Doc('Logging.', { type: 'mapping', nested: () => LogConfig })
+  @Mapping() @ValidateNested() @Type(() => LogConfig)
+  log: LogConfig = new LogConfig();
+
+  @Doc("The daemon's own database.", { type: 'mapping', nested: () => StoreConfig })
+  @Mapping() @ValidateNested() @Type(() => StoreConfig)
+  store: StoreConfig = new StoreConfig();
+
+  @Doc('Extra folders searched for connector plugins.', { type: 'list of paths' })
+  @TextList()
+  connector_paths: string[] = [];
+
+  @Doc('The connections to sync.', { type: 'list', nested: () => ConnectionConfig, list: true })
+  @List() @ValidateNested({ each: true }) @Type(() => ConnectionConfig)
+  connections: ConnectionConfig[] = [];
+}

@@ -1,0 +1,11 @@
+export { AppConfigModule } from './app-config.module';
+export { ConfigError } from './config-error';
+export { listConfigKeys } from './config-keys';
+export type { ConfigKey } from './config-keys';
+export * from './config.schema';
+export { loadConfig, validateConfig, resolveConfigPath, DEFAULT_CONFIG_PATH } from './load-config';
+export type { LoadConfigOptions, ValidateConfigOptions, SettingsValidator } from './load-config';
+export { ENV_OVERRIDES } from './env-expansion';
+export { redactSecrets, isSecretKey, REDACTED } from './redact';
+export { validateSettings } from './validate-settings';
+export type { SettingsCheck } from './validate-settings';

@@ -1,0 +1,68 @@
+/**
+ * Loads the one YAML config: find the file, parse it, expand `${NAME}`, apply environment
+ * overrides, then validate everything at once so the user sees every problem in one message.
+ */
+import { join } from 'path';
+import { plainToInstance } from 'class-transformer';
+import { validateSync } from 'class-validator';
+import { ConfigError } from './config-error';
+import { ConfigLocation, locateConfig } from './config-location';
+import { crossFieldProblems, SettingsValidator, settingsProblems } from './config-rules';
+import { TrackerSyncConfig } from './config.schema';
+import { isMapping } from './config-validators';
+import { applyEnvOverrides, expandEnvReferences } from './env-expansion';
+import { describeValidationErrors } from './validation-problems';
+import { readYamlConfig } from './yaml-source';
+
+export { resolveConfigPath, DEFAULT_CONFIG_PATH } from './config-location';
+export type { SettingsValidator } from './config-rules';
+
+export interface LoadConfigOptions {
+  /** A file to read; it must exist. Without it: --config in argv, TRACKER_SYNC_CONFIG, the default file. */
+  file?: string;
+  env?: NodeJS.ProcessEnv;
+  argv?: string[];
+  settingsValidator?: SettingsValidator;
+}
+
+/** @throws ConfigError listing every problem, each with its path. */
+export function loadConfig(options: LoadConfigOptions = {}): TrackerSyncConfig {
+  const env = options.env ?? process.env;
+  const location: ConfigLocation = options.file
+    ? { path: options.file, source: 'loadConfig' }
+    : locateConfig(options.argv ?? process.argv, env);
+  const raw = readYamlConfig(location);
+  return validateConfig(raw ?? {}, { env, settingsValidator: options.settingsValidator, file: location.path });
+}
+
+export interface ValidateConfigOptions {
+  env?: NodeJS.ProcessEnv;
+  settingsValidator?: SettingsValidator;
+  /** Named in the error message. */
+  file?: string;
+}
+
+/** The same pipeline for an already parsed document (YAML `null` means an empty file). */
+export function validateConfig(document: unknown, options: ValidateConfigOptions = {}): TrackerSyncConfig {
+  const env = options.env ?? process.env;
+  const expanded = expandEnvReferences(document ?? {}, env);
+  if (!isMapping(expanded)) {
+    throw new ConfigError(['the file must be a mapping of sections (server:, tracker:, connections:, ...)'], options.file);
+  }
+  const origins = applyEnvOverrides(expanded, env);
+  const config = plainToInstance(TrackerSyncConfig, expanded);
+  const errors = validateSync(config, { whitelist: true, forbidNonWhitelisted: true, stopAtFirstError: true });
+  const problems = [
+    ...describeValidationErrors(errors, { origins, written: expanded }),
+    ...crossFieldProblems(config),
+    ...settingsProblems(config, options.settingsValidator),
+  ];
+  if (problems.length > 0) throw new ConfigError(problems, options.file);
+  return withDerivedDefaults(config);
+}
+
+/** Defaults that depend on other keys. */
+function withDerivedDefaults(config: TrackerSyncConfig): TrackerSyncConfig {
+  if (config.sandbox.db === undefined) config.sandbox.db = join(config.data_dir, 'sandbox.sqlite');
+  return config;
+}

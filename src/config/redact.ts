@@ -1,0 +1,70 @@
+/**
+ * Secrets never leave the process: the admin API and the logs show configs and settings through
+ * `redactSecrets`, which replaces values under secret-looking keys and credentials inside URLs.
+ */
+export const REDACTED = '***';
+
+/** api_key, Api-Key, apiKey, x-api-key, token, access_token, clientSecret, password, webhook_url, ... */
+const SECRET_KEY = /(^|_)(api_?key|token|password|passwd|pwd|secret|authorization|cookie|credentials?|private_key|webhook(_url)?)$/;
+
+/** Query parameters that carry credentials in URLs (e.g. ?api_key=... or ?access_token=...). */
+const SECRET_PARAM = /(^|_)(api_?key|key|token|password|secret|signature|sig|auth)$/;
+
+/** Bitrix24 incoming webhooks carry their token in the path: /rest/<user id>/<token>/. */
+const BITRIX_WEBHOOK_PATH = /^(\/rest\/\d+\/)[^/]+/;
+
+export function isSecretKey(key: string): boolean {
+  return SECRET_KEY.test(normalizeKey(key));
+}
+
+/** A deep copy of `value` (plain objects and arrays) with every secret replaced by '***'. */
+export function redactSecrets<T>(value: T): T {
+  return redactValue(value, new WeakSet()) as T;
+}
+
+function redactValue(value: unknown, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return redactUrl(value);
+  if (typeof value !== 'object' || value === null || value instanceof Date) return value;
+  if (seen.has(value)) return '[circular]';
+  seen.add(value);
+  if (Array.isArray(value)) return value.map((item) => redactValue(item, seen));
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] = isSecretKey(key) && item !== undefined && item !== null && item !== '' ? REDACTED : redactValue(item, seen);
+  }
+  return copy;
+}
+
+/** `postgres://user:pw@host/db` → `postgres://user:***@host/db`; `?token=abc` → `?token=***`. */
+function redactUrl(text: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text;
+  }
+  let changed = false;
+  if (url.password) {
+    url.password = REDACTED;
+    changed = true;
+  }
+  if (BITRIX_WEBHOOK_PATH.test(url.pathname)) {
+    url.pathname = url.pathname.replace(BITRIX_WEBHOOK_PATH, `$1${REDACTED}`);
+    changed = true;
+  }
+  for (const name of [...url.searchParams.keys()]) {
+    if (SECRET_PARAM.test(normalizeKey(name))) {
+      url.searchParams.set(name, REDACTED);
+      changed = true;
+    }
+  }
+  return changed ? url.toString().replace(/%2A%2A%2A/g, REDACTED) : text;
+}
+
+function normalizeKey(key: string): string {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_');
+}
