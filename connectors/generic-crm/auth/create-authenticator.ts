@@ -1,0 +1,48 @@
+import * as path from 'path';
+import { AuthDefinition } from '../definition/source-definition';
+import { Redactor } from '../http/redactor';
+import { Authenticator } from './authenticator';
+import { OAuth2Auth } from './oauth2-auth';
+import { BasicAuth, BearerAuth, HeaderKeyAuth, NoAuth, QueryParamAuth, WebhookPathAuth } from './static-auth';
+
+export interface AuthInputs {
+  definition: AuthDefinition;
+  /** settings.token: the secret of every auth type unless auth.token is set */
+  token?: string;
+  baseUrl: string;
+  redactor: Redactor;
+  workDir?: string;
+}
+
+export function createAuthenticator({ definition, token, baseUrl, redactor, workDir }: AuthInputs): Authenticator {
+  const secret = definition.token ?? token ?? '';
+  redactor.add(secret, definition.password);
+  const type = definition.type ?? (secret ? 'bearer' : 'none');
+  if (type !== 'none' && type !== 'oauth2' && type !== 'basic' && !secret) {
+    throw new Error(`auth ${type} needs a token (settings.token or settings.auth.token)`);
+  }
+  switch (type) {
+    case 'none':
+      return new NoAuth();
+    case 'bearer':
+      return new BearerAuth(secret);
+    case 'api_key_header':
+      return new HeaderKeyAuth(definition, secret);
+    case 'basic':
+      return new BasicAuth(definition.username ?? '', definition.password ?? secret);
+    case 'query_param':
+      return new QueryParamAuth(definition.param ?? 'api_token', secret);
+    case 'webhook_path':
+      return new WebhookPathAuth(new URL(baseUrl).pathname, secret);
+    case 'oauth2': {
+      if (!definition.token_url) throw new Error('auth oauth2 needs token_url');
+      const tokenUrl = new URL(definition.token_url, withSlash(baseUrl)).toString();
+      const cacheFile = workDir ? path.join(workDir, 'oauth2-token.json') : null;
+      return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile);
+    }
+  }
+}
+
+function withSlash(url: string): string {
+  return url.endsWith('/') ? url : `${url}/`;
+}

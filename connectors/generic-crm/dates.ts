@@ -1,0 +1,45 @@
+import { DateTime } from 'luxon';
+
+/**
+ * Dates as CRMs write them. Formats: `unix` (seconds), `unix_ms`, `iso` (ISO 8601; without an offset
+ * it is read in the zone), or a pattern in moment style ('YYYY-MM-DD HH:mm:ss', 'DD.MM.YYYY') or
+ * luxon style ('yyyy-MM-dd'). Patterns and offset-less ISO are read in `zone` (default UTC).
+ */
+
+export function parseDate(value: unknown, format = 'iso', zone = 'UTC'): Date | null {
+  if (value === null || value === undefined || value === '') return null;
+  const dateTime = toDateTime(value, format, zone);
+  return dateTime?.isValid ? dateTime.toJSDate() : null;
+}
+
+/** A calendar date 'YYYY-MM-DD' as the source meant it (in the source's zone, not shifted to UTC). */
+export function parseCalendarDate(value: unknown, format = 'iso', zone = 'UTC'): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const dateTime = toDateTime(value, format, zone);
+  return dateTime?.isValid ? dateTime.toISODate() : null;
+}
+
+export function formatDate(date: Date, format = 'iso', zone = 'UTC'): string {
+  if (format === 'unix') return String(Math.floor(date.getTime() / 1000));
+  if (format === 'unix_ms') return String(date.getTime());
+  const dateTime = DateTime.fromJSDate(date, { zone });
+  if (format === 'iso') return dateTime.toISO({ suppressMilliseconds: true }) ?? date.toISOString();
+  return dateTime.toFormat(luxonPattern(format));
+}
+
+function toDateTime(value: unknown, format: string, zone: string): DateTime | null {
+  if (value instanceof Date) return DateTime.fromJSDate(value, { zone });
+  if (format === 'unix' || format === 'unix_ms') {
+    const number = typeof value === 'number' ? value : Number(String(value).trim());
+    if (!Number.isFinite(number)) return null;
+    return DateTime.fromMillis(format === 'unix' ? number * 1000 : number, { zone });
+  }
+  if (typeof value !== 'string') return null;
+  if (format === 'iso') return DateTime.fromISO(value.trim().replace(' ', 'T'), { zone, setZone: true });
+  return DateTime.fromFormat(value.trim(), luxonPattern(format), { zone, setZone: true });
+}
+
+/** moment-style tokens (what most CRM docs print) to luxon's. */
+function luxonPattern(pattern: string): string {
+  return pattern.replace(/YYYY/g, 'yyyy').replace(/YY/g, 'yy').replace(/DD/g, 'dd').replace(/\bD\b/g, 'd');
+}

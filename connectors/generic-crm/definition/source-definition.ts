@@ -1,0 +1,53 @@
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Min, ValidateNested } from 'class-validator';
+
+/** Source-wide parts shared by the streams: auth, rate limit, retries, errors in 200 answers. */
+
+export const AUTH_TYPES = ['none', 'bearer', 'api_key_header', 'basic', 'query_param', 'webhook_path', 'oauth2'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+export class AuthDefinition {
+  @IsOptional() @IsIn(AUTH_TYPES) type?: AuthType;
+  /** the secret; defaults to settings.token */
+  @IsOptional() @IsString() token?: string;
+  /** api_key_header: header name; query_param: parameter name */
+  @IsOptional() @IsString() header?: string;
+  @IsOptional() @IsString() param?: string;
+  /** api_key_header: text before the key, e.g. 'Token ' */
+  @IsOptional() @IsString() prefix?: string;
+  /** basic */
+  @IsOptional() @IsString() username?: string;
+  @IsOptional() @IsString() password?: string;
+  /** oauth2: client_credentials, or refresh_token when a refresh_token is given */
+  @IsOptional() @IsString() token_url?: string;
+  @IsOptional() @IsString() client_id?: string;
+  @IsOptional() @IsString() client_secret?: string;
+  @IsOptional() @IsString() refresh_token?: string;
+  @IsOptional() @IsString() scope?: string;
+}
+
+export class RateLimitDefinition {
+  @IsNumber() @IsPositive() requests: number;
+  @IsNumber() @IsPositive() per_seconds: number;
+}
+
+export class RetryAnswerDefinition {
+  @IsOptional() @IsInt() status?: number;
+  @IsOptional() @IsString() body_contains?: string;
+}
+
+export class RetryDefinition {
+  @IsOptional() @IsInt() @Min(1) max_attempts?: number;
+  @IsOptional() @IsInt() @Min(0) base_ms?: number;
+  @IsOptional() @IsInt() @Min(0) max_ms?: number;
+  /** answers retried besides network errors, 429 and 5xx (e.g. Bitrix24's QUERY_LIMIT_EXCEEDED) */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => RetryAnswerDefinition) extra?: RetryAnswerDefinition[];
+  @IsOptional() @IsInt() @Min(1) timeout_ms?: number;
+}
+
+/** An error object inside a 2xx answer: present at `path` (or equal to `equals`) means failure. */
+export class ErrorDefinition {
+  @IsString() path: string;
+  @IsOptional() equals?: unknown;
+  @IsOptional() @IsString() message_path?: string;
+}

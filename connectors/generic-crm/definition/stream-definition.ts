@@ -1,0 +1,131 @@
+import { Type } from 'class-transformer';
+import {
+  IsArray, IsBoolean, IsIn, IsInt, IsObject, IsOptional, IsString, Min, ValidateNested,
+} from 'class-validator';
+import { IsMapping } from './validators';
+
+/**
+ * The declarative parts of one stream (after Airbyte's declarative CDK: requester, paginator,
+ * record selector, incremental cursor, mapping). Every key is optional here because the same classes
+ * validate a preset and a user's partial override; what a stream must have is checked when it is built.
+ */
+
+export class RequestDefinition {
+  @IsOptional() @IsIn(['GET', 'POST']) method?: 'GET' | 'POST';
+  /** relative to base_url; `{{...}}` templates allowed */
+  @IsOptional() @IsString() path?: string;
+  /** values are templates: `{{cursor}}`, `{{until}}`, `{{visit_field}}`, or `=JSONata` */
+  @IsOptional() @IsObject() query?: Record<string, unknown>;
+  @IsOptional() body?: unknown;
+  @IsOptional() @IsObject() headers?: Record<string, string>;
+}
+
+export const PAGINATOR_TYPES = ['none', 'page_number', 'offset', 'cursor', 'next_url', 'link_header'] as const;
+export type PaginatorType = (typeof PAGINATOR_TYPES)[number];
+
+export class PaginatorDefinition {
+  @IsOptional() @IsIn(PAGINATOR_TYPES) type?: PaginatorType;
+  /** where page / offset / token parameters go; default: query for GET, body for POST */
+  @IsOptional() @IsIn(['query', 'body']) inject?: 'query' | 'body';
+  @IsOptional() @IsInt() @Min(1) page_size?: number;
+  /** parameter carrying the page size (page_number, offset) */
+  @IsOptional() @IsString() size_param?: string;
+  /** page_number */
+  @IsOptional() @IsString() page_param?: string;
+  @IsOptional() @IsInt() start_page?: number;
+  /** offset */
+  @IsOptional() @IsString() offset_param?: string;
+  /** cursor: dotted path of the next token in the body, and the parameter that sends it back */
+  @IsOptional() @IsString() token_path?: string;
+  @IsOptional() @IsString() token_param?: string;
+  /** next_url: dotted path of the next page's URL in the body */
+  @IsOptional() @IsString() url_path?: string;
+  /** a page shorter than page_size is the last one (page_number, offset) */
+  @IsOptional() @IsBoolean() stop_on_short_page?: boolean;
+  /**
+   * Search endpoints that cap the reachable offset (HubSpot: 10,000): when the numeric token would reach it,
+   * the read restarts with the cursor moved to the last record's updated_at (ids on the boundary deduplicated).
+   */
+  @IsOptional() @IsInt() @Min(1) reslice_at?: number;
+}
+
+export class IncrementalDefinition {
+  /** source path of the record's modification time; default mapping of updated_at */
+  @IsOptional() @IsString() field?: string;
+  /** how the source writes it: unix | unix_ms | iso | a pattern such as 'YYYY-MM-DD HH:mm:ss' */
+  @IsOptional() @IsString() format?: string;
+  @IsOptional() @IsString() timezone?: string;
+  /** how `{{cursor}}` is written into requests (default: format) */
+  @IsOptional() @IsString() cursor_format?: string;
+  @IsOptional() @IsString() cursor_timezone?: string;
+  /** the source returns records in ascending modification order */
+  @IsOptional() @IsBoolean() sorted?: boolean;
+}
+
+export class DatesDefinition {
+  @IsOptional() @IsString() format?: string;
+  @IsOptional() @IsString() timezone?: string;
+}
+
+export class LabelsDefinition {
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  @IsOptional() @IsString() records?: string;
+  @IsOptional() @IsString() key?: string;
+  @IsOptional() @IsString() name?: string;
+}
+
+export class CustomFieldsDefinition {
+  /** list: an array of { id, name, value } objects (amoCRM); keys: keys of an object (Bitrix24 UF_CRM_*, HubSpot) */
+  @IsOptional() @IsIn(['list', 'keys']) kind?: 'list' | 'keys';
+  /** dotted path of the list or object ('' = the record itself) */
+  @IsOptional() @IsString() path?: string;
+  @IsOptional() @IsString() id?: string;
+  @IsOptional() @IsString() name?: string;
+  @IsOptional() @IsString() value?: string;
+  /** list: path of a stable code (amoCRM field_code: PHONE, EMAIL) that `exclude` may name too */
+  @IsOptional() @IsString() code?: string;
+  /** keys: a regular expression the key must match */
+  @IsOptional() @IsString() include?: string;
+  /** ids, names or codes left out (fields already mapped to canonical ones) */
+  @IsOptional() @IsArray() @IsString({ each: true }) exclude?: string[];
+  /** keys: fetch human names of the keys once per run (Pipedrive dealFields, Bitrix24 crm.deal.fields) */
+  @IsOptional() @ValidateNested() @Type(() => LabelsDefinition) labels?: LabelsDefinition;
+}
+
+export class EnrichDefinition {
+  /** attached to each record as `_related.<name>` */
+  @IsString() name: string;
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  @IsOptional() @IsString() records?: string;
+  /** path in a fetched record that holds the id of the record it belongs to */
+  @IsOptional() @IsString() match?: string;
+  /** path of the record's own id (default: id) */
+  @IsOptional() @IsString() key?: string;
+  @IsOptional() @IsInt() @Min(1) batch_size?: number;
+}
+
+export class StreamDefinition {
+  @IsOptional() @IsBoolean() enabled?: boolean;
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /** dotted path of the records array in the body ('' = the body itself) */
+  @IsOptional() @IsString() records?: string;
+  /** JSONata predicate; records for which it is false are skipped */
+  @IsOptional() @IsString() filter?: string;
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+  @IsOptional() @ValidateNested() @Type(() => IncrementalDefinition) incremental?: IncrementalDefinition;
+  @IsOptional() @ValidateNested() @Type(() => DatesDefinition) dates?: DatesDefinition;
+  @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
+  @IsOptional() @ValidateNested() @Type(() => CustomFieldsDefinition) custom_fields?: CustomFieldsDefinition;
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EnrichDefinition) enrich?: EnrichDefinition[];
+}
+
+export type MappingValue =
+  | string
+  | null
+  | { path?: string; expr?: string; const?: unknown; format?: string; timezone?: string };
+
+export class StreamsDefinition {
+  @IsOptional() @ValidateNested() @Type(() => StreamDefinition) managers?: StreamDefinition;
+  @IsOptional() @ValidateNested() @Type(() => StreamDefinition) clients?: StreamDefinition;
+  @IsOptional() @ValidateNested() @Type(() => StreamDefinition) deals?: StreamDefinition;
+}

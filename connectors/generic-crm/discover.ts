@@ -1,0 +1,36 @@
+import type { ReadContext, DiscoveredField } from '../../src/connectors/connector-definition';
+import { getPath } from './records/paths';
+import { GenericCrmSettings } from './settings';
+import { openSession } from './source-session';
+import { enabledStreams, streamDefinition } from './source-config';
+
+/** The source's fields (dotted paths with an example value) from the first record of each stream, to help write a mapping. */
+export async function discoverFields(
+  settings: GenericCrmSettings,
+  context: Omit<ReadContext<GenericCrmSettings>, 'state'>,
+): Promise<DiscoveredField[]> {
+  const session = openSession({ ...context, settings });
+  const fields: DiscoveredField[] = [];
+  for (const stream of enabledStreams(session.source)) {
+    const definition = streamDefinition(session.source, stream);
+    const request = definition.request!;
+    const answer = await session.requester(stream).send({
+      method: request.method ?? 'GET',
+      path: request.path!.replace(/\{\{[^}]*\}\}/g, ''),
+      body: request.method === 'POST' ? {} : undefined,
+    });
+    const records = getPath(answer.body, definition.records ?? '');
+    const first = Array.isArray(records) ? records[0] : undefined;
+    for (const [name, example] of flatten(first)) {
+      fields.push({ stream, name, type: example === null ? 'null' : typeof example, example });
+    }
+  }
+  return fields;
+}
+
+function flatten(value: unknown, prefix = '', depth = 0): [string, unknown][] {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > 2) {
+    return prefix ? [[prefix, value]] : [];
+  }
+  return Object.entries(value).flatMap(([key, inner]) => flatten(inner, prefix ? `${prefix}.${key}` : key, depth + 1));
+}

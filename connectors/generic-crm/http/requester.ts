@@ -1,0 +1,176 @@
+import axios, { AxiosResponse } from 'axios';
+import { Authenticator, OutgoingRequest } from '../auth/authenticator';
+import { ErrorDefinition } from '../definition/source-definition';
+import { getPath } from '../records/paths';
+import { Redactor } from './redactor';
+import { RetryPolicy, sleep } from './retry-policy';
+import { SourceLimits } from './source-limits';
+import { excerpt, SourceError } from './source-error';
+
+export interface RequestSpec {
+  method: 'GET' | 'POST';
+  /** relative to base_url, or an absolute URL (next-page links) */
+  path: string;
+  query?: Record<string, unknown>;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface SourceAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** parsed JSON; null for 204 or an empty body */
+  body: unknown;
+  /** the redacted URL, for messages */
+  url: string;
+  bytes: number;
+}
+
+export interface RequesterOptions {
+  baseUrl: string;
+  auth: Authenticator;
+  limits: SourceLimits;
+  retry: RetryPolicy;
+  errors: ErrorDefinition[];
+  redactor: Redactor;
+  /** 'connection amo, stream deals' */
+  where: string;
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** Sends one request: rate-limited, retried, authenticated, its JSON parsed and checked for error objects. */
+export class Requester {
+  constructor(private readonly options: RequesterOptions) {}
+
+  /** A stable text of the request (for the repeated-request guard). */
+  describe(spec: RequestSpec): string {
+    const url = this.buildUrl(spec);
+    return `${spec.method} ${this.options.redactor.redact(url.toString())}${spec.body === undefined ? '' : ` ${JSON.stringify(spec.body)}`}`;
+  }
+
+  async send(spec: RequestSpec): Promise<SourceAnswer> {
+    const { retry } = this.options;
+    let reauthenticated = false;
+    for (let attempt = 1; ; attempt++) {
+      const request: OutgoingRequest = {
+        method: spec.method,
+        url: this.buildUrl(spec),
+        headers: { Accept: 'application/json', ...(spec.headers ?? {}) },
+        body: spec.body,
+      };
+      const where = () => `${this.options.where}, ${spec.method} ${this.options.redactor.redact(request.url.toString())}`;
+      try {
+        await this.options.auth.apply(request);
+      } catch (error) {
+        throw new SourceError(where(), `authentication failed: ${this.options.redactor.redact((error as Error).message)}`);
+      }
+      let response: AxiosResponse<string>;
+      try {
+        response = await this.options.limits.limiter.schedule(() => this.transmit(request));
+      } catch (error) {
+        if (this.options.signal?.aborted) throw new SourceError(where(), 'aborted');
+        const reason = `network error ${networkCode(error)}`;
+        if (attempt < retry.maxAttempts) {
+          await sleep(retry.delayMs(attempt), this.options.signal);
+          continue;
+        }
+        throw new SourceError(where(), `${reason} (gave up after ${attempt} attempts)`);
+      }
+      const text = typeof response.data === 'string' ? response.data : String(response.data ?? '');
+      if (response.status === 401 && !reauthenticated && this.options.auth.invalidate && (await this.options.auth.invalidate())) {
+        reauthenticated = true;
+        continue;
+      }
+      const retryReason = retry.retryReason(response.status, text);
+      if (retryReason && attempt < retry.maxAttempts) {
+        await sleep(retry.delayMs(attempt, header(response, 'retry-after')), this.options.signal);
+        continue;
+      }
+      if (retryReason || response.status >= 400) {
+        const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
+        throw new SourceError(where(), `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`);
+      }
+      const body = this.parse(text, response.status, where);
+      this.checkErrorObject(body, response.status, where);
+      return { status: response.status, headers: flatHeaders(response), body, url: where(), bytes: text.length };
+    }
+  }
+
+  private transmit(request: OutgoingRequest): Promise<AxiosResponse<string>> {
+    const hasBody = request.body !== undefined && request.method !== 'GET';
+    return axios.request<string>({
+      method: request.method,
+      url: request.url.toString(),
+      headers: hasBody ? { 'Content-Type': 'application/json', ...request.headers } : request.headers,
+      data: hasBody ? JSON.stringify(request.body) : undefined,
+      // We parse ourselves: a page cut in the middle must become a clear error, not a string.
+      responseType: 'text',
+      transformResponse: (data: string) => data,
+      validateStatus: () => true,
+      timeout: this.options.timeoutMs ?? 60_000,
+      httpAgent: this.options.limits.httpAgent,
+      httpsAgent: this.options.limits.httpsAgent,
+      signal: this.options.signal,
+      maxRedirects: 5,
+    });
+  }
+
+  private buildUrl(spec: RequestSpec): URL {
+    const url = /^https?:\/\//i.test(spec.path)
+      ? new URL(spec.path)
+      : new URL(`${this.options.baseUrl.replace(/\/+$/, '')}/${spec.path.replace(/^\/+/, '')}`);
+    for (const [key, value] of Object.entries(spec.query ?? {})) {
+      if (value === undefined || value === null) continue;
+      if (Array.isArray(value)) for (const item of value) url.searchParams.append(key, String(item));
+      else url.searchParams.set(key, typeof value === 'object' ? JSON.stringify(value) : String(value));
+    }
+    return url;
+  }
+
+  private parse(text: string, status: number, where: () => string): unknown {
+    if (status === 204 || text.trim() === '') return null;
+    try {
+      return JSON.parse(text);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SourceError(
+        where(),
+        `HTTP ${status} answer is not valid JSON (${detail}; ${text.length} bytes, ends with ${JSON.stringify(this.options.redactor.redact(text.slice(-40)))}) — the page was cut or is not JSON`,
+      );
+    }
+  }
+
+  private checkErrorObject(body: unknown, status: number, where: () => string): void {
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) return;
+    for (const rule of this.options.errors) {
+      const value = getPath(body, rule.path);
+      const failed =
+        rule.equals !== undefined ? value !== undefined && String(value) === String(rule.equals) : isSet(value);
+      if (!failed) continue;
+      const message = rule.message_path ? getPath(body, rule.message_path) : undefined;
+      const text = [JSON.stringify(value), message === undefined ? '' : String(message)].filter(Boolean).join(': ');
+      throw new SourceError(where(), `HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`);
+    }
+  }
+}
+
+function isSet(value: unknown): boolean {
+  return value !== undefined && value !== null && value !== false && value !== '';
+}
+
+function header(response: AxiosResponse, name: string): string | undefined {
+  const value = (response.headers as Record<string, unknown>)[name];
+  return value === undefined ? undefined : String(value);
+}
+
+function flatHeaders(response: AxiosResponse): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const [key, value] of Object.entries(response.headers ?? {})) headers[key.toLowerCase()] = String(value);
+  return headers;
+}
+
+function networkCode(error: unknown): string {
+  const e = error as { code?: string; message?: string };
+  return e.code ?? e.message ?? String(error);
+}

@@ -1,0 +1,15 @@
+/** A failure reading the CRM; the message names the connection, stream and request (secrets redacted). */
+export class SourceError extends Error {
+  constructor(
+    readonly where: string,
+    readonly reason: string,
+  ) {
+    super(`${where}: ${reason}`);
+    this.name = 'SourceError';
+  }
+}
+
+export function excerpt(text: string, max = 200): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -1,0 +1,70 @@
+import type { CoreStream, StreamName } from '../../src/connectors/canonical';
+import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
+import { discoverFields } from './discover';
+import { GenericCrmSettings } from './settings';
+import { openSession } from './source-session';
+import { CORE_STREAMS, enabledStreams, resolveSource, streamDefinition } from './source-config';
+import { planStream } from './stream-plan';
+import { readStream } from './stream-reader';
+
+/**
+ * Generic CRM connector: a declarative description of a CRM's REST API (a preset, or the user's own
+ * `streams`), read page by page into canonical managers, clients and deals. No code per CRM.
+ */
+export default defineConnector<GenericCrmSettings>({
+  name: 'generic-crm',
+  description: 'Any REST CRM described in config; presets: amocrm, bitrix24, pipedrive, hubspot',
+  settingsClass: GenericCrmSettings,
+
+  streams(settings): StreamSpec[] {
+    const source = resolveSource(settings);
+    return enabledStreams(source).map((name) => {
+      const incremental = source.streams[name]?.incremental;
+      return { name, incremental: !!incremental, sorted: !!incremental?.sorted };
+    });
+  },
+
+  async check(settings, context) {
+    try {
+      const [first] = enabledStreams(resolveSource(settings));
+      if (!first) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
+      // One page of the first stream proves the URL, the credentials and the answer's shape.
+      const quiet = { log: () => {}, warn: () => {} };
+      const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
+      await probe.next();
+      await probe.return(undefined);
+      return { ok: true, message: `${new URL(settings.base_url).origin} answered the ${first} request` };
+    } catch (error) {
+      return { ok: false, message: error instanceof Error ? error.message : String(error) };
+    }
+  },
+
+  read: (stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>) => readConnection(stream, cursor, context),
+
+  discover: (settings, context) => discoverFields(settings, context),
+});
+
+/** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */
+async function* readConnection(stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>): AsyncGenerator<Page> {
+  const where = `connection ${context.connectionId}, stream ${stream}`;
+  if (!CORE_STREAMS.includes(stream as CoreStream)) {
+    throw new Error(`${where}: generic-crm offers managers, clients and deals, not ${stream}`);
+  }
+  const name = stream as CoreStream;
+  let inputs: Parameters<typeof readStream>[0];
+  try {
+    const session = openSession(context);
+    inputs = {
+      plan: planStream(name, streamDefinition(session.source, name), session.source),
+      source: session.source,
+      requester: session.requester(name),
+      cursor,
+      context,
+      where,
+      redact: (text) => session.redactor.redact(text),
+    };
+  } catch (error) {
+    throw new Error(`${where}: ${(error as Error).message}`);
+  }
+  yield* readStream(inputs);
+}

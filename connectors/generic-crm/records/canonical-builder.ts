@@ -1,0 +1,127 @@
+import type { Client, CoreStream, CustomFields, Deal, Manager, Product, StatusChange } from '../../../src/connectors/canonical';
+import type { RejectedInput } from '../../../src/connectors/connector-definition';
+import { normalizedList, normalizeEmail, normalizePhone } from './contact-values';
+import { CustomEntry, isVisitEntry } from './custom-fields';
+import {
+  DateSpec, FieldError, toCalendarDate, toId, toInstant, toNumber, toStatus, toText,
+} from './field-values';
+
+/** Turns the mapped values of one source record into a canonical record, or a rejected input. */
+
+export interface BuildOptions {
+  statusMap?: Record<string, string>;
+  visitField: string;
+  /** date format/zone per canonical field (mapping overrides merged over the stream's defaults) */
+  dateSpec(field: string): DateSpec;
+}
+
+export type BuildResult = { record: Deal | Client | Manager; rejected?: undefined } | { rejected: RejectedInput; record?: undefined };
+
+export function buildRecord(
+  stream: CoreStream,
+  values: Record<string, unknown>,
+  custom: CustomEntry[],
+  options: BuildOptions,
+): BuildResult {
+  const id = toId(values.id, 'id');
+  if (id === null) return { rejected: { id: '', field: 'id', reason: 'the record has no id' } };
+  try {
+    if (stream === 'managers') return { record: buildManager(id, values) };
+    if (stream === 'clients') return { record: buildClient(id, values, custom, options) };
+    return { record: buildDeal(id, values, custom, options) };
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return { rejected: { id, field: error.field, reason: error.message } };
+  }
+}
+
+function buildManager(id: string, v: Record<string, unknown>): Manager {
+  const phone = toText(v.phone, 'phone');
+  const email = toText(v.email, 'email');
+  const manager: Manager = {
+    id,
+    name: '',
+    phone: phone === null ? null : normalizePhone(phone),
+    email: email === null ? null : normalizeEmail(email),
+  };
+  // The service needs a name; a CRM user without one is still a manager.
+  manager.name = toText(trimmed(v.name), 'name') ?? manager.email ?? manager.phone ?? id;
+  return manager;
+}
+
+function buildClient(id: string, v: Record<string, unknown>, custom: CustomEntry[], o: BuildOptions): Client {
+  const phones = normalizedList(v.phones ?? v.phone, normalizePhone);
+  const emails = normalizedList(v.emails ?? v.email, normalizeEmail);
+  return {
+    id,
+    name: toText(trimmed(v.name), 'name') ?? emails[0] ?? phones[0] ?? id,
+    phones,
+    emails,
+    company: toText(v.company, 'company'),
+    birth_date: toCalendarDate(v.birth_date, 'birth_date', o.dateSpec('birth_date')),
+    custom_fields: customFields(custom, null),
+    updated_at: toInstant(v.updated_at, 'updated_at', o.dateSpec('updated_at')),
+  };
+}
+
+function buildDeal(id: string, v: Record<string, unknown>, custom: CustomEntry[], o: BuildOptions): Deal {
+  const createdAt = toInstant(v.created_at, 'created_at', o.dateSpec('created_at'));
+  if (!createdAt) throw new FieldError('created_at', 'the deal has no creation date');
+  const visitEntry = custom.find((entry) => isVisitEntry(entry, o.visitField));
+  const deal: Deal = {
+    id,
+    title: toText(v.title, 'title'),
+    created_at: createdAt,
+    updated_at: toInstant(v.updated_at, 'updated_at', o.dateSpec('updated_at')),
+    status: toStatus(v.status, 'status', o.statusMap),
+    visit_id: toId(v.visit_id, 'visit_id') ?? visitEntry?.value ?? null,
+    price: toNumber(v.price, 'price'),
+    cost: toNumber(v.cost, 'cost'),
+    client_id: toId(v.client_id, 'client_id'),
+    manager_id: toId(v.manager_id, 'manager_id'),
+    custom_fields: customFields(custom, visitEntry ?? null),
+  };
+  if (v.products !== undefined && v.products !== null) deal.products = toProducts(v.products);
+  if (v.history !== undefined && v.history !== null) deal.history = toHistory(v.history, o);
+  return deal;
+}
+
+/** Keyed by the field's name; the visit field is not repeated here (it becomes visit_id). */
+function customFields(custom: CustomEntry[], visitEntry: CustomEntry | null): CustomFields {
+  const fields: CustomFields = {};
+  for (const entry of custom) if (entry !== visitEntry) fields[entry.name || entry.id] = entry.value;
+  return fields;
+}
+
+function trimmed(value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(/\s+/g, ' ').trim() : value;
+}
+
+function list(value: unknown, field: string): Record<string, unknown>[] {
+  const items = Array.isArray(value) ? value : [value];
+  if (!items.every((item) => typeof item === 'object' && item !== null)) throw new FieldError(field, 'must be a list of objects');
+  return items as Record<string, unknown>[];
+}
+
+function toProducts(value: unknown): Product[] {
+  return list(value, 'products').map((p, i) => ({
+    id: toId(p.id, `products[${i}].id`) ?? String(i + 1),
+    name: toText(p.name, `products[${i}].name`) ?? '',
+    quantity: toNumber(p.quantity, `products[${i}].quantity`) ?? 1,
+    price: toNumber(p.price, `products[${i}].price`),
+    cost: toNumber(p.cost, `products[${i}].cost`),
+    brand: toText(p.brand, `products[${i}].brand`),
+    variant: toText(p.variant, `products[${i}].variant`),
+    categories: Array.isArray(p.categories) ? p.categories.map(String) : [],
+  }));
+}
+
+function toHistory(value: unknown, o: BuildOptions): StatusChange[] {
+  return list(value, 'history').map((h, i) => {
+    const date = toInstant(h.date, `history[${i}].date`, o.dateSpec('history'));
+    if (!date) throw new FieldError(`history[${i}].date`, 'the status change has no date');
+    const status = toStatus(h.status, `history[${i}].status`, o.statusMap);
+    if (status === null) throw new FieldError(`history[${i}].status`, 'the status change has no status');
+    return { date, status, price: toNumber(h.price, `history[${i}].price`), cost: toNumber(h.cost, `history[${i}].cost`) };
+  });
+}

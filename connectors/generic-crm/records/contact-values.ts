@@ -1,0 +1,42 @@
+/**
+ * Phones and e-mails arrive as a string, a list of strings, or a CRM's multi-value list
+ * ([{ VALUE }] in Bitrix24, [{ value, primary }] in Pipedrive, [{ value, enum_code }] in amoCRM).
+ */
+
+export function multiValues(value: unknown): string[] {
+  if (value === null || value === undefined) return [];
+  const items = Array.isArray(value) ? value : [value];
+  const texts: string[] = [];
+  for (const item of items) {
+    if (item === null || item === undefined) continue;
+    if (typeof item === 'object') {
+      const inner = (item as Record<string, unknown>).value ?? (item as Record<string, unknown>).VALUE;
+      texts.push(...multiValues(inner));
+    } else {
+      texts.push(String(item));
+    }
+  }
+  return texts;
+}
+
+/** '+7 (495) 123-45-67' -> '+74951234567': digits only, a leading + kept. */
+export function normalizePhone(text: string): string | null {
+  const trimmed = text.trim();
+  const digits = trimmed.replace(/\D/g, '');
+  if (digits.length === 0) return null;
+  return trimmed.startsWith('+') ? `+${digits}` : digits;
+}
+
+export function normalizeEmail(text: string): string | null {
+  const trimmed = text.trim().toLowerCase();
+  return trimmed.length > 0 ? trimmed : null;
+}
+
+export function normalizedList(value: unknown, normalize: (text: string) => string | null): string[] {
+  const unique = new Set<string>();
+  for (const text of multiValues(value)) {
+    const normalized = normalize(text);
+    if (normalized) unique.add(normalized);
+  }
+  return [...unique];
+}

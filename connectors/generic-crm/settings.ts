@@ -1,0 +1,34 @@
+import 'reflect-metadata';
+import { Type } from 'class-transformer';
+import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { availablePresets } from './definition/presets';
+import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { StreamsDefinition } from './definition/stream-definition';
+import { IsStringRecord } from './definition/validators';
+
+/** amocrm, bitrix24, hubspot, pipedrive: the YAML files in presets/ */
+export const PRESET_NAMES: readonly string[] = availablePresets();
+export type PresetName = string;
+
+/**
+ * What a user writes under `settings:` of a generic-crm connection. With a preset, base_url, token and
+ * status_map are enough; `streams` overrides parts of the preset (or defines every stream without one).
+ */
+export class GenericCrmSettings {
+  @IsOptional() @IsIn(PRESET_NAMES) preset?: PresetName;
+  /** the account's API root, e.g. https://example.amocrm.ru */
+  @IsString() base_url: string;
+  @IsOptional() @IsString() token?: string;
+  @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;
+  /** CRM stage id -> the service's status id; '*' for every other stage. Without it the CRM's ids are sent. */
+  @IsOptional() @IsStringRecord() status_map?: Record<string, string>;
+  /** the CRM custom field (name or id) holding the visit number */
+  @IsOptional() @IsString() visit_field?: string = 'tracker';
+  @IsOptional() @ValidateNested() @Type(() => StreamsDefinition) streams?: StreamsDefinition;
+  @IsOptional() @ValidateNested() @Type(() => RateLimitDefinition) rate_limit?: RateLimitDefinition;
+  @IsOptional() @ValidateNested() @Type(() => RetryDefinition) retry?: RetryDefinition;
+  /** error objects inside 2xx answers */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
+  /** default zone of the CRM's dates written without an offset */
+  @IsOptional() @IsString() timezone?: string;
+}

@@ -1,0 +1,48 @@
+import * as path from 'path';
+import type { CoreStream } from '../../src/connectors/canonical';
+import type { ReadContext } from '../../src/connectors/connector-definition';
+import { createAuthenticator } from './auth/create-authenticator';
+import { Redactor } from './http/redactor';
+import { Requester } from './http/requester';
+import { RetryPolicy } from './http/retry-policy';
+import { sourceLimits } from './http/source-limits';
+import { GenericCrmSettings } from './settings';
+import { ResolvedSource, resolveSource } from './source-config';
+
+/** The resolved source plus what talks to it: auth, limits, retries, redaction. One per read or check. */
+export interface SourceSession {
+  source: ResolvedSource;
+  redactor: Redactor;
+  requester(stream: CoreStream | 'check'): Requester;
+}
+
+export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {
+  const source = resolveSource(context.settings);
+  const redactor = new Redactor();
+  redactor.add(source.token);
+  const auth = createAuthenticator({
+    definition: source.auth ?? {},
+    token: source.token,
+    baseUrl: source.base_url,
+    redactor,
+    workDir: context.workDir ? path.resolve(context.workDir) : undefined,
+  });
+  const limits = sourceLimits(context.connectionId, source.rate_limit);
+  const retry = new RetryPolicy(source.retry);
+  return {
+    source,
+    redactor,
+    requester: (stream) =>
+      new Requester({
+        baseUrl: source.base_url,
+        auth,
+        limits,
+        retry,
+        errors: source.errors ?? [],
+        redactor,
+        where: `connection ${context.connectionId}, stream ${stream}`,
+        timeoutMs: source.retry?.timeout_ms,
+        signal: context.signal,
+      }),
+  };
+}

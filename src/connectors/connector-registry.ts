@@ -1,0 +1,60 @@
+import { ConnectorDefinition } from './connector-definition';
+import { settingsProblems, toSettingsInstance } from './settings-validation';
+
+/**
+ * Validates one connection's settings. `path` names the connection in the config, e.g. `connections[0]`
+ * (a trailing `.settings` is accepted too); each problem starts with the full path of the key.
+ */
+export type SettingsValidator = (connector: string, settings: unknown, path: string) => string[];
+
+export interface ConnectorLoadFailure {
+  /** folder or file that failed */
+  path: string;
+  reason: string;
+}
+
+/** The connectors known to this process: built-ins and plugins that loaded. */
+export class ConnectorRegistry {
+  private readonly definitions = new Map<string, ConnectorDefinition>();
+  /** plugins that failed to load or validate; the daemon runs on without them */
+  readonly failures: ConnectorLoadFailure[] = [];
+
+  register(definition: ConnectorDefinition): void {
+    if (this.definitions.has(definition.name)) {
+      throw new Error(`connector "${definition.name}" is already registered`);
+    }
+    this.definitions.set(definition.name, definition);
+  }
+
+  get(name: string): ConnectorDefinition | undefined {
+    return this.definitions.get(name);
+  }
+
+  list(): ConnectorDefinition[] {
+    return [...this.definitions.values()];
+  }
+
+  names(): string[] {
+    return [...this.definitions.keys()];
+  }
+
+  readonly validateSettings: SettingsValidator = (connector, settings, path) => {
+    const connectionPath = path.replace(/\.settings$/, '');
+    const definition = this.definitions.get(connector);
+    if (!definition) {
+      return [`${connectionPath}.connector: ${this.unknownConnector(connector)}`];
+    }
+    return settingsProblems(definition.settingsClass, settings, `${connectionPath}.settings`);
+  };
+
+  /** The typed settings instance, class defaults applied. Validate first: this does not check. */
+  instantiateSettings<S extends object = object>(connector: string, settings: unknown): S {
+    const definition = this.definitions.get(connector);
+    if (!definition) throw new Error(this.unknownConnector(connector));
+    return toSettingsInstance(definition.settingsClass, settings) as S;
+  }
+
+  private unknownConnector(connector: string): string {
+    return `${JSON.stringify(connector)} is not a known connector (known: ${this.names().join(', ')})`;
+  }
+}

@@ -1,0 +1,38 @@
+import connector from '../../../connectors/generic-crm';
+import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
+import * as amocrm from '../../fixtures/crm/amocrm';
+import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
+import { readAll } from '../read-helper';
+
+describe('generic-crm preset amocrm', () => {
+  let crm: CrmServer;
+  beforeAll(async () => (crm = await startCrmServer(amocrm.handler)));
+  afterAll(async () => {
+    await crm.close();
+    releaseSourceLimits();
+  });
+
+  it.each(['managers', 'clients', 'deals'] as const)('reads %s field by field', async (stream) => {
+    const { records, rejected } = await readAll(connector, stream, amocrm.settings(crm.url));
+    expect(rejected).toEqual([]);
+    expect(records).toEqual(amocrm.expected[stream]);
+  });
+
+  it('asks for embedded contacts, pages by _links.next.href and filters by updated_at', async () => {
+    crm.requests.length = 0;
+    const since = new Date('2024-01-15T11:30:00Z');
+    const { records, logs } = await readAll(connector, 'deals', amocrm.settings(crm.url), { since });
+    expect(records.map((r) => r.id)).toEqual(['7002', '7003', '7004']);
+    const first = crm.requests[0];
+    expect(first.query.get('with')).toBe('contacts');
+    expect(first.query.get('filter[updated_at][from]')).toBe('1705318200');
+    expect(crm.requests.map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
+    expect(logs.join('\n')).toMatch(/2 deals without a visit number \(field "tracker"\)/);
+  });
+
+  it('ends on a 204 empty page', async () => {
+    const { records, pages } = await readAll(connector, 'clients', amocrm.settings(crm.url), { since: new Date('2030-01-01Z') });
+    expect(records).toEqual([]);
+    expect(pages).toEqual([]);
+  });
+});

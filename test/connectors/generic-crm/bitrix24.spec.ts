@@ -1,0 +1,56 @@
+import connector from '../../../connectors/generic-crm';
+import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
+import * as bitrix24 from '../../fixtures/crm/bitrix24';
+import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
+import { readAll } from '../read-helper';
+
+describe('generic-crm preset bitrix24', () => {
+  let crm: CrmServer;
+  beforeAll(async () => (crm = await startCrmServer(bitrix24.handler)));
+  afterAll(async () => {
+    await crm.close();
+    releaseSourceLimits();
+  });
+
+  it.each(['managers', 'clients', 'deals'] as const)('reads %s field by field', async (stream) => {
+    const { records, rejected } = await readAll(connector, stream, bitrix24.settings(crm.url));
+    expect(rejected).toEqual([]);
+    expect(records).toEqual(bitrix24.expected[stream]);
+  });
+
+  it('puts the webhook code in the path, filters by >=DATE_MODIFY in the portal zone and pages by start/next', async () => {
+    crm.requests.length = 0;
+    const since = new Date('2024-01-15T11:30:00Z');
+    const { records } = await readAll(connector, 'deals', bitrix24.settings(crm.url), { since });
+    expect(records.map((r) => r.id)).toEqual(['202', '203']);
+    const lists = crm.requests.filter((r) => r.path.endsWith('crm.deal.list.json'));
+    expect(lists[0].path).toBe(`/rest/1/${bitrix24.TOKEN}/crm.deal.list.json`);
+    expect(lists[0].query.get('filter[>=DATE_MODIFY]')).toBe('2024-01-15T14:30:00+03:00');
+    expect(lists[0].query.get('order[DATE_MODIFY]')).toBe('ASC');
+    expect(lists.map((r) => r.query.get('start'))).toEqual([null]);
+  });
+
+  it('retries 503 QUERY_LIMIT_EXCEEDED and then reads everything', async () => {
+    const limited = await startCrmServer(bitrix24.createHandler({ limitExceededOnce: true }));
+    try {
+      const { records } = await readAll(connector, 'deals', bitrix24.settings(limited.url), { connectionId: 'b24-limited' });
+      expect(records).toEqual(bitrix24.expected.deals);
+      const calls = limited.requests.filter((r) => r.path.endsWith('crm.deal.list.json'));
+      expect(calls.map((r) => r.query.get('start'))).toEqual([null, null, '2']);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('names the connection and stream, never the webhook code, when the code is wrong', async () => {
+    const read = readAll(connector, 'managers', { ...bitrix24.settings(crm.url), token: 'wrong-code-000' }, { connectionId: 'b24' });
+    await expect(read).rejects.toThrow(/^connection b24, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/user\.get\.json: HTTP 401: .*INVALID_CREDENTIALS/);
+  });
+
+  it('reports a missing webhook code as a configuration error of the connection', async () => {
+    const { token: _token, ...withoutToken } = bitrix24.settings(crm.url);
+    await expect(readAll(connector, 'deals', withoutToken, { connectionId: 'b24' })).rejects.toThrow(
+      'connection b24, stream deals: auth webhook_path needs a token (settings.token or settings.auth.token)',
+    );
+  });
+});

@@ -1,0 +1,84 @@
+import * as fs from 'fs';
+import * as path from 'path';
+import connector from '../../../connectors/generic-crm';
+import { loadPreset, presetsFolder } from '../../../connectors/generic-crm/definition/presets';
+import { deepMerge, resolveExtends } from '../../../connectors/generic-crm/definition/merge';
+import { GenericCrmSettings, PRESET_NAMES } from '../../../connectors/generic-crm/settings';
+import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
+import { settingsProblems } from '../../../src/connectors/settings-validation';
+import * as amocrm from '../../fixtures/crm/amocrm';
+import { startCrmServer } from '../../fixtures/crm/crm-fixture-server';
+import { readAll, typedSettings } from '../read-helper';
+
+describe('generic-crm presets', () => {
+  afterAll(() => releaseSourceLimits());
+
+  it.each(PRESET_NAMES)('%s is valid against the settings schema and defines all three streams', (name) => {
+    const preset = loadPreset(name);
+    expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x' }, name)).toEqual([]);
+    const settings = typedSettings(connector, { preset: name, base_url: 'https://x', token: 't' });
+    expect(connector.streams(settings).map((s) => s.name)).toEqual(['managers', 'clients', 'deals']);
+    expect(connector.streams(settings).filter((s) => s.incremental).map((s) => s.name)).toEqual(['clients', 'deals']);
+  });
+
+  it('ships one YAML per preset plus _common', () => {
+    expect(PRESET_NAMES).toEqual(['amocrm', 'bitrix24', 'hubspot', 'pipedrive']);
+    const files = fs.readdirSync(presetsFolder()).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files).toEqual(['_common.yaml', ...PRESET_NAMES.map((n) => `${n}.yaml`)].sort());
+    expect(path.basename(presetsFolder())).toBe('presets');
+  });
+
+  it('lets the user override one part of a preset stream and keeps the rest', async () => {
+    const crm = await startCrmServer(amocrm.handler);
+    try {
+      const plain = { ...amocrm.settings(crm.url), streams: { deals: { mapping: { cost: '=price / 2', manager_id: null } } } };
+      const { records, rejected } = await readAll(connector, 'deals', plain);
+      expect(records[0]).toEqual({ ...amocrm.expected.deals[0], cost: 7500, manager_id: null });
+      expect(records.map((r) => r.id)).toEqual(['7001', '7003', '7004']);
+      // price is null in 7002: the expression fails for that record only, which is rejected naming the field
+      expect(rejected).toEqual([
+        expect.objectContaining({ id: '7002', field: 'cost', reason: expect.stringMatching(/^=price \/ 2 failed: /) }),
+      ]);
+    } finally {
+      await crm.close();
+    }
+  });
+
+  it('resolves extends (in order, own keys last) and names an unknown definition', () => {
+    const definitions = { a: { x: 1, nested: { p: 1 } }, b: { extends: 'a', y: 2, nested: { q: 2 } } };
+    expect(resolveExtends({ s: { extends: ['b'], y: 3 } }, definitions)).toEqual({ s: { x: 1, y: 3, nested: { p: 1, q: 2 } } });
+    expect(() => resolveExtends({ s: { extends: 'zzz' } }, definitions)).toThrow('s: extends "zzz" is not a known definition');
+    expect(deepMerge({ list: [1, 2], keep: true }, { list: [3] })).toEqual({ list: [3], keep: true });
+  });
+
+  it('check() reaches the CRM and reports a bad token with the request that failed', async () => {
+    const crm = await startCrmServer(amocrm.handler);
+    try {
+      const context = { connectionId: 'amo', logger: { log: () => {}, warn: () => {} } };
+      const good = typedSettings(connector, amocrm.settings(crm.url));
+      expect(await connector.check(good, { ...context, settings: good })).toEqual({ ok: true, message: `${crm.url} answered the managers request` });
+      const bad = typedSettings(connector, { ...amocrm.settings(crm.url), token: 'wrong-token' });
+      const result = await connector.check(bad, { ...context, settings: bad });
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/^connection amo, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?limit=250: HTTP 401: /);
+    } finally {
+      await crm.close();
+    }
+  });
+
+  it('discover() lists the source fields of each stream with an example', async () => {
+    const crm = await startCrmServer(amocrm.handler);
+    try {
+      const settings = typedSettings(connector, amocrm.settings(crm.url));
+      const fields = await connector.discover!(settings, { connectionId: 'amo', settings, logger: { log: () => {}, warn: () => {} } });
+      expect(fields).toEqual(
+        expect.arrayContaining([
+          { stream: 'managers', name: 'email', type: 'string', example: 'anna@example.ru' },
+          { stream: 'deals', name: 'status_id', type: 'number', example: 142 },
+        ]),
+      );
+    } finally {
+      await crm.close();
+    }
+  });
+});
