@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { EngineModule } from '../engine/engine.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { ConnectionCheckService } from './connections/connection-check.service';
+import { ConnectionControlService } from './connections/connection-control.service';
+import { ConnectionStatusService } from './connections/connection-status.service';
+import { RunTriggerService } from './runs/run-trigger.service';
+import { RunsQueryService } from './runs/runs-query.service';
+import { SecretScrubber } from './secrets/secret-scrubber.service';
+
+const SERVICES = [
+  SecretScrubber,
+  RunsQueryService,
+  RunTriggerService,
+  ConnectionStatusService,
+  ConnectionControlService,
+  ConnectionCheckService,
+];
+
+/**
+ * What the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
+ * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs).
+ */
+@Module({ imports: [EngineModule, SchedulerModule], providers: SERVICES, exports: SERVICES })
+export class AdminServicesModule {}

@@ -1,0 +1,25 @@
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { EngineModule } from '../engine/engine.module';
+import { AdminServicesModule } from './admin-services.module';
+import { AdminAuthGuard } from './auth/admin-auth.guard';
+import { AdminAuthMiddleware } from './auth/admin-auth.middleware';
+import { AdminTokenService } from './auth/admin-token.service';
+import { ConnectionsController } from './connections/connections.controller';
+import { AdminExceptionFilter } from './errors/admin-exception.filter';
+import { RunsController } from './runs/runs.controller';
+import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
+
+/** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
+@Module({
+  imports: [AdminServicesModule, EngineModule],
+  controllers: [ConnectionsController, RunsController],
+  providers: [AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
+  exports: [AdminTokenService],
+})
+export class AdminModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer
+      .apply(AdminAuthMiddleware)
+      .forRoutes({ path: 'api', method: RequestMethod.ALL }, { path: 'api/*path', method: RequestMethod.ALL });
+  }
+}

@@ -1,0 +1,41 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const ADMIN_TOKEN_FILE = 'admin-token';
+
+export interface StoredToken {
+  token: string;
+  /** true when this call generated and wrote the file (the first start) */
+  created: boolean;
+}
+
+/**
+ * Reads `<dataDir>/admin-token`, or creates it with a fresh random token (mode 0600).
+ * The exclusive create ('wx') means two processes starting together agree on one token,
+ * and only the one that wrote it reports `created`.
+ */
+export function readOrCreateTokenFile(dataDir: string): StoredToken {
+  const path = join(dataDir, ADMIN_TOKEN_FILE);
+  const existing = readToken(path);
+  if (existing) return { token: existing, created: false };
+  mkdirSync(dataDir, { recursive: true });
+  const token = randomBytes(32).toString('base64url');
+  try {
+    writeFileSync(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    return { token, created: true };
+  } catch (error) {
+    const raced = (error as NodeJS.ErrnoException).code === 'EEXIST' ? readToken(path) : null;
+    if (raced) return { token: raced, created: false };
+    throw new Error(`cannot write the admin token file ${path}: ${(error as Error).message}`);
+  }
+}
+
+function readToken(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8').trim() || null;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+}

@@ -1,0 +1,92 @@
+import { Body, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { PreviewResult, SyncService } from '../../engine';
+import { AdminController } from '../admin-controller.decorator';
+import { CheckResponse, ClearCursorsResponse, ConnectionListResponse, ConnectionResponse } from '../dto/connection.response';
+import { PreviewDto } from '../dto/preview.dto';
+import { ResyncDto } from '../dto/resync.dto';
+import { RunIdResponse } from '../dto/run.response';
+import { RunTriggerService } from '../runs/run-trigger.service';
+import { ConnectionCheckService } from './connection-check.service';
+import { ConnectionControlService } from './connection-control.service';
+import { ConnectionStatusService } from './connection-status.service';
+
+@AdminController('connections')
+@ApiNotFoundResponse({ description: 'unknown connection' })
+export class ConnectionsController {
+  constructor(
+    private readonly status: ConnectionStatusService,
+    private readonly control: ConnectionControlService,
+    private readonly triggers: RunTriggerService,
+    private readonly checks: ConnectionCheckService,
+    private readonly sync: SyncService,
+  ) {}
+
+  @Get()
+  @ApiOkResponse({ type: ConnectionListResponse })
+  async list(): Promise<ConnectionListResponse> {
+    return { connections: await this.status.list() };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: ConnectionResponse })
+  get(@Param('id') id: string): Promise<ConnectionResponse> {
+    return this.status.get(id);
+  }
+
+  @Post(':id/sync')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({ summary: 'start an incremental run' })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
+  startSync(@Param('id') id: string): Promise<RunIdResponse> {
+    return this.triggers.incremental(id);
+  }
+
+  @Post(':id/resync')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({ summary: 'start a full run, or one from `since` on' })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  resync(@Param('id') id: string, @Body() body: ResyncDto): Promise<RunIdResponse> {
+    return this.triggers.resync(id, body.since);
+  }
+
+  @Post(':id/pause')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: ConnectionResponse })
+  pause(@Param('id') id: string): Promise<ConnectionResponse> {
+    return this.control.pause(id);
+  }
+
+  @Post(':id/resume')
+  @HttpCode(HttpStatus.OK)
+  @ApiOkResponse({ type: ConnectionResponse })
+  resume(@Param('id') id: string): Promise<ConnectionResponse> {
+    return this.control.resume(id);
+  }
+
+  @Delete(':id/cursors')
+  @ApiOperation({ summary: 'forget the cursors: the next incremental run reads from the beginning' })
+  @ApiOkResponse({ type: ClearCursorsResponse })
+  clearCursors(@Param('id') id: string): Promise<ClearCursorsResponse> {
+    return this.control.clearCursors(id);
+  }
+
+  @Post(':id/check')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: "run the connector's check: reach the source, verify credentials" })
+  @ApiOkResponse({ type: CheckResponse })
+  check(@Param('id') id: string): Promise<CheckResponse> {
+    return this.checks.check(id);
+  }
+
+  @Post(':id/preview')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: 'dry run: canonical records and the exact payloads with verdicts; nothing is sent' })
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  preview(@Param('id') id: string, @Body() body: PreviewDto): Promise<PreviewResult> {
+    return this.sync.preview(id, { stream: body.stream, limit: body.limit });
+  }
+}

@@ -1,0 +1,51 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
+import { RunStatusValue } from '../../store';
+
+export const RUN_STATUSES: readonly RunStatusValue[] = ['running', 'succeeded', 'failed', 'interrupted'];
+export const RUNS_MAX_LIMIT = 500;
+
+export class RunsQueryDto {
+  @ApiPropertyOptional({ description: 'connection id' })
+  @IsOptional()
+  @IsString()
+  connection?: string;
+
+  @ApiPropertyOptional({ enum: RUN_STATUSES })
+  @IsOptional()
+  @IsIn(RUN_STATUSES)
+  status?: RunStatusValue;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 50 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(RUNS_MAX_LIMIT)
+  limit: number = 50;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset: number = 0;
+}
+
+export class PageQueryDto {
+  @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 100 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(RUNS_MAX_LIMIT)
+  limit: number = 100;
+
+  @ApiPropertyOptional({ minimum: 0, default: 0 })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(0)
+  offset: number = 0;
+}

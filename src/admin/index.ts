@@ -1,0 +1,12 @@
+export { AdminModule } from './admin.module';
+export { AdminServicesModule } from './admin-services.module';
+export { setupOpenApi, DOCS_PATH } from './openapi';
+export { AdminTokenService } from './auth/admin-token.service';
+export { ADMIN_TOKEN_FILE, readOrCreateTokenFile } from './auth/admin-token-file';
+export { ConnectionStatusService } from './connections/connection-status.service';
+export { ConnectionCheckService } from './connections/connection-check.service';
+export { RunsQueryService } from './runs/runs-query.service';
+export { SecretScrubber } from './secrets/secret-scrubber.service';
+export * from './dto/run.response';
+export * from './dto/connection.response';
+export * from './dto/rejected-record.response';

@@ -1,0 +1,21 @@
+import { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+
+export const DOCS_PATH = 'docs';
+
+/** OpenAPI document of the admin API, with its UI at /docs (open; the API itself needs the token). */
+export function setupOpenApi(app: INestApplication, version = '0.1.0'): void {
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('tracker-sync admin API')
+      .setDescription(
+        'Connections, runs and rejected records of the sync daemon. Every /api route needs ' +
+          '`Authorization: Bearer <admin token>` (ADMIN_TOKEN, config admin.token, or <data_dir>/admin-token).',
+      )
+      .setVersion(version)
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup(DOCS_PATH, app, document);
+}

@@ -1,0 +1,48 @@
+import { Get, HttpCode, HttpStatus, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
+import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AdminController } from '../admin-controller.decorator';
+import { RejectedRecordListResponse } from '../dto/rejected-record.response';
+import { RunIdResponse, RunListResponse, RunResponse } from '../dto/run.response';
+import { PageQueryDto, RunsQueryDto } from '../dto/runs-query.dto';
+import { RunTriggerService } from './run-trigger.service';
+import { RunsQueryService } from './runs-query.service';
+
+@AdminController('runs')
+export class RunsController {
+  constructor(
+    private readonly runs: RunsQueryService,
+    private readonly triggers: RunTriggerService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'runs, newest first' })
+  @ApiOkResponse({ type: RunListResponse })
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  list(@Query() query: RunsQueryDto): Promise<RunListResponse> {
+    return this.runs.list(query);
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: RunResponse })
+  @ApiNotFoundResponse({ description: 'unknown run' })
+  get(@Param('id', ParseIntPipe) id: number): Promise<RunResponse> {
+    return this.runs.get(id);
+  }
+
+  @Get(':id/rejected')
+  @ApiOkResponse({ type: RejectedRecordListResponse })
+  @ApiNotFoundResponse({ description: 'unknown run' })
+  rejected(@Param('id', ParseIntPipe) id: number, @Query() page: PageQueryDto): Promise<RejectedRecordListResponse> {
+    return this.runs.rejectedOf(id, page);
+  }
+
+  @Post(':id/rejected/retry')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({ summary: "re-send the run's rejected records in a new run" })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run of the connection is going' })
+  @ApiNotFoundResponse({ description: 'unknown run' })
+  retry(@Param('id', ParseIntPipe) id: number): Promise<RunIdResponse> {
+    return this.triggers.retryRejected(id);
+  }
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { TrackerSyncConfig } from '../../config';
+import { redactSecrets } from '../../config/redact';
+import { collectSecretValues, scrubKnownSecrets, scrubText } from './secret-values';
+
+/**
+ * Keeps secrets out of every admin answer and CLI line: values under secret-looking keys are masked
+ * (redactSecrets), and each secret the configuration holds (connection settings, the service's
+ * Api-key, the admin token) is cut out of any text, e.g. a connector's error that echoes its request.
+ */
+@Injectable()
+export class SecretScrubber {
+  private readonly secrets: string[];
+
+  constructor(config: TrackerSyncConfig) {
+    const found = new Set<string>();
+    for (const connection of config.connections ?? []) collectSecretValues(connection.settings, found);
+    collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, found);
+    collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, found);
+    this.secrets = [...found];
+  }
+
+  scrub<T>(value: T): T {
+    return scrubKnownSecrets(redactSecrets(value), this.secrets);
+  }
+
+  text(message: string): string {
+    return scrubText(message, this.secrets);
+  }
+}

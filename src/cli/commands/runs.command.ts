@@ -1,0 +1,16 @@
+import { ConnectionsService } from '../../engine';
+import { RunsQueryService, SecretScrubber } from '../../admin';
+import type { CliContext } from '../cli-context';
+import type { CliOutput } from '../output/cli-output';
+import { runLine } from '../output/run-line.format';
+
+/** The connection's latest runs, newest first. */
+export async function runsCommand(ctx: CliContext, out: CliOutput, connectionId: string, limit: number): Promise<number> {
+  await ctx.app.get(ConnectionsService).get(connectionId);
+  const { runs, total } = await ctx.app.get(RunsQueryService).list({ connection: connectionId, limit, offset: 0 });
+  const scrubber = ctx.app.get(SecretScrubber);
+  if (runs.length === 0) out.line(`connection ${connectionId}: no runs yet`);
+  for (const run of runs) out.line(scrubber.text(runLine(run)));
+  if (total > runs.length) out.line(`… ${total - runs.length} older runs (use --limit)`);
+  return 0;
+}

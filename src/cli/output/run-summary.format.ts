@@ -1,0 +1,77 @@
+import type { StreamName } from '../../connectors/canonical';
+import { STREAM_ORDER } from '../../connectors/canonical';
+import type { RejectedRecordEntity } from '../../store';
+
+/** The per-stream numbers of a run, as the engine and the store keep them. */
+export interface StreamNumbers {
+  read: number;
+  unchanged: number;
+  sent: number;
+  rejected: number;
+  sent_without_visit?: number;
+}
+
+export type ServiceNumbers = Record<string, number>;
+
+/** The order of the service's counters on a summary line: the skips explain what "sent" became. */
+export const SERVICE_COUNTER_ORDER = [
+  'skipped_by_status',
+  'skipped_by_waiting_visit_info',
+  'skipped_by_internal_error',
+  'skipped_because_not_changed',
+  'skipped_by_invalid_format',
+  'skipped_fields_by_invalid_format',
+  'uploaded',
+  'processed',
+  'saved',
+] as const;
+
+/** At most this many rejected records are listed after a run; the rest are counted. */
+export const REJECTED_SHOWN = 20;
+
+const SEP = ' · ';
+
+/**
+ * One line per stream, e.g. `deals: read 20000 · sent 120 · unchanged 19880 · rejected 2 · skipped_by_status 0 · …`.
+ * The service's counters are summed over the whole run, so they go on the line of the stream that
+ * produced them (deals: add-orders), or on the last line when the run had no deals.
+ */
+export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers>>, counters: ServiceNumbers): string[] {
+  const names = orderedStreams(Object.keys(streams));
+  const counterHolder = names.includes('deals') ? 'deals' : names[names.length - 1];
+  return names.map((name) => {
+    const s = streams[name]!;
+    const parts = [`read ${s.read}`, `sent ${s.sent}`, `unchanged ${s.unchanged}`, `rejected ${s.rejected}`];
+    if (name === counterHolder) for (const key of SERVICE_COUNTER_ORDER) parts.push(`${key} ${counters[key] ?? 0}`);
+    if (name === 'deals' || (s.sent_without_visit ?? 0) > 0) parts.push(`sent_without_visit ${s.sent_without_visit ?? 0}`);
+    return `${name}: ${parts.join(SEP)}`;
+  });
+}
+
+/** `rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date` */
+export function rejectedLine(record: Pick<RejectedRecordEntity, 'stream' | 'external_id' | 'ref' | 'field' | 'reason'>): string {
+  const id = record.external_id || '(no id)';
+  const ref = record.ref ? ` (${record.ref})` : '';
+  const field = record.field ? `${record.field}: ` : '';
+  return `rejected ${record.stream} ${id}${ref} ${field}${record.reason}`;
+}
+
+/** The first REJECTED_SHOWN rejected lines, then `… and N more`. */
+export function rejectedLines(shown: readonly Parameters<typeof rejectedLine>[0][], total: number): string[] {
+  const lines = shown.slice(0, REJECTED_SHOWN).map(rejectedLine);
+  const rest = total - lines.length;
+  if (rest > 0) lines.push(`… and ${rest} more`);
+  return lines;
+}
+
+export function progressText(p: StreamNumbers & { stream: string }): string {
+  return `${p.stream}: read ${p.read}${SEP}sent ${p.sent}${SEP}unchanged ${p.unchanged}${SEP}rejected ${p.rejected}`;
+}
+
+function orderedStreams(names: string[]): string[] {
+  const rank = (name: string) => {
+    const index = STREAM_ORDER.indexOf(name as StreamName);
+    return index < 0 ? STREAM_ORDER.length : index;
+  };
+  return [...names].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}

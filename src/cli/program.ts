@@ -1,0 +1,86 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { STREAM_ORDER, StreamName } from '../connectors/canonical';
+import { isCalendarDate } from '../admin/dto/calendar-date.validator';
+import type { CliContext } from './cli-context';
+import type { CliOutput } from './output/cli-output';
+import { checkCommand } from './commands/check.command';
+import { previewCommand } from './commands/preview.command';
+import { runsCommand } from './commands/runs.command';
+import { statusCommand } from './commands/status.command';
+import { syncCommand } from './commands/sync.command';
+
+/** Boots the services for one command and always shuts them down; returns the command's exit code. */
+export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => Promise<number>;
+
+/**
+ * The commands. Each action only parses its arguments and calls one command function; `run` owns
+ * booting (so `--help` and argument errors never touch the store) and records the exit code.
+ */
+export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (code: number) => void): Command {
+  const program = new Command('tracker-sync')
+    .description('Sync CRM deals, clients and managers into the service (same config and store as the daemon)')
+    .option('--config <file>', 'config file (default: TRACKER_SYNC_CONFIG, else config/tracker-sync.yaml)')
+    .showHelpAfterError()
+    .configureOutput({
+      writeOut: (text) => out.line(text.replace(/\n$/, '')),
+      writeErr: (text) => out.error(text.replace(/\n$/, '')),
+    })
+    .exitOverride();
+  const act = (command: (ctx: CliContext) => Promise<number>) => run(command).then(setExitCode);
+
+  program
+    .command('sync')
+    .description('run one sync in the foreground and print its summary')
+    .argument('<connection>', 'connection id')
+    .addOption(new Option('--full', 'full resync: ignore cursors and fingerprints').conflicts('since'))
+    .addOption(new Option('--since <date>', 'read records updated since this day (YYYY-MM-DD)').argParser(parseSince))
+    .action((connection: string, options: { full?: boolean; since?: string }) =>
+      act((ctx) => syncCommand(ctx, out, connection, options)),
+    );
+
+  program
+    .command('status')
+    .description('connections with their state, last run and next run')
+    .action(() => act((ctx) => statusCommand(ctx, out)));
+
+  program
+    .command('runs')
+    .description("a connection's latest runs, newest first")
+    .argument('<connection>', 'connection id')
+    .option('--limit <n>', 'how many runs', parsePositiveInt, 20)
+    .action((connection: string, options: { limit: number }) => act((ctx) => runsCommand(ctx, out, connection, options.limit)));
+
+  program
+    .command('check')
+    .description("run the connector's check: reach the source and verify credentials")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => checkCommand(ctx, out, connection)));
+
+  program
+    .command('preview')
+    .description('dry run: canonical records and the exact payloads with the checks\' verdicts; nothing is sent')
+    .argument('<connection>', 'connection id')
+    .option('--stream <stream>', `one stream (${STREAM_ORDER.join(', ')})`, parseStream)
+    .option('--limit <n>', 'records per stream', parsePositiveInt, 5)
+    .action((connection: string, options: { stream?: StreamName; limit: number }) =>
+      act((ctx) => previewCommand(ctx, out, connection, options)),
+    );
+
+  return program;
+}
+
+function parseSince(value: string): string {
+  if (isCalendarDate(value) || (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)))) return value;
+  throw new InvalidArgumentError(`"${value}" is not a date YYYY-MM-DD`);
+}
+
+function parsePositiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
+  return n;
+}
+
+function parseStream(value: string): StreamName {
+  if ((STREAM_ORDER as readonly string[]).includes(value)) return value as StreamName;
+  throw new InvalidArgumentError(`"${value}" is not a stream (${STREAM_ORDER.join(', ')})`);
+}

@@ -1,0 +1,52 @@
+import { CommanderError } from 'commander';
+import { ConfigError } from '../config';
+import { UnknownConnectionError, UnknownRunError } from '../engine';
+import { CliApp, createCliApp } from './cli-app';
+import type { CliContext } from './cli-context';
+import { CliOutput, processOutput } from './output/cli-output';
+import { buildProgram } from './program';
+
+/**
+ * Parses the command line, boots the services for the chosen command, runs it, shuts down.
+ * Returns the exit code: 0 success, 1 a failed run / check / bad config / unknown connection.
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: CliOutput = processOutput()): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram((command) => withApp(argv, env, out, command), out, (code) => (exitCode = code));
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    return reportFailure(out, error);
+  }
+  return exitCode;
+}
+
+async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, command: (ctx: CliContext) => Promise<number>): Promise<number> {
+  let app: CliApp | null = null;
+  const interrupt = () => {
+    out.error('interrupted: finishing the batch in flight, then stopping');
+    void app?.close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    app = await createCliApp(argv, env);
+    return await command(app.context);
+  } catch (error) {
+    return reportFailure(out, error);
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await app?.close();
+  }
+}
+
+function reportFailure(out: CliOutput, error: unknown): number {
+  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError) {
+    out.error(error.message);
+  } else {
+    out.error(`tracker-sync: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  }
+  return 1;
+}

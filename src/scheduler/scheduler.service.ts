@@ -1,0 +1,106 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { TrackerSyncConfig } from '../config';
+import { ConnectionsService, RunInProgressError, RunTrigger, SyncService } from '../engine';
+import { CronJobsRepository } from './cron-jobs.repository';
+import { nextRunOf } from './next-run';
+import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
+
+/** What the scheduler needs to know of a connection (the store's row, after config sync). */
+interface ScheduledConnection {
+  id: string;
+  schedule?: string | null;
+  paused: boolean;
+}
+
+/**
+ * One cron job per enabled connection with a schedule; each tick starts an incremental run.
+ * Pause/resume go through refresh(id) so the jobs always mirror the stored `paused` flag.
+ */
+@Injectable()
+export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(SchedulerService.name);
+  private readonly options: SchedulerOptions;
+
+  constructor(
+    private readonly jobs: CronJobsRepository,
+    private readonly sync: SyncService,
+    private readonly connections: ConnectionsService,
+    private readonly config: TrackerSyncConfig,
+    @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
+  ) {
+    this.options = options ?? { runJobs: true };
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.options.runJobs) return;
+    for (const connection of await this.listConnections()) this.apply(connection);
+    await this.startRunOnStart();
+  }
+
+  onApplicationShutdown(): void {
+    this.jobs.removeAll(JOB_PREFIX);
+  }
+
+  /** Re-reads one connection and adds, replaces or removes its job (after pause/resume). */
+  async refresh(connectionId: string): Promise<void> {
+    if (!this.options.runJobs) return;
+    const connection = (await this.connections.get(connectionId)) as ScheduledConnection;
+    this.apply(connection);
+  }
+
+  /** When the connection's next scheduled run fires; null when paused or unscheduled. */
+  async nextRun(connectionId: string): Promise<Date | null> {
+    const name = jobName(connectionId);
+    if (this.jobs.has(name)) return this.jobs.nextDate(name);
+    if (this.options.runJobs) return null;
+    const connection = (await this.connections.get(connectionId)) as ScheduledConnection;
+    return nextRunOf(connection.schedule, connection.paused);
+  }
+
+  hasJob(connectionId: string): boolean {
+    return this.jobs.has(jobName(connectionId));
+  }
+
+  private apply(connection: ScheduledConnection): void {
+    const name = jobName(connection.id);
+    if (connection.paused || !connection.schedule) {
+      this.jobs.remove(name);
+      return;
+    }
+    try {
+      this.jobs.add(name, connection.schedule, () => this.startRun(connection.id, 'schedule'));
+    } catch (error) {
+      this.logger.error(`connection ${connection.id}: schedule "${connection.schedule}" is not valid: ${message(error)}`);
+    }
+  }
+
+  private async startRunOnStart(): Promise<void> {
+    const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
+    for (const connection of this.config.connections) {
+      if (connection.run_on_start && enabled.get(connection.id)) await this.startRun(connection.id, 'startup');
+    }
+  }
+
+  /** Starts a run and does not wait for it; a run already going is not an error for a timer. */
+  private async startRun(connectionId: string, trigger: RunTrigger): Promise<void> {
+    try {
+      const { runId, done } = await this.sync.start(connectionId, { mode: 'incremental', trigger });
+      this.logger.log(`connection ${connectionId}: run ${runId} started (${trigger})`);
+      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: run ${runId}: ${message(error)}`));
+    } catch (error) {
+      if (error instanceof RunInProgressError) {
+        this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${error.runId ?? '?'} is still going`);
+        return;
+      }
+      this.logger.error(`connection ${connectionId}: ${trigger} run could not start: ${message(error)}`);
+    }
+  }
+
+  private async listConnections(): Promise<ScheduledConnection[]> {
+    return (await this.connections.list()) as ScheduledConnection[];
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,132 @@
+import type { INestApplication } from '@nestjs/common';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SANDBOX_KEY, startSandbox } from '../admin/admin-test-app';
+import { removeDir, runCliInProcess, tempDir, writeConfig } from './cli-harness';
+
+const ROWS = ['id;title;created_at;price', 'r1;First;01.02.2025;100', 'r2;Second;02.02.2025;200', 'r3;Third;31.02.2025;300'];
+
+/** The CLI's commands in this process (src/cli/run-cli.ts, the same path src/cli.ts takes). */
+describe('cli commands', () => {
+  let sandbox: { app: INestApplication; url: string };
+  let dir: string;
+  let csv: string;
+  let config: string;
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    dir = tempDir();
+    csv = join(dir, 'deals.csv');
+    writeFileSync(csv, ROWS.join('\n'));
+    config = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv);
+  });
+
+  afterAll(async () => {
+    await sandbox?.app.close();
+    removeDir(dir);
+  });
+
+  it('syncs, then sends nothing unchanged on the second run', async () => {
+    const first = await runCliInProcess(['sync', 'sheet', '--config', config]);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/^deals: read 3 · sent 2 · unchanged 0 · rejected 1 · /m);
+    expect(first.stdout).toMatch(/run \d+ deals: read 3/);
+    const second = await runCliInProcess(['sync', 'sheet', '--config', config]);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/^deals: read 3 · sent 0 · unchanged 2 · rejected 1 · /m);
+    const full = await runCliInProcess(['sync', 'sheet', '--full', '--config', config]);
+    expect(full.stdout).toMatch(/started \(full\)/);
+    expect(full.stdout).toMatch(/^deals: read 3 · sent 2 · /m);
+  });
+
+  it('shows status (state, last run, next run) and runs', async () => {
+    const status = await runCliInProcess(['status', '--config', config]);
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^sheet {2}\(cli-test-source\) {2}idle {2}last run: #\d+ succeeded .* next run: \d{4}-\d{2}-\d{2}T/m);
+
+    const runs = await runCliInProcess(['runs', 'sheet', '--limit', '2', '--config', config]);
+    expect(runs.code).toBe(0);
+    const lines = runs.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^#3 succeeded {2}full \(cli\)/);
+    expect(lines[1]).toMatch(/^#2 succeeded {2}incremental \(cli\)/);
+    expect(lines[2]).toBe('… 1 older runs (use --limit)');
+  });
+
+  it('checks a connection, and previews records and payloads without sending', async () => {
+    const check = await runCliInProcess(['check', 'sheet', '--config', config]);
+    expect(check).toMatchObject({ code: 0, stdout: 'connection sheet: ok: deals.csv is readable\n' });
+
+    const preview = await runCliInProcess(['preview', 'sheet', '--stream', 'deals', '--limit', '2', '--config', config]);
+    expect(preview.code).toBe(0);
+    expect(preview.stdout).toContain('deals r1 (deals.csv row 2): unchanged');
+    expect(preview.stdout).toMatch(/payload: +\{\n +"id": "r1",\n +"date_create": "2025-02-01 00:00:00\+0000"/);
+    expect(preview.stdout).toContain('rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date');
+    const runs = await runCliInProcess(['runs', 'sheet', '--config', config]);
+    expect(runs.stdout.trim().split('\n')).toHaveLength(3);
+  });
+
+  it('refuses bad arguments and unknown connections with exit 1', async () => {
+    expect((await runCliInProcess(['sync', 'nope', '--config', config])).stderr).toContain('connection "nope" is not configured');
+    expect((await runCliInProcess(['check', 'nope', '--config', config])).code).toBe(1);
+    expect((await runCliInProcess(['sync', 'sheet', '--since', '2025-13-45', '--config', config])).code).toBe(1);
+    expect((await runCliInProcess(['sync', 'sheet', '--full', '--since', '2025-01-01', '--config', config])).code).toBe(1);
+  });
+
+  it('prints every problem of a bad config and exits 1', async () => {
+    const bad = join(dir, 'bad.yaml');
+    writeFileSync(bad, 'tracker:\n  batch_size: -5\nconnections:\n  - id: "bad id!"\n    connector: nope\n');
+    const result = await runCliInProcess(['status', '--config', bad]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^Invalid configuration .*bad\.yaml \(\d+ problems\):/);
+    expect(result.stderr).toContain('batch_size');
+    expect(result.stderr).toContain('connections[0].id');
+    expect(result.stdout).toBe('');
+  });
+
+  it('serves the embedded sandbox itself when the config names no service', async () => {
+    const embedded = writeConfig(dir, null, '', csv, 'embedded.yaml');
+    const result = await runCliInProcess(['sync', 'sheet', '--config', embedded]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^deals: read 3 · sent 2 · /m);
+  });
+});
+
+describe('cli application context', () => {
+  it('boots the daemon services without timers or start-up runs', async () => {
+    const { createCliApp } = await import('../../src/cli/cli-app');
+    const { SchedulerRegistry } = await import('@nestjs/schedule');
+    const { SchedulerService } = await import('../../src/scheduler');
+    const { RunsQueryService } = await import('../../src/admin');
+    const dir = tempDir();
+    try {
+      const csv = join(dir, 'deals.csv');
+      writeFileSync(csv, ROWS.join('\n'));
+      const file = join(dir, 'c.yaml');
+      writeFileSync(
+        file,
+        [
+          `data_dir: ${join(dir, 'data')}`,
+          `connector_paths: [${join(__dirname, 'fixtures')}]`,
+          'connections:',
+          '  - id: sheet',
+          '    connector: cli-test-source',
+          '    schedule: "* * * * * *"',
+          '    run_on_start: true',
+          `    settings: { path: ${csv}, token: abcdefgh }`,
+        ].join('\n'),
+      );
+      const cli = await createCliApp(['node', 'cli.js', '--config', file], { PATH: process.env.PATH });
+      try {
+        expect(cli.context.app.get(SchedulerRegistry).getCronJobs().size).toBe(0);
+        expect(await cli.context.app.get(SchedulerService).nextRun('sheet')).toBeInstanceOf(Date);
+        await new Promise((r) => setTimeout(r, 1200));
+        expect((await cli.context.app.get(RunsQueryService).list({ limit: 10, offset: 0 })).total).toBe(0);
+      } finally {
+        await cli.close();
+      }
+    } finally {
+      removeDir(dir);
+    }
+  });
+});

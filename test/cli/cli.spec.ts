@@ -1,0 +1,65 @@
+import type { INestApplication } from '@nestjs/common';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SANDBOX_KEY, startSandbox } from '../admin/admin-test-app';
+import { CliResult, removeDir, runCli, startFailingService, tempDir, writeConfig } from './cli-harness';
+
+export const CSV_ROWS = [
+  'id;title;created_at;price',
+  'r1;First;01.02.2025;100',
+  'r2;Second;02.02.2025;200',
+  'r3;Third;31.02.2025;300',
+  'r4;Fourth;03.02.2025;400',
+  ...Array.from({ length: 22 }, (_, i) => `b${i + 1};Broken ${i + 1};99.99.2025;10`),
+];
+
+/** `node src/cli.ts sync` as a child process against loopback services: output lines and exit codes. */
+describe('cli sync (child process)', () => {
+  let sandbox: { app: INestApplication; url: string };
+  let failing: Awaited<ReturnType<typeof startFailingService>>;
+  let dir: string;
+  let ok: CliResult;
+  let failed: CliResult;
+
+  // Both children start at once: most of their time is ts-node compiling the daemon's modules.
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    failing = await startFailingService();
+    dir = tempDir();
+    const csv = join(dir, 'deals.csv');
+    writeFileSync(csv, CSV_ROWS.join('\n'));
+    const okConfig = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv);
+    const failingConfig = writeConfig(dir, failing.url, 'failing-key-123', csv, 'failing.yaml');
+    [ok, failed] = await Promise.all([
+      runCli(['sync', 'sheet', '--config', okConfig], {}, 80_000),
+      runCli(['sync', 'sheet', '--config', failingConfig], {}, 80_000),
+    ]);
+  }, 90_000);
+
+  afterAll(async () => {
+    await sandbox?.app.close();
+    failing?.server.close();
+    removeDir(dir);
+  });
+
+  it('prints a summary line per stream and the first 20 rejected records, and exits 0 despite them', () => {
+    expect(ok.stderr).toBe('');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^run \d+ succeeded/m);
+    expect(ok.stdout).toMatch(
+      /^deals: read 26 · sent 3 · unchanged 0 · rejected 23 · skipped_by_status 0 · skipped_by_waiting_visit_info 0 · skipped_by_internal_error 0 · /m,
+    );
+    expect(ok.stdout).toContain('rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date');
+    expect(ok.stdout.split('\n').filter((l) => l.startsWith('rejected deals '))).toHaveLength(20);
+    expect(ok.stdout).toMatch(/^… and 3 more$/m);
+    expect(ok.stdout).not.toContain('cli-secret-token-31337');
+  });
+
+  it('exits non-zero when the service keeps failing', () => {
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toMatch(/^run \d+ failed/m);
+    expect(failed.stderr).toMatch(/^error: /m);
+    expect(failed.stderr).not.toContain('failing-key-123');
+    expect(failing.hits()).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,39 @@
+import { rejectedLine, rejectedLines, streamSummaryLines } from '../../src/cli/output/run-summary.format';
+
+describe('run summary lines', () => {
+  const counters = {
+    uploaded: 3, processed: 3, saved: 2, skipped_by_status: 1, skipped_by_waiting_visit_info: 0, skipped_by_internal_error: 0,
+    skipped_because_not_changed: 0, skipped_by_invalid_format: 0, skipped_fields_by_invalid_format: 0,
+  };
+
+  it('prints one line per stream in dependency order, the service counters on the deals line', () => {
+    const lines = streamSummaryLines(
+      {
+        deals: { read: 20000, sent: 120, unchanged: 19880, rejected: 2, sent_without_visit: 7 },
+        clients: { read: 5, sent: 5, unchanged: 0, rejected: 0, sent_without_visit: 0 },
+      },
+      counters,
+    );
+    expect(lines[0]).toBe('clients: read 5 · sent 5 · unchanged 0 · rejected 0');
+    expect(lines[1]).toMatch(
+      /^deals: read 20000 · sent 120 · unchanged 19880 · rejected 2 · skipped_by_status 1 · skipped_by_waiting_visit_info 0 · skipped_by_internal_error 0 · /,
+    );
+    expect(lines[1]).toContain('saved 2');
+    expect(lines[1]).toMatch(/sent_without_visit 7$/);
+  });
+
+  it('names stream, id, origin, field and reason of a rejected record', () => {
+    expect(rejectedLine({ stream: 'deals', external_id: 'r3', ref: 'deals.csv row 4', field: 'created_at', reason: '"31.02.2025" is not a valid date' })).toBe(
+      'rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date',
+    );
+    expect(rejectedLine({ stream: 'clients', external_id: '', ref: null, field: '', reason: 'no id' })).toBe('rejected clients (no id) no id');
+  });
+
+  it('lists the first 20 rejected records, then counts the rest', () => {
+    const records = Array.from({ length: 20 }, (_, i) => ({ stream: 'deals', external_id: `r${i}`, ref: null, field: 'price', reason: 'bad' }));
+    const lines = rejectedLines(records, 23);
+    expect(lines).toHaveLength(21);
+    expect(lines[20]).toBe('… and 3 more');
+    expect(rejectedLines(records.slice(0, 2), 2)).toHaveLength(2);
+  });
+});
