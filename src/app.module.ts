@@ -1,0 +1,67 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AdminModule } from './admin/admin.module';
+import type { BootContext } from './bootstrap';
+import { SANDBOX_PATH } from './bootstrap';
+import { AppConfigModule } from './config';
+import { ConnectorRegistry } from './connectors/connector-registry';
+import { EngineModule } from './engine/engine.module';
+import { MetricsService } from './observability/metrics.service';
+import { ObservabilityModule } from './observability/observability.module';
+import { sandboxImports } from './sandbox/sandbox-app';
+import { SchedulerModule } from './scheduler/scheduler.module';
+import { StatusPageModule } from './status-page/status-page.module';
+import { StoreModule } from './store/store.module';
+import { TrackerClient } from './tracker/tracker-client';
+
+export interface AppModuleOptions {
+  /** the HTTP surface (admin API, status page); the CLI leaves it out */
+  http: boolean;
+}
+
+/** Wires the modules; nothing else. The order of `imports` does not matter to Nest. */
+@Module({})
+export class AppModule {
+  static forRoot(boot: BootContext, options: AppModuleOptions): DynamicModule {
+    const { config } = boot;
+    return {
+      module: AppModule,
+      imports: [
+        AppConfigModule.forRoot(config),
+        LoggerModule.forRoot({ pinoHttp: { logger: boot.logger, autoLogging: false, quietReqLogger: true } }),
+        ObservabilityModule,
+        StoreModule.forRoot({ dataDir: config.data_dir, url: config.store.url }),
+        SharedServicesModule.forRoot(boot),
+        EngineModule,
+        SchedulerModule,
+        ...(options.http ? [AdminModule, StatusPageModule] : []),
+        ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
+      ],
+    };
+  }
+}
+
+/** The pre-loaded connector registry and the typed client, reporting its requests to the metrics. */
+@Global()
+@Module({})
+class SharedServicesModule {
+  static forRoot(boot: BootContext): DynamicModule {
+    return {
+      module: SharedServicesModule,
+      providers: [
+        { provide: ConnectorRegistry, useValue: boot.registry },
+        {
+          provide: TrackerClient,
+          inject: [MetricsService],
+          useFactory: (metrics: MetricsService) =>
+            new TrackerClient({
+              ...boot.tracker,
+              logger: { warn: (m) => boot.logger.warn(m), debug: (m) => boot.logger.debug(m) },
+              onRequest: (event) => metrics.observeRequest(event),
+            }),
+        },
+      ],
+      exports: [ConnectorRegistry, TrackerClient],
+    };
+  }
+}

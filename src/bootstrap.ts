@@ -1,0 +1,120 @@
+/**
+ * What the daemon and the CLI do before Nest starts: load and validate the config (connector settings
+ * included, so one message lists every problem), load the connectors, and decide the service target:
+ * the real service when `tracker.base_url` is set, otherwise the embedded sandbox in this process.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { ConfigError, loadConfig, TrackerSyncConfig } from './config';
+import type { ConnectorRegistry } from './connectors/connector-registry';
+import { loadConnectors } from './connectors/plugin-loader';
+import { createLogger } from './observability/logger';
+import type { SandboxOptions } from './sandbox/sandbox-options';
+import type { TrackerClientOptions } from './tracker/tracker-client';
+
+export const SANDBOX_PATH = 'sandbox/api/v1';
+const SANDBOX_PROJECT = '1';
+
+export interface BootContext {
+  config: TrackerSyncConfig;
+  registry: ConnectorRegistry;
+  logger: Logger;
+  /** the port the HTTP server listens on (resolved when the config says 0) */
+  port: number;
+  /** set when this process hosts the embedded sandbox */
+  sandbox: SandboxOptions | null;
+  /** how the typed client reaches the service (real or embedded) */
+  tracker: TrackerClientOptions;
+}
+
+export interface PrepareOptions {
+  argv?: string[];
+  env?: NodeJS.ProcessEnv;
+  /** the CLI listens on a free port of its own so it can run beside a running daemon */
+  ephemeralPort?: boolean;
+}
+
+/** @throws ConfigError listing every problem of the config file, connector settings included. */
+export async function prepareBoot(options: PrepareOptions = {}): Promise<BootContext> {
+  const argv = options.argv ?? process.argv;
+  const env = options.env ?? process.env;
+  const { config, registry } = await loadConfigAndConnectors(argv, env);
+  const logger = createLogger(config.log);
+  for (const failure of registry.failures) logger.warn(`connector plugin ${failure.path} skipped: ${failure.reason}`);
+
+  const port = options.ephemeralPort || config.server.port === 0 ? await freePort() : config.server.port;
+  const sandbox = config.tracker.base_url ? null : embeddedSandbox(config);
+  const tracker = trackerTarget(config, port, sandbox);
+  return { config, registry, logger, port, sandbox, tracker };
+}
+
+async function loadConfigAndConnectors(argv: string[], env: NodeJS.ProcessEnv) {
+  const silent = { log: () => undefined, warn: () => undefined };
+  let paths: string[] = [];
+  try {
+    paths = loadConfig({ argv, env }).connector_paths;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    // fall through: validate again with the built-in connectors so every problem is listed at once
+  }
+  const registry = await loadConnectors(paths, silent);
+  const config = loadConfig({ argv, env, settingsValidator: registry.validateSettings });
+  return { config, registry };
+}
+
+function embeddedSandbox(config: TrackerSyncConfig): SandboxOptions {
+  mkdirSync(config.data_dir, { recursive: true });
+  return {
+    db: config.sandbox.db ?? join(config.data_dir, 'sandbox.sqlite'),
+    seed: config.sandbox.seed,
+    apiKey: config.sandbox.api_key ?? persistentSandboxKey(config.data_dir),
+    budget: config.sandbox.budget,
+    faults: config.sandbox.faults,
+    latencyMs: config.sandbox.latency_ms,
+    clientTimeoutMs: config.tracker.timeout_ms,
+  };
+}
+
+/** The embedded sandbox's key survives restarts so its stored project stays reachable. */
+function persistentSandboxKey(dataDir: string): string {
+  const file = join(dataDir, 'sandbox-api-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const key = `sandbox-${randomBytes(12).toString('hex')}`;
+  writeFileSync(file, key + '\n', { mode: 0o600 });
+  return key;
+}
+
+function trackerTarget(config: TrackerSyncConfig, port: number, sandbox: SandboxOptions | null): TrackerClientOptions {
+  const t = config.tracker;
+  const common = {
+    batchSize: t.batch_size,
+    concurrency: t.concurrency,
+    timeoutMs: t.timeout_ms,
+    retries: t.retries,
+    rateLimit: t.rate_limit,
+  };
+  if (!sandbox) return { ...common, baseUrl: t.base_url!, apiKey: t.api_key ?? '', project: t.project };
+  const host = ['0.0.0.0', '::', ''].includes(config.server.host) ? '127.0.0.1' : config.server.host;
+  return {
+    ...common,
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}/${SANDBOX_PATH}`,
+    apiKey: sandbox.apiKey!,
+    project: SANDBOX_PROJECT,
+  };
+}
+
+/** A port nobody listens on now (the HTTP server takes it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}

@@ -1,0 +1,52 @@
+import type { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger as PinoNestLogger } from 'nestjs-pino';
+import { setupOpenApi } from './admin/openapi';
+import { AppModule } from './app.module';
+import { BootContext, prepareBoot, PrepareOptions, SANDBOX_PATH } from './bootstrap';
+import { SyncService } from './engine';
+import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
+
+export interface Daemon {
+  app: INestApplication;
+  boot: BootContext;
+  /** the base URL of this daemon, e.g. http://127.0.0.1:3000 */
+  url: string;
+  start(): Promise<void>;
+  /** SIGTERM: lets the batch in flight finish and checkpoint, then closes everything */
+  stop(): Promise<void>;
+}
+
+export async function createDaemonApp(options: PrepareOptions = {}): Promise<Daemon> {
+  const boot = await prepareBoot(options);
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(boot, { http: true }), {
+    bufferLogs: true,
+    bodyParser: false,
+  });
+  app.useLogger(app.get(PinoNestLogger));
+  // the embedded sandbox takes add-orders batches of thousands of orders
+  app.useBodyParser('json', { limit: SANDBOX_BODY_LIMIT });
+  setupOpenApi(app);
+
+  const host = boot.config.server.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${boot.port}`;
+  return {
+    app,
+    boot,
+    url,
+    async start() {
+      await app.listen(boot.port, host);
+      boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health)`);
+      if (boot.sandbox) {
+        boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);
+      } else {
+        boot.logger.info(`service: ${boot.tracker.baseUrl} (project ${boot.tracker.project ?? '?'})`);
+      }
+    },
+    async stop() {
+      await app.get(SyncService).shutdown(8_000);
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * The daemon: admin API, status page, scheduler, and the embedded sandbox when no service is configured.
+ * `npm start` runs this on the defaults of config/tracker-sync.yaml.
+ */
+import 'reflect-metadata';
+import { ConfigError } from './config';
+import { createDaemonApp } from './daemon';
+
+async function main(): Promise<void> {
+  const daemon = await createDaemonApp({ argv: process.argv, env: process.env });
+  await daemon.start();
+  const shutdown = (signal: string) => {
+    daemon.boot.logger.info(`${signal} received: finishing the batch in flight, then stopping`);
+    // a second signal, or a run that does not stop in time, ends the process anyway
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    daemon.stop().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error('tracker-sync failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the metrics need of a finished run (structurally the engine's RunSummary). */
+export interface RunOutcome {
+  connectionId: string;
+  status: string;
+  streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number }>>;
+  counters: Record<string, number>;
+}
+
+/** What the typed client reports per HTTP attempt (TrackerClientOptions.onRequest). */
+export interface RequestOutcome {
+  operation: string;
+  status: number | 'network';
+  durationMs: number;
+  retry: boolean;
+}
+
+const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected'] as const;
+
+/** Prometheus metrics, all prefixed tracker_sync_, served at /metrics. */
+@Injectable()
+export class MetricsService {
+  readonly registry = new Registry();
+  private readonly runs = new Counter({
+    name: 'tracker_sync_runs_total',
+    help: 'Finished runs by connection and status',
+    labelNames: ['connection', 'status'],
+    registers: [this.registry],
+  });
+  private readonly records = new Counter({
+    name: 'tracker_sync_records_total',
+    help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected)',
+    labelNames: ['connection', 'stream', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly serviceCounters = new Counter({
+    name: 'tracker_sync_service_counter_total',
+    help: "The service's add-orders counters (uploaded, saved, skipped_*) summed by connection",
+    labelNames: ['connection', 'counter'],
+    registers: [this.registry],
+  });
+  private readonly latency = new Histogram({
+    name: 'tracker_sync_request_duration_seconds',
+    help: 'Latency of requests to the service by operation',
+    labelNames: ['operation'],
+    buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+  private readonly retries = new Counter({
+    name: 'tracker_sync_request_retries_total',
+    help: 'Requests to the service that were retried, by operation',
+    labelNames: ['operation'],
+    registers: [this.registry],
+  });
+  private readonly throttled = new Counter({
+    name: 'tracker_sync_rate_limited_total',
+    help: 'Answers 429 (Too Many Requests) from the service, by operation',
+    labelNames: ['operation'],
+    registers: [this.registry],
+  });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry, prefix: 'tracker_sync_' });
+  }
+
+  observeRun(run: RunOutcome): void {
+    this.runs.inc({ connection: run.connectionId, status: run.status });
+    for (const [stream, c] of Object.entries(run.streams)) {
+      if (!c) continue;
+      for (const outcome of RECORD_OUTCOMES) {
+        if (c[outcome]) this.records.inc({ connection: run.connectionId, stream, outcome }, c[outcome]);
+      }
+    }
+    for (const [counter, value] of Object.entries(run.counters)) {
+      if (value) this.serviceCounters.inc({ connection: run.connectionId, counter }, value);
+    }
+  }
+
+  observeRequest(request: RequestOutcome): void {
+    this.latency.observe({ operation: request.operation }, request.durationMs / 1000);
+    if (request.retry) this.retries.inc({ operation: request.operation });
+    if (request.status === 429) this.throttled.inc({ operation: request.operation });
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+}
