@@ -90,7 +90,7 @@ function breakOnPurpose(rows: string[][]): void {
   rows[15][col('id')] = ''; // no id: rejected
   rows[22][col('Комментарий')] = 'Очень длинный комментарий. '.repeat(45); // over 1000 symbols: rejected by our checks
   rows[31][col('visit_id')] = '9999999'; // a visit the service does not know (yet): skipped_by_waiting_visit_info
-  rows[40][col('status')] = 'archived'; // a stage the service does not know: skipped_by_status
+  rows[40][col('status')] = 'on_hold'; // a stage the service does not know: skipped_by_status
   rows[57][col('id')] = rows[56][col('id')]; // duplicate id in one file: the later row is rejected
 }
 
