@@ -1,0 +1,52 @@
+import { EntityManager } from 'typeorm';
+import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
+import { ServiceCounters, StreamCounters } from './engine-types';
+import { CursorStore } from './persistence/cursor.store';
+import { isoNow } from './persistence/iso-time';
+import { AcknowledgedRecord, RecordStateStore } from './persistence/record-state.store';
+import { RunStore } from './persistence/run.store';
+import { SerialWriter } from './persistence/serial-writer';
+
+export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;
+
+/** Everything one acknowledged batch changes, written in ONE transaction. */
+export interface Checkpoint {
+  runId: number;
+  connectionId: string;
+  stream: string;
+  acknowledged: AcknowledgedRecord[];
+  /** managers deleted from the service: their record states go */
+  forgotten?: string[];
+  rejections: NewRejection[];
+  streams: Partial<Record<string, StreamCounters>>;
+  counters: ServiceCounters;
+  cursor?: Date;
+  /** a sort violation: the cursor goes back to this value if it is past it */
+  rewind?: Date;
+  state?: Record<string, unknown>;
+  /** some earlier rejection of this connection is unresolved: resolve those now acknowledged */
+  resolveRejections: boolean;
+}
+
+export function writeCheckpoint(writer: SerialWriter, cp: Checkpoint): Promise<void> {
+  return writer.transaction((m) => applyCheckpoint(m, cp));
+}
+
+async function applyCheckpoint(m: EntityManager, cp: Checkpoint): Promise<void> {
+  const now = isoNow();
+  if (cp.acknowledged.length) {
+    await RecordStateStore.upsert(m, cp.connectionId, cp.stream, cp.acknowledged, now);
+    if (cp.resolveRejections) {
+      await RecordStateStore.resolveRejections(m, cp.connectionId, cp.stream, cp.acknowledged.map((a) => a.externalId));
+    }
+  }
+  if (cp.forgotten?.length) await RecordStateStore.remove(m, cp.connectionId, cp.stream, cp.forgotten);
+  if (cp.rejections.length) {
+    const rows = cp.rejections.map((r) => ({ ...r, resolved: false, created_at: now }));
+    for (let i = 0; i < rows.length; i += 200) await m.getRepository(RejectedRecordEntity).insert(rows.slice(i, i + 200));
+  }
+  await RunStore.writeCounters(m, cp.runId, cp.streams, cp.counters);
+  if (cp.cursor) await CursorStore.advance(m, cp.connectionId, cp.stream, cp.cursor);
+  if (cp.rewind) await CursorStore.rewind(m, cp.connectionId, cp.stream, cp.rewind);
+  if (cp.state) await CursorStore.saveState(m, cp.connectionId, cp.stream, cp.state);
+}

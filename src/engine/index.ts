@@ -1,0 +1,12 @@
+export * from './engine-types';
+export * from './engine-errors';
+export * from './engine-logger';
+export * from './engine-options';
+export { SyncService } from './sync.service';
+export { ConnectionsService } from './connections.service';
+export { EngineModule } from './engine.module';
+export { summaryLine } from './run-summary';
+export { parseSince } from './run-options';
+export { dealToAddOrder } from './mapping/deal.mapping';
+export { clientToImportClient, managerToInput } from './mapping/client.mapping';
+export { RejectedRecordEntity } from '../store/entities/rejected-record.entity';

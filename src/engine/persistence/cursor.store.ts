@@ -1,0 +1,41 @@
+import { DataSource, EntityManager } from 'typeorm';
+import { CursorEntity } from '../../store/entities/cursor.entity';
+import { StreamStateEntity } from '../../store/entities/stream-state.entity';
+import { isoNow } from './iso-time';
+
+/** Cursors and connector stream states: read at a run's start, written only inside checkpoints. */
+export class CursorStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async cursor(connectionId: string, stream: string): Promise<Date | null> {
+    const row = await this.dataSource.getRepository(CursorEntity).findOneBy({ connection_id: connectionId, stream });
+    return row ? new Date(row.value) : null;
+  }
+
+  async state(connectionId: string, stream: string): Promise<Record<string, unknown> | null> {
+    const row = await this.dataSource.getRepository(StreamStateEntity).findOneBy({ connection_id: connectionId, stream });
+    return row ? row.state : null;
+  }
+
+  /** Moves the cursor forward only: every record at or before the old value was acknowledged already. */
+  static async advance(m: EntityManager, connectionId: string, stream: string, value: Date): Promise<void> {
+    const repo = m.getRepository(CursorEntity);
+    const current = await repo.findOneBy({ connection_id: connectionId, stream });
+    const iso = value.toISOString();
+    if (current && current.value >= iso) return;
+    await repo.save({ connection_id: connectionId, stream, value: iso, set_at: isoNow() });
+  }
+
+  /** Pulls the cursor back (an out-of-order record proved the prefix wrong); inclusive reads re-read it. */
+  static async rewind(m: EntityManager, connectionId: string, stream: string, value: Date): Promise<void> {
+    const repo = m.getRepository(CursorEntity);
+    const current = await repo.findOneBy({ connection_id: connectionId, stream });
+    const iso = value.toISOString();
+    if (!current || current.value <= iso) return;
+    await repo.save({ connection_id: connectionId, stream, value: iso, set_at: isoNow() });
+  }
+
+  static async saveState(m: EntityManager, connectionId: string, stream: string, state: Record<string, unknown>): Promise<void> {
+    await m.getRepository(StreamStateEntity).save({ connection_id: connectionId, stream, state, set_at: isoNow() });
+  }
+}

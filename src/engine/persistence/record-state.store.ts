@@ -1,0 +1,91 @@
+import { DataSource, EntityManager, In } from 'typeorm';
+import { RecordStateEntity } from '../../store/entities/record-state.entity';
+import { RejectedRecordEntity } from '../../store/entities/rejected-record.entity';
+
+/** SQLite allows 32766 bound parameters per statement; PostgreSQL 65535. Stay well below both. */
+const IDS_PER_QUERY = 900;
+const ROWS_PER_UPSERT = 500;
+
+export interface AcknowledgedRecord {
+  externalId: string;
+  fingerprint: string;
+}
+
+/**
+ * Fingerprints of acknowledged payloads, looked up one batch at a time (never all in memory).
+ * The two hot statements are written by hand (TypeORM's query builder spends more time on 2,500
+ * parameters than the database does), in SQL that SQLite and PostgreSQL both accept; placeholders
+ * come from the driver ('?' or '$n').
+ */
+export class RecordStateStore {
+  constructor(private readonly dataSource: DataSource) {}
+
+  async fingerprints(connectionId: string, stream: string, externalIds: string[]): Promise<Map<string, string>> {
+    const found = new Map<string, string>();
+    const param = placeholders(this.dataSource);
+    for (let i = 0; i < externalIds.length; i += IDS_PER_QUERY) {
+      const ids = externalIds.slice(i, i + IDS_PER_QUERY);
+      const list = ids.map((_, k) => param(k + 2)).join(', ');
+      const rows: { external_id: string; fingerprint: string }[] = await this.dataSource.query(
+        `SELECT external_id, fingerprint FROM record_state WHERE connection_id = ${param(0)} AND stream = ${param(1)} AND external_id IN (${list})`,
+        [connectionId, stream, ...ids],
+      );
+      for (const row of rows) found.set(row.external_id, row.fingerprint);
+    }
+    return found;
+  }
+
+  /** Every acknowledged id of a stream: only for small streams (managers). */
+  async allIds(connectionId: string, stream: string): Promise<string[]> {
+    const rows = await this.dataSource.getRepository(RecordStateEntity).find({
+      select: { external_id: true },
+      where: { connection_id: connectionId, stream },
+    });
+    return rows.map((r) => r.external_id);
+  }
+
+  /** Inside a checkpoint: insert-or-update on the (connection, stream, id) key (ON CONFLICT: SQLite ≥ 3.24, PostgreSQL ≥ 9.5). */
+  static async upsert(m: EntityManager, connectionId: string, stream: string, records: AcknowledgedRecord[], at: string): Promise<void> {
+    const unique = [...new Map(records.map((r) => [r.externalId, r.fingerprint]))];
+    const param = placeholders(m.connection);
+    for (let i = 0; i < unique.length; i += ROWS_PER_UPSERT) {
+      const rows = unique.slice(i, i + ROWS_PER_UPSERT);
+      const values: string[] = [];
+      const params: string[] = [connectionId, stream, at];
+      for (const [externalId, fingerprint] of rows) {
+        params.push(externalId, fingerprint);
+        values.push(`(${param(0)}, ${param(1)}, ${param(params.length - 2)}, ${param(params.length - 1)}, ${param(2)})`);
+      }
+      await m.query(
+        `INSERT INTO record_state (connection_id, stream, external_id, fingerprint, acknowledged_at) VALUES ${values.join(', ')} ` +
+          `ON CONFLICT (connection_id, stream, external_id) DO UPDATE SET fingerprint = excluded.fingerprint, acknowledged_at = excluded.acknowledged_at`,
+        params,
+      );
+    }
+  }
+
+  static async remove(m: EntityManager, connectionId: string, stream: string, externalIds: string[]): Promise<void> {
+    for (let i = 0; i < externalIds.length; i += IDS_PER_QUERY) {
+      await m.getRepository(RecordStateEntity).delete({ connection_id: connectionId, stream, external_id: In(externalIds.slice(i, i + IDS_PER_QUERY)) });
+    }
+  }
+
+  /** Earlier rejections of records now acknowledged are resolved. */
+  static async resolveRejections(m: EntityManager, connectionId: string, stream: string, externalIds: string[]): Promise<void> {
+    for (let i = 0; i < externalIds.length; i += IDS_PER_QUERY) {
+      await m.getRepository(RejectedRecordEntity).update(
+        { connection_id: connectionId, stream, resolved: false, external_id: In(externalIds.slice(i, i + IDS_PER_QUERY)) },
+        { resolved: true },
+      );
+    }
+  }
+}
+
+/**
+ * Positional placeholders of the driver: SQLite numbers them '?1', '?2' (reusable), PostgreSQL '$1', '$2'.
+ * `param(k)` is the placeholder of the k-th (0-based) parameter.
+ */
+function placeholders(dataSource: DataSource): (k: number) => string {
+  const postgres = dataSource.options.type === 'postgres';
+  return (k) => (postgres ? `$${k + 1}` : `?${k + 1}`);
+}

@@ -1,0 +1,108 @@
+import { DataSource, In } from 'typeorm';
+import { RejectedRecordEntity } from '../../store/entities/rejected-record.entity';
+import { RunEntity, RunStatusValue } from '../../store/entities/run.entity';
+import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from '../engine-types';
+import { isoNow } from './iso-time';
+import { SerialWriter } from './serial-writer';
+import { isDeadLocalHolder } from './lease.store';
+import { LeaseEntity } from '../../store/entities/lease.entity';
+import { EntityManager } from 'typeorm';
+
+export interface NewRun {
+  connectionId: string;
+  mode: RunMode;
+  since: string | null;
+  trigger: RunTrigger;
+  holder: string;
+}
+
+/** Run rows: created 'running', counters written by checkpoints, finished once. */
+export class RunStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: SerialWriter,
+  ) {}
+
+  async create(run: NewRun): Promise<RunEntity> {
+    return this.writer.run((m) =>
+      m.getRepository(RunEntity).save({
+        connection_id: run.connectionId,
+        mode: run.mode,
+        since: run.since,
+        trigger: run.trigger,
+        holder: run.holder,
+        started_at: isoNow(),
+        finished_at: null,
+        status: 'running',
+        streams: {},
+        error: null,
+      }),
+    );
+  }
+
+  /** Inside a checkpoint's transaction: the run's counters so far. */
+  static async writeCounters(
+    m: EntityManager,
+    runId: number,
+    streams: Partial<Record<string, StreamCounters>>,
+    counters: ServiceCounters,
+  ): Promise<void> {
+    await m.getRepository(RunEntity).update({ id: runId }, { streams: { ...streams }, ...counters });
+  }
+
+  async finish(runId: number, status: RunStatusValue, error: string | null): Promise<void> {
+    await this.writer.run((m) =>
+      m.getRepository(RunEntity).update({ id: runId }, { status, error, finished_at: isoNow() }),
+    );
+  }
+
+  get(runId: number): Promise<RunEntity | null> {
+    return this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
+  }
+
+  /** Once this process holds the lease, any other 'running' run of the connection is dead. */
+  async interruptOthers(connectionId: string, exceptRunId: number): Promise<number> {
+    const result = await this.writer.run((m) =>
+      m.createQueryBuilder().update(RunEntity)
+        .set({ status: 'interrupted', finished_at: isoNow(), error: 'the process running it ended (interrupted)' })
+        .where('connection_id = :connectionId AND status = :running AND id <> :id', { connectionId, running: 'running', id: exceptRunId })
+        .execute(),
+    );
+    return result.affected ?? 0;
+  }
+
+  /**
+   * Start-up recovery: runs left 'running' whose holder is gone (dead local process, or its lease
+   * expired or taken by someone else) become 'interrupted'. Runs of `liveRunIds` (this process) are kept.
+   */
+  async recoverInterrupted(liveRunIds: ReadonlySet<number>): Promise<number[]> {
+    const running = await this.dataSource.getRepository(RunEntity).findBy({ status: 'running' });
+    if (running.length === 0) return [];
+    const leases = await this.dataSource.getRepository(LeaseEntity).findBy({
+      connection_id: In([...new Set(running.map((r) => r.connection_id))]),
+    });
+    const leaseOf = new Map(leases.map((l) => [l.connection_id, l]));
+    const now = isoNow();
+    const dead = running.filter((run) => {
+      if (liveRunIds.has(run.id)) return false;
+      const lease = leaseOf.get(run.connection_id);
+      const leaseIsLive = lease && lease.holder === run.holder && lease.expires_at >= now && !isDeadLocalHolder(lease.holder);
+      return !leaseIsLive;
+    });
+    if (dead.length === 0) return [];
+    const ids = dead.map((r) => r.id);
+    await this.writer.run((m) =>
+      m.getRepository(RunEntity).update(
+        { id: In(ids), status: 'running' },
+        { status: 'interrupted', finished_at: now, error: 'the process running it ended (interrupted)' },
+      ),
+    );
+    return ids;
+  }
+
+  async rejectedOf(runId: number, limit: number): Promise<{ total: number; first: RejectedRecordEntity[] }> {
+    const repo = this.dataSource.getRepository(RejectedRecordEntity);
+    const [first, total] = await repo.findAndCount({ where: { run_id: runId }, order: { id: 'ASC' }, take: limit });
+    return { total, first };
+  }
+}

@@ -1,0 +1,33 @@
+import type { StreamName } from '../connectors/canonical';
+import type { TrackerClient } from '../tracker/tracker-client';
+import { ServiceCounters, StreamCounters } from './engine-types';
+import { RecordStateStore } from './persistence/record-state.store';
+import { SerialWriter } from './persistence/serial-writer';
+
+/** What every stream of one run shares. */
+export interface RunScope {
+  runId: number;
+  connectionId: string;
+  writer: SerialWriter;
+  recordStates: RecordStateStore;
+  tracker: TrackerClient;
+  logger: { log(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void };
+  /** aborted on shutdown: stop reading, let batches in flight finish */
+  signal: AbortSignal;
+  streams: Partial<Record<StreamName, StreamCounters>>;
+  counters: ServiceCounters;
+  /** the connection has unresolved rejections: acknowledged ids resolve them */
+  hasUnresolvedRejections: boolean;
+  idleCheckpointMs: number;
+  /** managers gone from the source are deleted from the service */
+  deleteMissingManagers: boolean;
+  progress(stream: StreamName, force?: boolean): void;
+}
+
+export function zeroStreamCounters(): StreamCounters {
+  return { read: 0, unchanged: 0, sent: 0, rejected: 0, sent_without_visit: 0 };
+}
+
+export function snapshotStreams(streams: RunScope['streams']): RunScope['streams'] {
+  return JSON.parse(JSON.stringify(streams));
+}

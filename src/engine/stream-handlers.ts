@@ -1,0 +1,59 @@
+import type { CanonicalRecord, StreamName } from '../connectors/canonical';
+import type { TrackerClient } from '../tracker/tracker-client';
+import { PayloadProblem } from '../tracker/payload-checks';
+import { ServiceCounters } from './engine-types';
+import { dealsHandler } from './handlers/deals.handler';
+import { clientsHandler } from './handlers/clients.handler';
+import { managersHandler } from './handlers/managers.handler';
+import { eventsHandler, expensesHandler, leadsHandler, mediaplansHandler } from './handlers/extras.handler';
+
+/** One record of an outgoing batch. */
+export interface OutgoingItem<P = unknown> {
+  externalId: string;
+  payload: P;
+  /** the service acknowledged an earlier version (managers: update instead of add) */
+  known: boolean;
+}
+
+/** What the service said about one batch. */
+export interface BatchAnswer {
+  /** add-orders counters, when the operation has them */
+  counters?: Partial<ServiceCounters>;
+  /** records the service refused (not acknowledged; they become rejected records) */
+  refused: { externalId: string; field: string; reason: string }[];
+}
+
+export interface HandlerContext {
+  tracker: TrackerClient;
+  connectionId: string;
+  log: (message: string) => void;
+}
+
+/** How one stream's records become payloads and reach the service. */
+export interface StreamHandler<R extends CanonicalRecord = any, P = any> {
+  stream: StreamName;
+  toPayload(record: R): P;
+  check(payload: P): PayloadProblem[];
+  /** sends one batch; throws when the whole batch failed (after the client's retries) */
+  send(ctx: HandlerContext, items: OutgoingItem<P>[]): Promise<BatchAnswer>;
+  /** batches of this stream may be in flight together (order does not matter within the stream) */
+  concurrent: boolean;
+  /** deals: the payload carries no visit */
+  withoutVisit?(payload: P): boolean;
+  /** after a complete read of the stream: ids acknowledged before but not seen now (managers: delete) */
+  onCompleteRead?(ctx: HandlerContext, missingIds: string[]): Promise<string[]>;
+}
+
+const HANDLERS: Record<StreamName, StreamHandler> = {
+  managers: managersHandler,
+  clients: clientsHandler,
+  deals: dealsHandler,
+  expenses: expensesHandler,
+  mediaplans: mediaplansHandler,
+  leads: leadsHandler,
+  events: eventsHandler,
+};
+
+export function streamHandler(stream: StreamName): StreamHandler {
+  return HANDLERS[stream];
+}

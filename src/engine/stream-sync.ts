@@ -1,0 +1,390 @@
+import type { CanonicalRecord } from '../connectors/canonical';
+import type { Page, ReadCursor, StreamSpec } from '../connectors/connector-definition';
+import { writeCheckpoint } from './checkpoint';
+import { Chunk, CoverageTracker } from './coverage-tracker';
+import { StreamSortError, errorText } from './engine-errors';
+import { StreamCounters } from './engine-types';
+import { payloadFingerprint, sourceFingerprint } from './fingerprint';
+import { isValidDate, MappingError } from './mapping/mapping-error';
+import { PageGuard } from './page-guard';
+import { RejectionLog } from './rejection-log';
+import { addServiceCounters } from './service-answer';
+import { RunScope, snapshotStreams, zeroStreamCounters } from './run-scope';
+import { HandlerContext, OutgoingItem, StreamHandler } from './stream-handlers';
+
+export interface StreamPlan {
+  spec: StreamSpec;
+  handler: StreamHandler;
+  window: ReadCursor;
+  read: () => AsyncIterable<Page>;
+  /** drop records whose payload the service acknowledged already (not in full / since modes) */
+  useFingerprints: boolean;
+  /** write the cursor (not in a run restricted to some ids) */
+  moveCursor: boolean;
+  /** write the connector's Page.state once the stream is complete */
+  saveState: boolean;
+  /** the read covers the whole source (no since, no id filter): managers may be diffed for deletion */
+  wholeSource: boolean;
+  /** a retry of rejected records: only these ids are processed */
+  onlyIds?: ReadonlySet<string>;
+  batchSize: number;
+  concurrency: number;
+}
+
+interface Pending extends OutgoingItem {
+  fingerprint: string;
+  chunk: Chunk;
+  withoutVisit: boolean;
+}
+
+/** A record read and fingerprinted; with a source hash (Page.hashes) it is mapped only if it changed. */
+interface Candidate {
+  externalId: string;
+  fingerprint: string;
+  payload?: unknown;
+  record?: CanonicalRecord;
+  ref?: string;
+}
+
+export interface StreamOutcome {
+  /** false when the run was asked to stop before the stream's end */
+  complete: boolean;
+}
+
+/**
+ * One stream of one run: read pages → map → check → fingerprint → drop unchanged (looked up per chunk)
+ * → batches (several in flight where order does not matter) → a checkpoint per acknowledged batch.
+ */
+export class StreamSync {
+  private readonly counters: StreamCounters;
+  private readonly coverage = new CoverageTracker();
+  private chunk: Chunk;
+  private candidates: Candidate[] = [];
+  private outgoing: Pending[] = [];
+  private readonly inFlight = new Set<Promise<void>>();
+  private failure: Error | null = null;
+  private readonly rejections: RejectionLog;
+  private readonly pageGuard: PageGuard;
+  private previousAt: number | null = null;
+  private lastState: Record<string, unknown> | undefined;
+  private sawUnchangedPage = false;
+  private deferred = 0;
+  private readonly seen: Set<string> | null;
+  private writtenCursor: number | null = null;
+  /** updated_at of a record that broke the sort order: the cursor must not stay past it */
+  private rewindTo: number | null = null;
+  private lastCheckpointAt = Date.now();
+  private readonly untilMs: number;
+
+  constructor(
+    private readonly run: RunScope,
+    private readonly plan: StreamPlan,
+  ) {
+    const stream = plan.spec.name;
+    this.counters = run.streams[stream] ?? (run.streams[stream] = zeroStreamCounters());
+    this.chunk = this.coverage.open();
+    this.seen = plan.handler.onCompleteRead ? new Set() : null;
+    this.untilMs = plan.window.until.getTime();
+    this.rejections = new RejectionLog(run.runId, run.connectionId, stream);
+    this.pageGuard = new PageGuard(`connection ${run.connectionId} stream ${stream}`);
+  }
+
+  private get stream() {
+    return this.plan.spec.name;
+  }
+
+  async execute(): Promise<StreamOutcome> {
+    const aborted = await this.readAll();
+    await this.drain();
+    if (this.failure) {
+      await this.saveProgress().catch(() => undefined);
+      throw this.failure;
+    }
+    if (aborted) {
+      await this.saveProgress();
+      return { complete: false };
+    }
+    await this.finish();
+    return { complete: true };
+  }
+
+  // ---- reading ---------------------------------------------------------------------------
+
+  /** true when stopped by the run's signal */
+  private async readAll(): Promise<boolean> {
+    try {
+      for await (const page of this.plan.read()) {
+        if (this.run.signal.aborted) return true;
+        await this.onPage(page);
+        if (this.failure) return false;
+        this.run.progress(this.stream);
+      }
+    } catch (e) {
+      if (this.run.signal.aborted) return true;
+      this.fail(e);
+      return false;
+    }
+    if (this.run.signal.aborted) return true;
+    await this.closeChunk();
+    await this.dispatchAll();
+    return false;
+  }
+
+  private async onPage(page: Page): Promise<void> {
+    this.pageGuard.check(page);
+    if (page.unchanged) this.sawUnchangedPage = true;
+    if (page.state) this.lastState = page.state;
+    for (const input of page.rejected ?? []) {
+      this.counters.read++;
+      this.counters.rejected++;
+      this.rejections.fromConnector(input);
+    }
+    for (let i = 0; i < page.records.length; i++) {
+      await this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i]);
+      if (this.failure) return;
+    }
+  }
+
+  private async onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined): Promise<void> {
+    const id = record.id === undefined || record.id === null ? '' : String(record.id);
+    const at = this.updatedAt(record, id);
+    if (at !== null && at > this.untilMs) {
+      this.deferred++; // after the run's signpost: the next run reads it
+      return;
+    }
+    if (this.plan.onlyIds && !this.plan.onlyIds.has(id)) return;
+    this.counters.read++;
+    this.coverage.note(this.chunk, at);
+    this.seen?.add(id);
+    const accepted = this.prepare(record, id, ref, hash);
+    if (accepted) this.candidates.push(accepted);
+    if (this.candidates.length >= this.plan.batchSize) await this.closeChunk();
+  }
+
+  /** fingerprint (and, without a source hash, map + check now); null when rejected */
+  private prepare(record: CanonicalRecord, id: string, ref: string | undefined, hash: string | undefined): Candidate | null {
+    if (id === '') return this.reject([{ field: 'id', reason: 'is empty' }], id, ref, record);
+    if (hash) return { externalId: id, fingerprint: sourceFingerprint(hash), record, ref };
+    const payload = this.toCheckedPayload(record, id, ref, null);
+    return payload === null ? null : { externalId: id, payload, fingerprint: payloadFingerprint(payload) };
+  }
+
+  /** map + check; null when rejected */
+  private toCheckedPayload(record: CanonicalRecord, id: string, ref: string | undefined, fingerprint: string | null): unknown | null {
+    let payload: unknown;
+    try {
+      payload = this.plan.handler.toPayload(record);
+    } catch (e) {
+      const field = e instanceof MappingError ? e.field : 'record';
+      const reason = e instanceof MappingError ? e.reason : errorText(e);
+      return this.reject([{ field, reason }], id, ref, record, fingerprint);
+    }
+    const problems = this.plan.handler.check(payload);
+    if (problems.length) return this.reject(problems, id, ref, record, fingerprint ?? payloadFingerprint(payload));
+    return payload;
+  }
+
+  /** updated_at in ms, with the sort check of streams that claim to be sorted */
+  private updatedAt(record: CanonicalRecord, id: string): number | null {
+    if (!this.plan.spec.incremental) return null;
+    const value = (record as { updated_at?: Date | null }).updated_at;
+    if (!isValidDate(value)) return null;
+    const at = value.getTime();
+    if (this.plan.spec.sorted && this.previousAt !== null && at < this.previousAt) {
+      this.rewindTo = at;
+      throw new StreamSortError(
+        `connection ${this.run.connectionId} stream ${this.stream}: the stream claims to be sorted by updated_at, but record ${id} ` +
+          `has updated_at ${value.toISOString()} after ${new Date(this.previousAt).toISOString()}; refusing to move the cursor on unsorted data`,
+      );
+    }
+    if (this.plan.spec.sorted) this.previousAt = at;
+    return at;
+  }
+
+  /** Rejected by the mapping or the checks: counted, logged for the next checkpoint, never sent. */
+  private reject(problems: { field: string; reason: string }[], id: string, ref: string | undefined, record: unknown, fingerprint: string | null = null): null {
+    this.counters.rejected++;
+    this.rejections.fromChecks(id, problems, ref, record, fingerprint);
+    return null;
+  }
+
+  // ---- chunks and batches -------------------------------------------------------------
+
+  /** Looks the chunk's ids up in record_state (one IN query), drops the unchanged, queues the rest. */
+  private async closeChunk(): Promise<void> {
+    const chunk = this.chunk;
+    const candidates = dedupeById(this.candidates);
+    this.counters.unchanged += this.candidates.length - candidates.length;
+    this.candidates = [];
+    this.chunk = this.coverage.open();
+    const needKnown = this.plan.useFingerprints || !!this.plan.handler.onCompleteRead;
+    const known = needKnown && candidates.length ? await this.lookup(candidates.map((c) => c.externalId)) : new Map<string, string>();
+    for (const c of candidates) {
+      if (this.plan.useFingerprints && known.get(c.externalId) === c.fingerprint) {
+        this.counters.unchanged++;
+        continue;
+      }
+      const payload = c.payload !== undefined ? c.payload : this.toCheckedPayload(c.record!, c.externalId, c.ref, c.fingerprint);
+      if (payload === null) continue;
+      const withoutVisit = this.plan.handler.withoutVisit?.(payload) ?? false;
+      this.outgoing.push({ externalId: c.externalId, payload, fingerprint: c.fingerprint, known: known.has(c.externalId), chunk, withoutVisit });
+      chunk.pending++;
+    }
+    chunk.closed = true;
+    while (this.outgoing.length >= this.plan.batchSize && !this.failure) {
+      await this.dispatch(this.outgoing.splice(0, this.plan.batchSize));
+    }
+    await this.checkpointIfIdle();
+  }
+
+  private async lookup(ids: string[]): Promise<Map<string, string>> {
+    try {
+      return await this.run.recordStates.fingerprints(this.run.connectionId, this.stream, ids);
+    } catch (e) {
+      throw new Error(`stream ${this.stream}: the store could not read record states: ${errorText(e)}`);
+    }
+  }
+
+  private async dispatchAll(): Promise<void> {
+    while (this.outgoing.length && !this.failure) await this.dispatch(this.outgoing.splice(0, this.plan.batchSize));
+  }
+
+  /** Waits for a free slot, then sends the batch without waiting for its answer. */
+  private async dispatch(batch: Pending[]): Promise<void> {
+    const limit = this.plan.handler.concurrent ? Math.max(1, this.plan.concurrency) : 1;
+    while (this.inFlight.size >= limit) await Promise.race(this.inFlight);
+    if (this.failure) return;
+    const job: Promise<void> = this.sendBatch(batch).finally(() => this.inFlight.delete(job));
+    this.inFlight.add(job);
+  }
+
+  private async drain(): Promise<void> {
+    while (this.inFlight.size) await Promise.race(this.inFlight);
+  }
+
+  private async sendBatch(batch: Pending[]): Promise<void> {
+    const context: HandlerContext = { tracker: this.run.tracker, connectionId: this.run.connectionId, log: (m) => this.run.logger.warn(m) };
+    let answer;
+    try {
+      answer = await this.plan.handler.send(context, batch);
+    } catch (e) {
+      const first = batch[0]?.externalId;
+      const last = batch[batch.length - 1]?.externalId;
+      this.fail(new Error(`stream ${this.stream}: batch of ${batch.length} records (${first}…${last}) failed: ${errorText(e)}`));
+      return;
+    }
+    const refused = new Map(answer.refused.map((r) => [r.externalId, r]));
+    const acknowledged = [];
+    for (const item of batch) {
+      item.chunk.pending--;
+      const refusal = refused.get(item.externalId);
+      if (refusal) {
+        this.counters.rejected++;
+        this.rejections.fromService(item.externalId, refusal.field, refusal.reason, item.payload, item.fingerprint);
+        continue;
+      }
+      this.counters.sent++;
+      if (item.withoutVisit) this.counters.sent_without_visit++;
+      acknowledged.push({ externalId: item.externalId, fingerprint: item.fingerprint });
+    }
+    if (answer.counters) addServiceCounters(this.run.counters, answer.counters);
+    try {
+      await this.checkpoint(acknowledged);
+    } catch (e) {
+      this.fail(new Error(`stream ${this.stream}: checkpoint failed: ${errorText(e)}`));
+    }
+    this.run.progress(this.stream);
+  }
+
+  // ---- checkpoints --------------------------------------------------------------------
+
+  private async checkpoint(acknowledged: { externalId: string; fingerprint: string }[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Promise<void> {
+    const rejections = this.rejections.drain();
+    const rewind = this.rewindTo !== null && this.plan.moveCursor ? new Date(this.rewindTo) : undefined;
+    const cursor = rewind ? undefined : extra.cursor ?? this.prefixCursor();
+    this.lastCheckpointAt = Date.now();
+    await writeCheckpoint(this.run.writer, {
+      runId: this.run.runId,
+      connectionId: this.run.connectionId,
+      stream: this.stream,
+      acknowledged,
+      forgotten: extra.forgotten,
+      rejections,
+      streams: snapshotStreams(this.run.streams),
+      counters: { ...this.run.counters },
+      cursor,
+      rewind,
+      state: extra.state,
+      resolveRejections: this.run.hasUnresolvedRejections,
+    });
+    if (rejections.length) this.run.hasUnresolvedRejections = true;
+  }
+
+  /** Sorted streams: the highest updated_at of the fully done prefix, when it moved. */
+  private prefixCursor(): Date | undefined {
+    if (!this.plan.moveCursor || !this.plan.spec.incremental || !this.plan.spec.sorted) return undefined;
+    this.coverage.advance();
+    const covered = this.coverage.covered;
+    if (covered === null || (this.writtenCursor !== null && covered <= this.writtenCursor)) return undefined;
+    this.writtenCursor = covered;
+    return new Date(covered);
+  }
+
+  /** A long stretch of unchanged records still moves the cursor now and then; rejections get written. */
+  private async checkpointIfIdle(): Promise<void> {
+    const due = Date.now() - this.lastCheckpointAt >= this.run.idleCheckpointMs;
+    if (!due && this.rejections.size < 1000) return;
+    this.coverage.advance();
+    const moved = this.plan.spec.sorted && this.coverage.covered !== null && this.coverage.covered !== this.writtenCursor;
+    if (moved || this.rejections.size) await this.checkpoint([]);
+  }
+
+  /** Stopped or failed: what is done stays done (rejections, the sorted prefix). */
+  private async saveProgress(): Promise<void> {
+    await this.checkpoint([]);
+  }
+
+  /** The whole stream is acknowledged: final cursor, connector state, managers gone from the source. */
+  private async finish(): Promise<void> {
+    const forgotten = await this.deleteMissing();
+    let cursor: Date | undefined;
+    if (this.plan.moveCursor && this.plan.spec.incremental && this.coverage.allDone) {
+      const value = this.plan.spec.sorted ? this.coverage.covered : this.coverage.seenMax;
+      if (value !== null && (this.writtenCursor === null || value > this.writtenCursor)) cursor = new Date(value);
+    }
+    const state = this.plan.saveState ? this.lastState : undefined;
+    await this.checkpoint([], { cursor, state, forgotten });
+    if (this.deferred) this.run.logger.log(`${this.stream}: ${this.deferred} records updated after the run's start wait for the next run`);
+    this.run.progress(this.stream, true);
+  }
+
+  private async deleteMissing(): Promise<string[] | undefined> {
+    const handler = this.plan.handler;
+    if (!handler.onCompleteRead || !this.seen || !this.run.deleteMissingManagers) return undefined;
+    if (!this.plan.wholeSource || this.sawUnchangedPage) return undefined;
+    const known = await this.run.recordStates.allIds(this.run.connectionId, this.stream).catch((e: unknown) => {
+      throw new Error(`stream ${this.stream}: the store could not read record states: ${errorText(e)}`);
+    });
+    const missing = known.filter((id) => !this.seen!.has(id));
+    if (!missing.length) return undefined;
+    const context: HandlerContext = { tracker: this.run.tracker, connectionId: this.run.connectionId, log: (m) => this.run.logger.warn(m) };
+    const deleted = await handler.onCompleteRead(context, missing);
+    this.run.logger.log(`${this.stream}: deleted ${deleted.length} gone from the source (${deleted.slice(0, 10).join(', ')}${deleted.length > 10 ? ', …' : ''})`);
+    return deleted;
+  }
+
+  private fail(e: unknown): void {
+    if (!this.failure) this.failure = e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** The same id twice in one chunk (a file with duplicate rows): only the last version is sent. */
+function dedupeById(candidates: Candidate[]): Candidate[] {
+  if (candidates.length < 2 || new Set(candidates.map((c) => c.externalId)).size === candidates.length) return candidates;
+  const byId = new Map<string, Candidate>();
+  for (const c of candidates) {
+    byId.delete(c.externalId); // the last version wins, in its read position
+    byId.set(c.externalId, c);
+  }
+  return [...byId.values()];
+}

@@ -1,0 +1,72 @@
+import { EngineHarness } from '../support/engine-harness';
+import { makeDeals } from '../support/memory-connector';
+
+describe('engine: managers diff and stream order', () => {
+  let h: EngineHarness;
+  afterEach(() => h.stop());
+
+  const managers = () => [
+    { id: 'm1', name: 'Anna', email: 'anna@example.com' },
+    { id: 'm2', name: 'Boris', phone: '+7 900 000 00 02' },
+    { id: 'm3', name: 'Vera', email: 'vera@example.com' },
+  ];
+
+  it('adds new managers, updates changed ones, deletes ones gone from the CRM', async () => {
+    h = await new EngineHarness().start();
+    h.source.managers = managers();
+    const first = await h.run();
+    expect(first.streams.managers).toMatchObject({ read: 3, sent: 3 });
+    expect(h.service.callsTo('/manager/add').map((c) => c.ids[0])).toEqual(['m1', 'm2', 'm3']);
+
+    h.service.calls.length = 0;
+    h.source.managers = [managers()[0], { ...managers()[1], name: 'Boris B.' }, { id: 'm4', name: 'Gleb', email: 'g@example.com' }];
+    const second = await h.run();
+    expect(second.status).toBe('succeeded');
+    expect(second.streams.managers).toMatchObject({ read: 3, unchanged: 1, sent: 2 });
+    expect(h.service.callsTo('/manager/update').map((c) => c.ids[0])).toEqual(['m2']);
+    expect(h.service.callsTo('/manager/add').map((c) => c.ids[0])).toEqual(['m4']);
+    expect(h.service.callsTo('/manager/delete').map((c) => c.ids[0])).toEqual(['m3']);
+    expect([...h.service.managers.keys()].sort()).toEqual(['m1', 'm2', 'm4']);
+    expect(h.service.managers.get('m2').name).toBe('Boris B.');
+    const states = await h.dataSource.query(`SELECT external_id FROM record_state WHERE stream = 'managers' ORDER BY external_id`);
+    expect(states.map((s: { external_id: string }) => s.external_id)).toEqual(['m1', 'm2', 'm4']);
+  });
+
+  it('keeps managers gone from the CRM when delete_missing_managers is off', async () => {
+    h = await new EngineHarness({ sync: { delete_missing_managers: false } }).start();
+    h.source.managers = managers();
+    await h.run();
+    h.source.managers = managers().slice(0, 1);
+    await h.run();
+    expect(h.service.callsTo('/manager/delete')).toHaveLength(0);
+    expect(h.service.managers.size).toBe(3);
+  });
+
+  it('a manager with neither phone nor email is rejected by the checks', async () => {
+    h = await new EngineHarness().start();
+    h.source.managers = [{ id: 'm9', name: 'Nobody' }];
+    const run = await h.run();
+    expect(run.rejected[0]).toMatchObject({ stream: 'managers', external_id: 'm9', field: 'phone', reason: 'phone or email must be given' });
+  });
+
+  it('imports every client before the first deal (request order seen by the service)', async () => {
+    h = await new EngineHarness({ batchSize: 10, concurrency: 4 }).start();
+    h.source.managers = managers();
+    h.source.clients = Array.from({ length: 45 }, (_, i) => ({
+      id: `c${i}`, name: `Client ${i}`, phones: ['+7 900 1', '+7 900 2'], emails: [], updated_at: new Date('2025-03-01T00:00:00Z'),
+    }));
+    h.source.deals = makeDeals(40).map((d, i) => ({ ...d, client_id: `c${i}` }));
+    const run = await h.run();
+    expect(run.status).toBe('succeeded');
+    const paths = h.service.calls.map((c) => c.path);
+    const lastManager = paths.lastIndexOf('/project/integration/manager/add');
+    const firstClient = paths.indexOf('/project/clients/import');
+    const lastClient = paths.lastIndexOf('/project/clients/import');
+    const firstDeal = paths.indexOf('/project/add-orders');
+    expect(lastManager).toBeLessThan(firstClient);
+    expect(lastClient).toBeLessThan(firstDeal);
+    expect(h.service.clients.size).toBe(45);
+    expect(h.service.clients.get('c1')).toMatchObject({ phone: '+7 900 1,+7 900 2', email: null });
+    expect(run.streams.clients).toMatchObject({ read: 45, sent: 45 });
+  });
+});
