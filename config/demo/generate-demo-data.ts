@@ -61,7 +61,7 @@ function deals(): string[][] {
   for (let p = 1; p <= 3; p++) header.push(`product_${p}_id`, `product_${p}_name`, `product_${p}_price`, `product_${p}_quantity`, `product_${p}_category`);
   header.push('status_history', 'Город', 'Комментарий');
   const rows = [header];
-  const start = Date.UTC(2026, 7, 24, 6, 0); // deals over the 90 days before the demo was made
+  const start = Date.UTC(2026, 7, 20, 6, 0); // deals over the 90 days before the demo was made, none in the future
   for (let i = 1; i <= 1000; i++) {
     const created = new Date(start + int(0, 88 * 24) * 3_600_000 + int(0, 59) * 60_000);
     const updated = new Date(created.getTime() + int(1, 72) * 3_600_000);

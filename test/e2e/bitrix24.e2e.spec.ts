@@ -1,0 +1,35 @@
+import * as bitrix24 from '../fixtures/crm/bitrix24';
+import { FixtureHandler } from '../fixtures/crm/crm-fixture-server';
+import { describePresetEndToEnd } from './crm-preset-e2e';
+
+/**
+ * Bitrix24: webhook URL auth, `start`/`next` paging, '+03:00' portal times, UF_CRM_* fields named by
+ * crm.*.fields; the first crm.deal.list is answered 503 QUERY_LIMIT_EXCEEDED (retried). User 9 has neither
+ * phone nor e-mail: manager/add would refuse it, so the engine rejects it.
+ */
+const statuses: number[] = [];
+const limitedOnce = bitrix24.createHandler({ limitExceededOnce: true });
+const handler: FixtureHandler = (request, server) => {
+  const answer = limitedOnce(request, server);
+  statuses.push(answer.status ?? 200);
+  return answer;
+};
+
+describePresetEndToEnd(
+  {
+    preset: 'bitrix24',
+    fixture: { ...bitrix24, handler },
+    refused: [{ stream: 'managers', id: '9', field: 'phone' }],
+    isDealsList: (request) => /\/crm\.deal\.list(\.json)?$/.test(request.path),
+    changedSince: {
+      read: (request) => request.query.get('filter[>=DATE_MODIFY]') ?? undefined,
+      // the portal's own zone (Europe/Moscow, UTC+03:00 all year)
+      format: (since) => `${new Date(since.getTime() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`,
+    },
+  },
+  () => {
+    it('the 503 QUERY_LIMIT_EXCEEDED answer was retried, not fatal', () => {
+      expect(statuses.filter((s) => s === 503)).toHaveLength(1);
+    });
+  },
+);

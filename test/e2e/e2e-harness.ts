@@ -1,0 +1,108 @@
+import { mkdtempSync, rmSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { DataSource } from 'typeorm';
+import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
+import { ConnectionConfig, SyncOptionsConfig, TrackerSyncConfig } from '../../src/config/config.schema';
+import { ConnectorRegistry } from '../../src/connectors/connector-registry';
+import { loadConnectors } from '../../src/connectors/plugin-loader';
+import type { RunSummary } from '../../src/engine/engine-types';
+import { SyncService } from '../../src/engine/sync.service';
+import { SandboxClientEntity } from '../../src/sandbox/storage/client.entity';
+import { createStoreDataSource } from '../../src/store/store-data-source';
+import { TrackerClient } from '../../src/tracker/tracker-client';
+import { SandboxHarness } from '../sandbox/sandbox-harness';
+import { CapturingLogger } from '../support/engine-harness';
+
+/**
+ * One connection synced end to end with real parts: the connector registry as the daemon loads it
+ * (loadConnectors), a SQLite store in a temp folder, the typed client with no client-side limits, and a
+ * sandbox (the service's offline twin) on loopback with the demo seed (visits '1000001'..'1002000').
+ */
+export interface E2eOptions {
+  connectionId: string;
+  connector: string;
+  /** the connection's `settings:` as a user writes them in the config */
+  settings: Record<string, unknown>;
+  batchSize?: number;
+  sync?: Partial<SyncOptionsConfig>;
+}
+
+export class E2eSync {
+  readonly logger = new CapturingLogger();
+  private constructor(
+    readonly options: E2eOptions,
+    readonly sandbox: SandboxHarness,
+    readonly registry: ConnectorRegistry,
+    readonly store: DataSource,
+    readonly tracker: TrackerClient,
+    readonly dataDir: string,
+  ) {}
+
+  static async start(options: E2eOptions): Promise<E2eSync> {
+    const loaderLines: string[] = [];
+    const registry = await loadConnectors([], { log: (m) => loaderLines.push(m), warn: (m) => loaderLines.push(m) });
+    const problems = registry.validateSettings(options.connector, options.settings, 'connections[0]');
+    if (problems.length) throw new Error(`settings of ${options.connectionId} do not validate:\n${problems.join('\n')}`);
+    const sandbox = await SandboxHarness.start();
+    const dataDir = mkdtempSync(join(tmpdir(), `e2e-${options.connectionId}-`));
+    const store = await createStoreDataSource({ dataDir });
+    const tracker = new TrackerClient({
+      baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, project: String(sandbox.projectId),
+      rateLimit: 'off', retries: 2, retryBaseMs: 5, timeoutMs: 10_000,
+    });
+    return new E2eSync(options, sandbox, registry, store, tracker, dataDir);
+  }
+
+  /** A fresh engine on the same store: what the daemon would be after a restart. */
+  engine(): SyncService {
+    const connection = Object.assign(new ConnectionConfig(), {
+      id: this.options.connectionId, connector: this.options.connector, settings: this.options.settings,
+    });
+    connection.sync = Object.assign(new SyncOptionsConfig(), this.options.sync ?? {});
+    const config = new TrackerSyncConfig();
+    config.data_dir = this.dataDir;
+    config.tracker.batch_size = this.options.batchSize ?? 500;
+    config.tracker.rate_limit = 'off';
+    config.connections = [connection];
+    return new SyncService(this.store, this.tracker, this.registry, config, this.logger, { workDir: join(this.dataDir, 'work') });
+  }
+
+  /** One incremental run, as `npm run cli -- sync <connection>` starts it. */
+  async run(): Promise<RunSummary> {
+    const engine = this.engine();
+    const { done } = await engine.start(this.options.connectionId, { mode: 'incremental', trigger: 'cli' });
+    const summary = await done;
+    await engine.shutdown(1000);
+    return summary;
+  }
+
+  /** Records visits in the sandbox (as the service's tracking code would): orders on them are then saved. */
+  async registerVisits(ids: string[], date = '2024-01-01T00:00:00+0000'): Promise<void> {
+    const answer = await this.sandbox.post('_sandbox/visits', ids.map((id) => ({ id, date })));
+    if (answer.status !== 200) throw new Error(`_sandbox/visits answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+  }
+
+  /**
+   * The custom fields each client was imported with, by CRM id. The service's client list does not show
+   * them, so this one value is read from the sandbox's own store.
+   */
+  async clientFields(): Promise<Map<string, Record<string, unknown>>> {
+    const dataSource = this.sandbox.app.get<DataSource>(SandboxHarness.dataSourceToken);
+    const rows = await dataSource.getRepository(SandboxClientEntity).findBy({ projectId: this.sandbox.projectId });
+    return new Map(rows.map((row) => [row.externalId, row.fields]));
+  }
+
+  /** Lines the engine logged, for failure messages. */
+  log(): string {
+    return this.logger.lines.join('\n');
+  }
+
+  async stop(): Promise<void> {
+    await this.tracker.close();
+    if (this.store.isInitialized) await this.store.destroy();
+    await this.sandbox.close();
+    releaseSourceLimits();
+    rmSync(this.dataDir, { recursive: true, force: true });
+  }
+}

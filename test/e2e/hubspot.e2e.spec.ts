@@ -1,0 +1,13 @@
+import * as hubspot from '../fixtures/crm/hubspot';
+import { describePresetEndToEnd } from './crm-preset-e2e';
+
+/** HubSpot: CRM v3 search (GTE on hs_lastmodifieddate, epoch ms), `paging.next.after`, owners, v4 associations. */
+describePresetEndToEnd({
+  preset: 'hubspot',
+  fixture: hubspot,
+  isDealsList: (request) => request.path === '/crm/v3/objects/deals/search',
+  changedSince: {
+    read: (request) => request.body?.filterGroups?.[0]?.filters?.[0]?.value,
+    format: (since) => String(since.getTime()),
+  },
+});
