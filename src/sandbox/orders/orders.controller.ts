@@ -1,0 +1,35 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { ProjectId } from '../auth/project-id.decorator';
+import { bodyObject, requireArray } from '../validation/body-checks';
+import { AddOrdersService } from './add-orders.service';
+import { OrderQueryService } from './order-query.service';
+import { orderExternalUrl } from './order-view';
+
+@Controller('project')
+export class OrdersController {
+  constructor(private readonly addOrdersService: AddOrdersService, private readonly query: OrderQueryService) {}
+
+  @Post('add-orders')
+  @HttpCode(200)
+  addOrders(@ProjectId() projectId: number, @Body() body: unknown) {
+    return this.addOrdersService.addOrders(projectId, requireArray(body, 'body'));
+  }
+
+  @Post('integration/order/list')
+  @HttpCode(200)
+  list(@ProjectId() projectId: number, @Body() body: unknown) {
+    return this.query.list(projectId, bodyObject(body));
+  }
+
+  @Get('orders/:orderId/info')
+  info(@ProjectId() projectId: number, @Param('orderId') orderId: string) {
+    return this.query.info(projectId, orderId);
+  }
+
+  /** The specification does not show this body; the sandbox answers `{url, status}`. */
+  @Get('orders/:orderId/external-url')
+  async externalUrl(@ProjectId() projectId: number, @Param('orderId') orderId: string) {
+    const order = await this.query.find(projectId, orderId);
+    return { url: orderExternalUrl(order), status: 'success' };
+  }
+}

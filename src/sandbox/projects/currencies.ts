@@ -1,0 +1,2 @@
+/** Currencies a project may be created with (BYR is outdated but still accepted). */
+export const PROJECT_CURRENCIES = ['RUB', 'USD', 'EUR', 'UAH', 'KZT', 'BYN', 'BYR', 'CHF', 'GBP', 'CZK', 'AED'];

@@ -1,0 +1,26 @@
+import { Inject } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { SANDBOX_ENTITIES } from './sandbox-entities';
+
+/** Injection token of the sandbox's own DataSource (named 'sandbox', apart from the daemon's store). */
+export const SANDBOX_DATA_SOURCE = 'SANDBOX_DATA_SOURCE';
+export const InjectSandboxDataSource = (): ParameterDecorator => Inject(SANDBOX_DATA_SOURCE);
+
+/** Opens the sandbox database; WAL + synchronous=NORMAL keep bulk ingest fast and durable enough. */
+export async function openSandboxDataSource(database: string): Promise<DataSource> {
+  const dataSource = new DataSource({
+    name: 'sandbox',
+    type: 'sqlite',
+    database,
+    entities: SANDBOX_ENTITIES,
+    synchronize: true,
+    logging: false,
+  });
+  await dataSource.initialize();
+  if (database !== ':memory:') await dataSource.query('PRAGMA journal_mode=WAL');
+  await dataSource.query('PRAGMA synchronous=NORMAL');
+  await dataSource.query('PRAGMA busy_timeout=5000');
+  // 64 MB of page cache: the order table's indexes stay in memory at a few hundred thousand orders.
+  await dataSource.query('PRAGMA cache_size=-65536');
+  return dataSource;
+}

@@ -1,0 +1,45 @@
+import { SandboxHarness } from './sandbox-harness';
+
+/** Fault injection: the configured fraction of requests fails (429, 500, too late, dropped); latency is added. */
+describe('sandbox fault injection', () => {
+  it('fails roughly the configured fraction of requests, in every kind', async () => {
+    const sandbox = await SandboxHarness.start({ faults: 0.4, clientTimeoutMs: 100, seed: 'none' });
+    const kinds = new Map<string, number>();
+    const count = (kind: string) => kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    try {
+      const requests = 120;
+      const one = async () => {
+        try {
+          const response = await fetch(`${sandbox.baseUrl}/project/integration/manager/list?project=1`, {
+            method: 'POST', headers: { 'Api-key': sandbox.apiKey, 'Use-Http-Code': '1' }, signal: AbortSignal.timeout(300),
+          });
+          await response.text();
+          count(response.status === 200 ? 'ok' : String(response.status));
+        } catch (error) {
+          count((error as Error).name === 'TimeoutError' ? 'timeout' : 'dropped');
+        }
+      };
+      // A few at a time, so that a busy machine does not turn healthy answers into timeouts.
+      for (let sent = 0; sent < requests; sent += 12) await Promise.all(Array.from({ length: 12 }, one));
+      const summary = Object.fromEntries(kinds);
+      const failed = requests - (kinds.get('ok') ?? 0);
+      expect({ summary, share: failed / requests > 0.25 }).toEqual({ summary, share: true });
+      expect({ summary, share: failed / requests < 0.55 }).toEqual({ summary, share: true });
+      for (const kind of ['429', '500', 'timeout', 'dropped']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('adds the fixed latency to every request', async () => {
+    const sandbox = await SandboxHarness.start({ latencyMs: 120, seed: 'none' });
+    try {
+      const started = Date.now();
+      const answer = await sandbox.post('project/integration/manager/list', {});
+      expect(answer.body.status).toBe('success');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(115);
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
