@@ -6,6 +6,7 @@ import { setupOpenApi } from './admin/openapi';
 import { AppModule } from './app.module';
 import { BootContext, prepareBoot, PrepareOptions, SANDBOX_PATH } from './bootstrap';
 import { SyncService } from './engine';
+import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-exception.filter';
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 
 export interface Daemon {
@@ -27,6 +28,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
   app.useLogger(app.get(PinoNestLogger));
   // the embedded sandbox takes add-orders batches of thousands of orders
   app.useBodyParser('json', { limit: SANDBOX_BODY_LIMIT });
+  // malformed JSON and unknown routes under the sandbox answer the service's error body; other routes keep Nest's
+  if (boot.sandbox) app.useGlobalFilters(new MountedSandboxExceptionFilter(`/${SANDBOX_PATH}`, app.getHttpAdapter()));
   setupOpenApi(app);
 
   const host = boot.config.server.host;

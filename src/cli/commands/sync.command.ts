@@ -51,7 +51,7 @@ function runMode(options: SyncCommandOptions): { mode: RunMode; since?: string }
 function printSummary(ctx: CliContext, out: CliOutput, summary: RunSummary): void {
   const scrubber = ctx.app.get(SecretScrubber);
   const seconds = summary.finishedAt ? (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000 : null;
-  out.line(`run ${summary.runId} ${summary.status}${seconds != null ? ` in ${seconds.toFixed(1)} s` : ''}`);
+  out.line(`run ${summary.runId} ${summary.status}${seconds != null ? ` in ${seconds.toFixed(2)} s` : ''}`);
   for (const line of streamSummaryLines(summary.streams, { ...summary.counters })) out.line(line);
   for (const line of rejectedLines(summary.rejected, summary.rejectedCount)) out.line(scrubber.text(line));
   if (summary.error) out.error(`error: ${scrubber.text(summary.error)}`);
