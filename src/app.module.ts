@@ -6,6 +6,7 @@ import { SANDBOX_PATH } from './bootstrap';
 import { AppConfigModule } from './config';
 import { ConnectorRegistry } from './connectors/connector-registry';
 import { EngineModule } from './engine/engine.module';
+import { MetricsSubscriber } from './observability/metrics-subscriber';
 import { MetricsService } from './observability/metrics.service';
 import { ObservabilityModule } from './observability/observability.module';
 import { sandboxImports } from './sandbox/sandbox-app';
@@ -37,6 +38,7 @@ export class AppModule {
         ...(options.http ? [AdminModule, StatusPageModule] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
+      providers: [MetricsSubscriber],
     };
   }
 }

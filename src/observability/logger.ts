@@ -1,5 +1,6 @@
-import pino, { Logger } from 'pino';
-import pretty from 'pino-pretty';
+import pino, { Logger, LoggerOptions } from 'pino';
+import { prettyFactory } from 'pino-pretty';
+import { logMethodHook } from './log-hook';
 
 export interface LogOptions {
   level?: string;
@@ -22,17 +23,28 @@ const REDACT_PATHS = [
   '*.refresh_token',
 ];
 
+/**
+ * Both formats write through `process.stdout` (synchronous on Linux for files, pipes and terminals)
+ * rather than a file descriptor of their own: log lines then stay in order with the one-time token
+ * notice and the CLI's output, and a process embedding the daemon sees every line.
+ */
 export function createLogger(options: LogOptions = {}): Logger {
-  const base = { level: options.level ?? 'info', redact: { paths: REDACT_PATHS, censor: '***' }, base: undefined };
-  if (options.format === 'json') return pino(base);
-  // synchronous pretty stream: lines appear in order with the progress output, no worker thread
-  const stream = pretty({
-    sync: true,
+  const base: LoggerOptions = {
+    level: options.level ?? 'info',
+    redact: { paths: REDACT_PATHS, censor: '***' },
+    base: undefined,
+    hooks: { logMethod: logMethodHook },
+  };
+  if (options.format === 'json') return pino(base, process.stdout);
+  const prettify = prettyFactory({
     colorize: process.stdout.isTTY === true,
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss',
-    ignore: 'pid,hostname,context,req,res,responseTime',
+    // connection and run are already in the message's "[demo-sheet run 3]" prefix
+    ignore: 'pid,hostname,context,req,reqId,res,responseTime,connection,run',
     messageFormat: '{if context}[{context}] {end}{msg}',
   });
+  // formatted in the caller's tick: no worker thread, no stream buffering between lines
+  const stream = { write: (line: string) => process.stdout.write(prettify(line)) };
   return pino(base, stream);
 }

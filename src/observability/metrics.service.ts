@@ -5,8 +5,9 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export interface RunOutcome {
   connectionId: string;
   status: string;
-  streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number }>>;
-  counters: Record<string, number>;
+  streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number }>>;
+  /** the service's add-orders counters (an interface such as ServiceCounters fits) */
+  counters: object;
 }
 
 /** What the typed client reports per HTTP attempt (TrackerClientOptions.onRequest). */
@@ -17,7 +18,7 @@ export interface RequestOutcome {
   retry: boolean;
 }
 
-const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected'] as const;
+const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'] as const;
 
 /** Prometheus metrics, all prefixed tracker_sync_, served at /metrics. */
 @Injectable()
@@ -31,7 +32,7 @@ export class MetricsService {
   });
   private readonly records = new Counter({
     name: 'tracker_sync_records_total',
-    help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected)',
+    help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected, sent_without_visit)',
     labelNames: ['connection', 'stream', 'outcome'],
     registers: [this.registry],
   });
@@ -70,11 +71,12 @@ export class MetricsService {
     for (const [stream, c] of Object.entries(run.streams)) {
       if (!c) continue;
       for (const outcome of RECORD_OUTCOMES) {
-        if (c[outcome]) this.records.inc({ connection: run.connectionId, stream, outcome }, c[outcome]);
+        // zeros too: a series that exists at 0 is what alerts and rate() need
+        this.records.inc({ connection: run.connectionId, stream, outcome }, c[outcome] ?? 0);
       }
     }
-    for (const [counter, value] of Object.entries(run.counters)) {
-      if (value) this.serviceCounters.inc({ connection: run.connectionId, counter }, value);
+    for (const [counter, value] of Object.entries(run.counters) as [string, number | undefined][]) {
+      this.serviceCounters.inc({ connection: run.connectionId, counter }, value ?? 0);
     }
   }
 

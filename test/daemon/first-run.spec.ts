@@ -1,0 +1,120 @@
+/**
+ * Issue 8, "Done when": on a fresh data folder with the default config, the daemon comes up, the demo run
+ * finishes within 60 s with its counters, and /metrics, /docs, / answer while /api/runs wants the token.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { api, printedToken, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
+
+const DEMO = 'demo-sheet';
+
+describe('first start with the default config', () => {
+  const dataDir = tempDir('first-run');
+  let running: RunningDaemon;
+  let token: string;
+  let run: RunJson;
+  let firstRunMs: number;
+
+  beforeAll(async () => {
+    const started = Date.now();
+    running = await startDaemon({ DATA_DIR: dataDir.path });
+    token = printedToken(running.output.text()) ?? '';
+    run = await waitForFinishedRun(running.url, token, DEMO, undefined, 60_000);
+    firstRunMs = Date.now() - started;
+  }, 90_000);
+
+  afterAll(async () => {
+    await running?.stop();
+  });
+
+  it('finishes the demo run within 60 s, succeeded, with the counters that explain it', () => {
+    expect(firstRunMs).toBeLessThan(60_000);
+    expect(run).toMatchObject({ id: 1, status: 'succeeded', trigger: 'startup', connection_id: DEMO });
+    expect(run.streams.managers.read).toBe(10);
+    expect(run.streams.clients.read).toBe(300);
+    expect(run.streams.deals.read).toBeGreaterThanOrEqual(990);
+    expect(run.streams.deals.read).toBeLessThanOrEqual(1000);
+    expect(run.streams.deals.rejected).toBeGreaterThan(0);
+    expect(run.streams.deals.sent + run.streams.deals.rejected).toBe(run.streams.deals.read);
+    expect(run.counters.skipped_by_waiting_visit_info).toBeGreaterThanOrEqual(1);
+    expect(run.rejected_count).toBe(run.streams.deals.rejected + run.streams.clients.rejected + run.streams.managers.rejected);
+  });
+
+  it('logs a one-line, human-readable summary of the run (pretty by default)', () => {
+    const line = running.output.text().split('\n').find((l) => l.includes(`run 1 ${DEMO} succeeded:`));
+    expect(line).toBeDefined();
+    expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: /);
+    expect(line).toContain(`deals read ${run.streams.deals.read} · sent ${run.streams.deals.sent} · unchanged 0 · rejected ${run.streams.deals.rejected}`);
+    expect(line).toContain(`skipped_by_waiting_visit_info ${run.counters.skipped_by_waiting_visit_info}`);
+    expect(line).toContain('skipped_by_status');
+  });
+
+  it("keeps Nest's start-up chatter (a line per module and route) out of the info level", () => {
+    const stdout = running.output.text();
+    expect(stdout).toContain('tracker-sync listening on http://127.0.0.1:');
+    expect(stdout).not.toMatch(/Mapped \{\/api\/runs, GET\} route|dependencies initialized/);
+  });
+
+  it('serves Prometheus metrics with the run counted by status and its records by stream', async () => {
+    const res = await fetch(`${running.url}/metrics`);
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain(`tracker_sync_runs_total{connection="${DEMO}",status="succeeded"} 1`);
+    for (const outcome of ['read', 'sent', 'rejected'] as const) {
+      expect(text).toContain(`tracker_sync_records_total{connection="${DEMO}",stream="deals",outcome="${outcome}"} ${run.streams.deals[outcome]}`);
+    }
+    expect(text).toContain(`tracker_sync_records_total{connection="${DEMO}",stream="clients",outcome="sent"} 300`);
+    expect(text).toContain(`tracker_sync_service_counter_total{connection="${DEMO}",counter="skipped_by_waiting_visit_info"} ${run.counters.skipped_by_waiting_visit_info}`);
+    expect(text).toMatch(/tracker_sync_request_duration_seconds_count\{operation="[^"]+"\} [1-9]/);
+  });
+
+  it('answers /, /docs and /health without a token, and /api/runs only with it', async () => {
+    const page = await fetch(`${running.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(await page.text()).toContain('data-action');
+    expect((await fetch(`${running.url}/docs`)).status).toBe(200);
+    expect((await fetch(`${running.url}/health`)).status).toBe(200);
+    expect((await api(running.url, null, '/api/runs')).status).toBe(401);
+    expect((await api(running.url, 'not-the-token', '/api/runs')).status).toBe(401);
+    expect((await api(running.url, token, '/api/runs')).status).toBe(200);
+  });
+
+  it('prints the generated admin token once, outside any log line, and keeps it under the data folder', () => {
+    const stdout = running.output.text();
+    expect(token).toBe(readFileSync(join(dataDir.path, 'admin-token'), 'utf8').trim());
+    expect(stdout.split(token).length - 1).toBe(1);
+    const lineWithToken = stdout.split('\n').find((l) => l.includes(token))!;
+    expect(lineWithToken.trim()).toBe(token);
+  });
+
+  it('logs neither the admin token nor the sandbox api key', () => {
+    const sandboxKey = readFileSync(join(dataDir.path, 'sandbox-api-key'), 'utf8').trim();
+    const logLines = running.output.text().split('\n').filter((l) => /^\[\d\d:\d\d:\d\d\]/.test(l));
+    expect(logLines.length).toBeGreaterThan(5);
+    expect(logLines.filter((l) => l.includes(token) || l.includes(sandboxKey))).toEqual([]);
+  });
+
+  describe('second start on the same data folder', () => {
+    let again: RunningDaemon;
+
+    beforeAll(async () => {
+      await running.stop();
+      again = await startDaemon({ DATA_DIR: dataDir.path });
+    }, 30_000);
+
+    afterAll(async () => {
+      await again?.stop();
+      dataDir.remove();
+    });
+
+    it('prints no token, accepts the stored one, and sends nothing that did not change', async () => {
+      const second = await waitForFinishedRun(again.url, token, DEMO, 2, 30_000);
+      const stdout = again.output.text();
+      expect(stdout).not.toContain('Admin API token');
+      expect(stdout).not.toContain(token);
+      expect(second).toMatchObject({ status: 'succeeded', trigger: 'startup' });
+      expect(second.streams.deals?.sent ?? 0).toBe(0);
+    });
+  });
+});
