@@ -1,0 +1,47 @@
+import { STREAM_ORDER, StreamName } from '../../src/connectors/canonical';
+import type { CheckResult, DiscoveredField } from '../../src/connectors/connector-definition';
+import { peekSheet } from './peek-sheet';
+import { sheetSourceOf, SpreadsheetSettings } from './settings';
+import { reasonOf } from './source/sheet-error';
+
+export function configuredStreams(settings: SpreadsheetSettings): StreamName[] {
+  return STREAM_ORDER.filter((stream) => sheetSourceOf(settings, stream) !== undefined);
+}
+
+/** Each file or URL exists, is readable, and has a header with the columns its stream needs (an id, ...). */
+export async function checkSheets(settings: SpreadsheetSettings, workDir?: string): Promise<CheckResult> {
+  const streams = configuredStreams(settings);
+  if (streams.length === 0) return { ok: false, message: 'no stream configured (settings.deals, settings.clients, ...)' };
+  const lines: string[] = [];
+  let ok = true;
+  for (const stream of streams) {
+    try {
+      const { sheet, layout } = await peekSheet(stream, sheetSourceOf(settings, stream)!, workDir);
+      lines.push(`${stream}: ${sheet.name} readable (${sheet.format}, ${layout.header.length} columns)`);
+    } catch (error) {
+      ok = false;
+      const reason = reasonOf(error);
+      lines.push(reason.startsWith(`${stream}: `) ? reason : `${stream}: ${reason}`);
+    }
+  }
+  return { ok, message: lines.join('; ') };
+}
+
+/** The headers of every configured sheet with the canonical field each feeds and an example value. */
+export async function discoverSheets(settings: SpreadsheetSettings, workDir?: string): Promise<DiscoveredField[]> {
+  const fields: DiscoveredField[] = [];
+  for (const stream of configuredStreams(settings)) {
+    const { layout, example } = await peekSheet(stream, sheetSourceOf(settings, stream)!, workDir);
+    const fieldOf = new Map(Object.entries(layout.index).map(([field, col]) => [col, field]));
+    layout.header.forEach((name, col) => {
+      const value = example?.[col];
+      fields.push({
+        stream,
+        name,
+        type: fieldOf.get(col) ?? 'custom',
+        example: value instanceof Date ? value.toISOString() : value === undefined || value === '' ? null : value,
+      });
+    });
+  }
+  return fields;
+}

@@ -1,0 +1,49 @@
+import type { StreamName } from '../../src/connectors/canonical';
+import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
+import { checkSheets, configuredStreams, discoverSheets } from './check-sheets';
+import { isIncremental } from './incremental';
+import { readSheet } from './read-sheet';
+import { sheetSourceOf, SpreadsheetSettings } from './settings';
+import { SheetSourceError } from './source/sheet-error';
+
+/**
+ * Spreadsheet connector: CSV/TSV/XLSX files or URLs, one per stream. See README.md beside this file for the
+ * settings and the column conventions.
+ */
+export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
+  name: 'spreadsheet',
+  description: 'CSV, TSV or XLSX files (local paths or http(s) URLs such as published Google Sheets), one per stream',
+  settingsClass: SpreadsheetSettings,
+
+  streams(settings: SpreadsheetSettings): StreamSpec[] {
+    return configuredStreams(settings).map((name) => ({
+      name,
+      incremental: isIncremental(name, sheetSourceOf(settings, name)!),
+      sorted: false,
+    }));
+  },
+
+  check(settings, context) {
+    return checkSheets(settings, context.workDir);
+  },
+
+  read(stream: StreamName, cursor: ReadCursor, context: ReadContext<SpreadsheetSettings>): AsyncIterable<Page> {
+    const source = sheetSourceOf(context.settings, stream);
+    if (!source) {
+      return failing(new SheetSourceError(`${stream}: this connection has no sheet for the stream (settings.${stream}.path)`));
+    }
+    return readSheet(stream, source, cursor, context);
+  },
+
+  discover(settings, context) {
+    return discoverSheets(settings, context.workDir);
+  },
+});
+
+async function* failing(error: Error): AsyncGenerator<Page> {
+  throw error;
+}
+
+export { SpreadsheetSettings, SheetSource } from './settings';
+export { SheetSourceError } from './source/sheet-error';
+export default spreadsheetConnector;

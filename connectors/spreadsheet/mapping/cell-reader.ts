@@ -1,0 +1,136 @@
+import {
+  DateReading,
+  parseCalendarDate,
+  parseInstant,
+  serialToCalendarDate,
+  serialToInstant,
+  wallDateToCalendarDate,
+  wallDateToInstant,
+} from '../values/dates';
+import { parseNumber } from '../values/numbers';
+import type { SheetLayout } from './sheet-layout';
+
+/**
+ * Reads typed values out of the current row. One instance per stream, reused for every row (no object or
+ * closure per row); the first failure is kept as (field, reason) and turns the row into a rejected input.
+ */
+export class CellReader {
+  cells: unknown[] = [];
+  failedField = '';
+  failedReason = '';
+
+  constructor(
+    readonly layout: SheetLayout,
+    readonly reading: DateReading,
+    private readonly statusMap: Record<string, string> | undefined,
+  ) {}
+
+  start(cells: unknown[]): void {
+    this.cells = cells;
+    this.failedField = '';
+    this.failedReason = '';
+  }
+
+  get failed(): boolean {
+    return this.failedField !== '';
+  }
+
+  fail(field: string, reason: string): void {
+    if (this.failedField !== '') return;
+    this.failedField = field;
+    this.failedReason = reason;
+  }
+
+  /** column index of a canonical field, -1 when absent */
+  col(field: string): number {
+    const at = this.layout.index[field];
+    return at === undefined ? -1 : at;
+  }
+
+  /** trimmed text, null when empty or absent */
+  text(col: number): string | null {
+    if (col < 0 || col >= this.cells.length) return null;
+    const value = this.cells[col];
+    if (typeof value === 'string') {
+      const text = value.trim();
+      return text === '' ? null : text;
+    }
+    if (value === null || value === undefined || value === '') return null;
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    return String(value);
+  }
+
+  required(col: number, field: string): string | null {
+    const text = this.text(col);
+    if (text === null) this.fail(field, col < 0 ? `no ${field} column` : 'is empty');
+    return text;
+  }
+
+  /** a finite number; negative only when allowed */
+  number(col: number, field: string, allowNegative = false): number | null {
+    if (col < 0 || col >= this.cells.length) return null;
+    const value = this.cells[col];
+    let n: number;
+    if (typeof value === 'number') n = value;
+    else {
+      const text = this.text(col);
+      if (text === null) return null;
+      n = parseNumber(text);
+    }
+    if (!Number.isFinite(n)) return this.fail(field, `${this.quoted(col)} is not a finite number${this.where(col, field)}`), null;
+    if (n < 0 && !allowNegative) return this.fail(field, `${this.quoted(col)} is negative${this.where(col, field)}`), null;
+    return n;
+  }
+
+  /** an instant: date-time text in the sheet's zone, an Excel serial, or a Date cell */
+  instant(col: number, field: string): Date | null {
+    if (col < 0 || col >= this.cells.length) return null;
+    const value = this.cells[col];
+    let ms: number;
+    if (typeof value === 'string') {
+      if (value === '') return null;
+      ms = parseInstant(value, this.reading);
+      if (Number.isNaN(ms) && value.trim() === '') return null;
+    } else if (typeof value === 'number') ms = serialToInstant(value, this.reading);
+    else if (value instanceof Date) ms = wallDateToInstant(value, this.reading);
+    else if (value === null || value === undefined) return null;
+    else ms = NaN;
+    if (Number.isNaN(ms)) return this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}`), null;
+    return new Date(ms);
+  }
+
+  /** a calendar date 'YYYY-MM-DD' */
+  day(col: number, field: string): string | null {
+    if (col < 0 || col >= this.cells.length) return null;
+    const value = this.cells[col];
+    let day: string | null;
+    if (typeof value === 'string') {
+      if (value.trim() === '') return null;
+      day = parseCalendarDate(value, this.reading);
+    } else if (typeof value === 'number') day = serialToCalendarDate(value);
+    else if (value instanceof Date) day = wallDateToCalendarDate(value);
+    else if (value === null || value === undefined) return null;
+    else day = null;
+    if (day === null) this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}`);
+    return day;
+  }
+
+  /** status through `status_map` ('*' for the rest); unmapped statuses pass unchanged */
+  status(raw: string | null): string | null {
+    if (raw === null || !this.statusMap) return raw;
+    const mapped = this.statusMap[raw] ?? this.statusMap['*'];
+    return mapped === undefined ? raw : mapped;
+  }
+
+  quoted(col: number): string {
+    const value = this.cells[col];
+    const text = value instanceof Date ? value.toISOString() : String(value);
+    return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+  }
+
+  /** ' (column "Дата")' when the header does not already say the field */
+  where(col: number, field: string): string {
+    const name = this.layout.header[col];
+    return name !== undefined && name.toLowerCase() !== field ? ` (column ${JSON.stringify(name)})` : '';
+  }
+}

@@ -1,0 +1,34 @@
+import type { Deal } from '../../../src/connectors/canonical';
+import type { CellReader } from './cell-reader';
+import { historyReader, productsReader, readCustomFields } from './deal-parts';
+import { requiredInstant, RowMapper } from './row-mapper';
+
+/** deals: id, title, status, created_at, updated_at, price, cost, visit_id, client_id, manager_id, products, history */
+export function dealMapper(r: CellReader): RowMapper<Deal> {
+  const c = {
+    id: r.col('id'), title: r.col('title'), status: r.col('status'), created: r.col('created_at'), updated: r.col('updated_at'),
+    price: r.col('price'), cost: r.col('cost'), visit: r.col('visit_id'), client: r.col('client_id'), manager: r.col('manager_id'),
+  };
+  const { extraColumns, extraNames } = r.layout;
+  const products = productsReader(r);
+  const history = historyReader(r);
+  return () => {
+    const id = r.required(c.id, 'id');
+    const deal: Deal = {
+      id: id ?? '',
+      title: r.text(c.title),
+      created_at: requiredInstant(r, c.created, 'created_at')!,
+      updated_at: r.instant(c.updated, 'updated_at'),
+      status: r.status(r.text(c.status)),
+      visit_id: r.text(c.visit),
+      price: r.number(c.price, 'price'),
+      cost: r.number(c.cost, 'cost'),
+      client_id: r.text(c.client),
+      manager_id: r.text(c.manager),
+    };
+    if (extraColumns.length > 0) deal.custom_fields = readCustomFields(r, extraColumns, extraNames);
+    if (products) deal.products = products();
+    if (history) deal.history = history();
+    return r.failed ? null : deal;
+  };
+}

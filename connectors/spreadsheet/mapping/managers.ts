@@ -1,0 +1,17 @@
+import type { Manager } from '../../../src/connectors/canonical';
+import type { CellReader } from './cell-reader';
+import type { RowMapper } from './row-mapper';
+
+/** managers: id, name, phone, email */
+export function managerMapper(r: CellReader): RowMapper<Manager> {
+  const c = { id: r.col('id'), name: r.col('name'), phone: r.col('phone'), email: r.col('email') };
+  return () => {
+    const manager: Manager = {
+      id: r.required(c.id, 'id') ?? '',
+      name: r.required(c.name, 'name') ?? '',
+      phone: r.text(c.phone),
+      email: r.text(c.email),
+    };
+    return r.failed ? null : manager;
+  };
+}

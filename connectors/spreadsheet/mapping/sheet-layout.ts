@@ -1,0 +1,134 @@
+import type { StreamName } from '../../../src/connectors/canonical';
+import { SheetSourceError } from '../source/sheet-error';
+import { FIELD_ALIASES, PRODUCT_COLUMN, REQUIRED_COLUMNS, STREAM_FIELDS } from './stream-fields';
+
+export interface ProductColumns {
+  /** N of product_N_* */
+  n: number;
+  id: number;
+  name: number;
+  price: number;
+  quantity: number;
+  cost: number;
+  brand: number;
+  variant: number;
+  category: number;
+}
+
+/** Where each canonical field sits in the rows of one sheet; resolved once from the header. */
+export interface SheetLayout {
+  header: string[];
+  /** canonical field -> column index (absent = not in the sheet) */
+  index: Record<string, number>;
+  /** columns that become custom fields (deals, clients) or event data */
+  extraColumns: number[];
+  extraNames: string[];
+  products: ProductColumns[];
+}
+
+export function columnLetter(index: number): string {
+  let n = index + 1;
+  let letters = '';
+  while (n > 0) {
+    const rem = (n - 1) % 26;
+    letters = String.fromCharCode(65 + rem) + letters;
+    n = Math.floor((n - 1) / 26);
+  }
+  return letters;
+}
+
+function letterIndex(ref: string): number {
+  if (!/^[A-Za-z]{1,3}$/.test(ref)) return -1;
+  let n = 0;
+  for (const ch of ref.toUpperCase()) n = n * 26 + (ch.charCodeAt(0) - 64);
+  return n - 1;
+}
+
+function isProductColumn(stream: StreamName, field: string): boolean {
+  return stream === 'deals' && PRODUCT_COLUMN.test(field);
+}
+
+function clean(name: string): string {
+  return name.replace(/^\uFEFF/, '').trim();
+}
+
+/**
+ * Header + `columns` mapping -> layout. A header that uses the canonical names needs no mapping; `columns`
+ * maps a field to a header name (case-insensitive) or, failing that, a column letter. A mapping that points
+ * nowhere is an error naming the sheet and its columns.
+ */
+export function resolveLayout(
+  stream: StreamName,
+  headerCells: unknown[],
+  columns: Record<string, string> | undefined,
+  sheetName: string,
+): SheetLayout {
+  const header = headerCells.map((cell) => clean(cell === null || cell === undefined ? '' : String(cell)));
+  const byName = new Map<string, number>();
+  header.forEach((name, i) => {
+    const key = name.toLowerCase();
+    if (key !== '' && !byName.has(key)) byName.set(key, i);
+  });
+  const index: Record<string, number> = {};
+  const known = new Set(STREAM_FIELDS[stream]);
+  header.forEach((name, i) => {
+    const key = name.toLowerCase();
+    const field = FIELD_ALIASES[key] ?? key;
+    if ((known.has(field) || isProductColumn(stream, field)) && index[field] === undefined) index[field] = i;
+  });
+  for (const [field, ref] of Object.entries(columns ?? {})) {
+    if (!known.has(field) && !isProductColumn(stream, field)) {
+      throw new SheetSourceError(
+        `${sheetName}: columns.${field} is not a field of ${stream} (fields: ${STREAM_FIELDS[stream].join(', ')})`,
+      );
+    }
+    const at = byName.get(clean(ref).toLowerCase()) ?? letterIndex(clean(ref));
+    if (at < 0 || at >= header.length) {
+      throw new SheetSourceError(
+        `${sheetName}: columns.${field} = ${JSON.stringify(ref)} is neither a header nor a column letter of the sheet ` +
+          `(header: ${header.map((h) => JSON.stringify(h)).join(', ')})`,
+      );
+    }
+    for (const [other, i] of Object.entries(index)) if (i === at && other !== field) delete index[other];
+    index[field] = at;
+  }
+  requireColumns(stream, index, header, sheetName);
+  return finishLayout(header, index);
+}
+
+function requireColumns(stream: StreamName, index: Record<string, number>, header: string[], sheetName: string): void {
+  const missing = REQUIRED_COLUMNS[stream].filter((options) => options.every((field) => index[field] === undefined));
+  if (missing.length === 0) return;
+  const names = missing.map((options) => options.join(' or ')).join(', ');
+  throw new SheetSourceError(
+    `${sheetName}: no ${names} column for ${stream} (header: ${header.map((h) => JSON.stringify(h)).join(', ')}); ` +
+      `name the columns so or map them with columns.<field>`,
+  );
+}
+
+function finishLayout(header: string[], index: Record<string, number>): SheetLayout {
+  const used = new Set(Object.values(index));
+  const extraColumns: number[] = [];
+  header.forEach((name, i) => {
+    if (!used.has(i) && name !== '') extraColumns.push(i);
+  });
+  return { header, index, extraColumns, extraNames: extraColumns.map((i) => header[i]), products: productGroups(index) };
+}
+
+function productGroups(index: Record<string, number>): ProductColumns[] {
+  const groups = new Map<number, ProductColumns>();
+  for (const [field, at] of Object.entries(index)) {
+    const match = PRODUCT_COLUMN.exec(field);
+    if (!match) continue;
+    const n = Number(match[1]);
+    const group = groups.get(n) ?? { n, id: -1, name: -1, price: -1, quantity: -1, cost: -1, brand: -1, variant: -1, category: -1 };
+    group[match[2] as Exclude<keyof ProductColumns, 'n'>] = at;
+    groups.set(n, group);
+  }
+  return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, group]) => group).filter((g) => g.id >= 0);
+}
+
+/** -1 when the field has no column */
+export function columnOf(layout: SheetLayout, field: string): number {
+  return layout.index[field] ?? -1;
+}

@@ -1,0 +1,35 @@
+import type { StreamName } from '../../../src/connectors/canonical';
+
+/** The column names each stream understands without a mapping (case-insensitive). */
+export const STREAM_FIELDS: Record<StreamName, readonly string[]> = {
+  deals: [
+    'id', 'title', 'status', 'created_at', 'updated_at', 'price', 'cost', 'visit_id', 'client_id', 'manager_id',
+    'products', 'history', 'status_history',
+  ],
+  clients: ['id', 'name', 'phone', 'email', 'company', 'birth_date', 'updated_at'],
+  managers: ['id', 'name', 'phone', 'email'],
+  expenses: ['id', 'channel', 'from_date', 'to_date', 'marketing_cost', 'timezone'],
+  mediaplans: ['id', 'channel', 'month', 'date_from', 'date_to', 'leads', 'marketing_cost', 'cpl'],
+  leads: ['id', 'title', 'name', 'created_at', 'status', 'email', 'phone', 'price', 'paid_at', 'visit_id', 'text'],
+  events: ['id', 'name', 'visit_id', 'data'],
+};
+
+/**
+ * Columns a sheet must have (after `columns` mapping), as alternatives: without them every row would be
+ * rejected, so the stream fails once instead with a message naming the header.
+ */
+export const REQUIRED_COLUMNS: Record<StreamName, ReadonlyArray<readonly string[]>> = {
+  deals: [['id'], ['created_at']],
+  clients: [['id'], ['name']],
+  managers: [['id'], ['name']],
+  expenses: [['channel'], ['from_date'], ['to_date'], ['marketing_cost']],
+  mediaplans: [['channel'], ['month', 'date_from']],
+  leads: [['id'], ['created_at']],
+  events: [['name']],
+};
+
+/** Other names a header may use for a field. */
+export const FIELD_ALIASES: Record<string, string> = { phones: 'phone', emails: 'email' };
+
+/** product_1_id, product_1_name, ... product_N_category: one group of columns per product of a deal row */
+export const PRODUCT_COLUMN = /^product_(\d+)_(id|name|price|quantity|cost|brand|variant|category)$/;

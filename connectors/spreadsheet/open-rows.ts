@@ -1,0 +1,26 @@
+import type { ConnectorLogger } from '../../src/connectors/connector-definition';
+import { readCsvRows } from './rows/csv-rows';
+import type { RowBatch } from './rows/sheet-rows';
+import { readXlsxRows } from './rows/xlsx-rows';
+import type { SheetSource } from './settings';
+import type { LocalSheet } from './source/resolve-sheet';
+import { sniffText } from './source/text-sniff';
+
+export interface OpenedRows {
+  batches: AsyncGenerator<RowBatch>;
+  /** cell separator, for excerpts */
+  delimiter: string;
+  strictWidth: boolean;
+}
+
+/** The raw-row reader of a sheet: CSV/TSV after sniffing encoding and delimiter, or XLSX. */
+export async function openRows(sheet: LocalSheet, source: SheetSource, stream: string, logger?: ConnectorLogger): Promise<OpenedRows> {
+  if (sheet.format === 'xlsx') {
+    logger?.log(`${stream}: reading ${sheet.name} (xlsx${source.sheet !== undefined ? `, sheet ${JSON.stringify(source.sheet)}` : ''})`);
+    return { batches: readXlsxRows(sheet.file, source.sheet, sheet.name), delimiter: '\t', strictWidth: false };
+  }
+  const shape = await sniffText(sheet.file, source, sheet.format === 'tsv');
+  const shown = shape.delimiter === '\t' ? 'TAB' : shape.delimiter;
+  logger?.log(`${stream}: reading ${sheet.name} (${sheet.format}, ${shape.encoding} by ${shape.detectedBy}, delimiter ${shown})`);
+  return { batches: readCsvRows(sheet.file, shape, sheet.name), delimiter: shape.delimiter, strictWidth: true };
+}

@@ -1,0 +1,40 @@
+import type { StreamName } from '../../src/connectors/canonical';
+import { resolveLayout, SheetLayout } from './mapping/sheet-layout';
+import { openRows } from './open-rows';
+import { Cells, SkippedRecord } from './rows/sheet-rows';
+import type { SheetSource } from './settings';
+import { LocalSheet, resolveSheet } from './source/resolve-sheet';
+import { SheetSourceError } from './source/sheet-error';
+
+export interface SheetPeek {
+  sheet: LocalSheet;
+  layout: SheetLayout;
+  /** the first data row, null when the sheet has only a header */
+  example: Cells | null;
+}
+
+/** Header and first data row of a stream's sheet (check and discover); reads no further. */
+export async function peekSheet(stream: StreamName, source: SheetSource, workDir?: string): Promise<SheetPeek> {
+  const sheet = await resolveSheet(source, stream, workDir);
+  const rows = await openRows(sheet, source, stream);
+  const headerRow = source.header_row ?? 1;
+  let header: Cells | null = null;
+  try {
+    for await (const batch of rows.batches) {
+      for (let i = 0; i < batch.rows.length; i++) {
+        const row = batch.rows[i];
+        if (batch.numbers[i] < headerRow || row instanceof SkippedRecord || isBlank(row)) continue;
+        if (!header) header = row;
+        else return { sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: row };
+      }
+    }
+  } finally {
+    await rows.batches.return(undefined);
+  }
+  if (!header) throw new SheetSourceError(`${sheet.name}: no header row found at row ${headerRow} or below`);
+  return { sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: null };
+}
+
+function isBlank(cells: Cells): boolean {
+  return cells.every((cell) => cell === null || cell === undefined || String(cell).trim() === '');
+}

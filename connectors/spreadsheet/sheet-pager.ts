@@ -1,0 +1,210 @@
+import type { CanonicalRecord, Deal, StreamName } from '../../src/connectors/canonical';
+import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import { CellReader } from './mapping/cell-reader';
+import { ROW_MAPPERS } from './mapping/mappers';
+import type { RowMapper } from './mapping/row-mapper';
+import { resolveLayout } from './mapping/sheet-layout';
+import { Cells, RowBatch, SkippedRecord } from './rows/sheet-rows';
+import { DEFAULT_TIMEZONE, SheetSource } from './settings';
+import { SheetSourceError } from './source/sheet-error';
+import { dateReading } from './values/dates';
+import { IdRegistry } from './values/id-registry';
+import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags } from './values/row-hash';
+
+export const PAGE_SIZE = 1000;
+const EXCERPT_CHARS = 200;
+
+export interface PagerOptions {
+  stream: StreamName;
+  source: SheetSource;
+  /** for refs and messages: 'deals.csv' */
+  sheetName: string;
+  cursor: ReadCursor;
+  /** skip rows outside the cursor window by updated_at */
+  incremental: boolean;
+  /** CSV rows must have the header's width; XLSX rows are sparse */
+  strictWidth: boolean;
+  /** cell separator for excerpts */
+  delimiter: string;
+  /** seed of the row fingerprints (the stream's settings) */
+  seed: number;
+  contentHash: string;
+  limit?: number;
+  signal?: AbortSignal;
+  warn(message: string): void;
+}
+
+/**
+ * Turns raw rows into pages: header -> layout, each row -> canonical record (or rejected input), fingerprint,
+ * duplicate-id check and cursor window. The state (content hash) rides on every page; once a row is deferred
+ * past the cursor's upper bound the hash is withheld, or an unchanged file would never deliver that row.
+ */
+export class SheetPager {
+  private readonly headerRow: number;
+  private reader?: CellReader;
+  private mapper?: RowMapper;
+  private width = 0;
+  private updatedCol = -1;
+  private readonly ids = new IdRegistry();
+  private state: Record<string, unknown>;
+  /** the state the last yielded page carried */
+  private lastState?: Record<string, unknown>;
+  private page = newPage();
+  private yielded = 0;
+  private sent = 0;
+  private stopped = false;
+
+  constructor(private readonly o: PagerOptions) {
+    this.headerRow = o.source.header_row ?? 1;
+    this.state = { content_hash: o.limit ? null : o.contentHash };
+  }
+
+  async *pages(batches: AsyncIterable<RowBatch>): AsyncGenerator<Page> {
+    for await (const batch of batches) {
+      for (let i = 0; i < batch.rows.length; i++) {
+        this.row(batch.rows[i], batch.numbers[i]);
+        if (this.page.records.length + this.page.rejected.length >= PAGE_SIZE) {
+          yield this.take();
+          if (this.o.signal?.aborted) return;
+        }
+        if (this.stopped) break;
+      }
+      if (this.stopped) break;
+    }
+    if (!this.reader) throw new SheetSourceError(`${this.o.sheetName}: no header row found at row ${this.headerRow} or below`);
+    if (this.page.records.length + this.page.rejected.length > 0 || this.yielded === 0 || this.stateChanged()) {
+      yield this.take();
+    }
+  }
+
+  private row(row: Cells | SkippedRecord, rowNumber: number): void {
+    if (rowNumber < this.headerRow) return;
+    if (row instanceof SkippedRecord) {
+      if (this.reader) this.reject(rowNumber, '', '', `the row cannot be parsed (line ${row.line}): ${row.reason}`, '');
+      return;
+    }
+    if (isEmptyRow(row)) return;
+    if (!this.reader) return this.header(row);
+    this.dataRow(row, rowNumber);
+  }
+
+  private header(cells: Cells): void {
+    const layout = resolveLayout(this.o.stream, cells, this.o.source.columns, this.o.sheetName);
+    const { source } = this.o;
+    const reading = dateReading(source.timezone ?? DEFAULT_TIMEZONE, source.date_format);
+    this.reader = new CellReader(layout, reading, source.status_map);
+    this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
+    this.width = layout.header.length;
+    this.updatedCol = layout.index.updated_at ?? -1;
+    if (this.o.incremental && this.updatedCol < 0) {
+      this.o.warn(`${this.o.sheetName}: no updated_at column; every row is read`);
+    }
+  }
+
+  private dataRow(cells: Cells, rowNumber: number): void {
+    const hash = hashRow(cells, this.o.seed);
+    const flags = lastRowFlags();
+    if (flags & (FLAG_REPLACEMENT_CHAR | FLAG_NUL)) {
+      const what = flags & FLAG_NUL ? 'binary data (NUL bytes)' : 'bytes that are not valid in the detected encoding (mixed encodings?)';
+      return this.reject(rowNumber, this.idOf(cells), '', `the row contains ${what}`, excerpt(cells, this.o.delimiter));
+    }
+    if (flags & FLAG_BOM) stripBoms(cells);
+    if (this.o.strictWidth && cells.length !== this.width && !onlyEmptyBeyond(cells, this.width)) {
+      const reason = `the row has ${cells.length} columns, the header has ${this.width}`;
+      return this.reject(rowNumber, this.idOf(cells), '', reason, excerpt(cells, this.o.delimiter));
+    }
+    const r = this.reader!;
+    r.start(cells);
+    const record = this.mapper!(hash);
+    const id = record ? record.id : this.idOf(cells);
+    const first = id === '' ? 0 : this.ids.remember(id, rowNumber);
+    if (!record) return this.reject(rowNumber, id, r.failedField, r.failedReason, excerpt(cells, this.o.delimiter));
+    if (first > 0) {
+      return this.reject(rowNumber, id, 'id', `duplicate id ${JSON.stringify(id)} (first at row ${first})`, excerpt(cells, this.o.delimiter));
+    }
+    if (this.o.incremental && !this.inWindow(record)) return;
+    this.page.records.push(record);
+    this.page.refs.push(`${this.o.sheetName} row ${rowNumber}`);
+    this.page.hashes.push(hash);
+    if (this.o.limit && ++this.sent >= this.o.limit) this.stopped = true;
+  }
+
+  /** false for rows before the window (already synced) and after it (deferred: the hash is withheld) */
+  private inWindow(record: CanonicalRecord): boolean {
+    if (this.updatedCol < 0) return true;
+    const at = (record as Deal).updated_at ?? (record as Deal).created_at;
+    if (!at) return true;
+    const { since, until } = this.o.cursor;
+    if (since && at.getTime() < since.getTime()) return false;
+    if (until && at.getTime() > until.getTime()) {
+      if (this.state.content_hash !== null) this.state = { content_hash: null, deferred: true };
+      return false;
+    }
+    return true;
+  }
+
+  private idOf(cells: Cells): string {
+    const col = this.reader!.col('id');
+    const value = col >= 0 && col < cells.length ? cells[col] : '';
+    return value === null || value === undefined ? '' : String(value).trim();
+  }
+
+  private reject(rowNumber: number, id: string, field: string, reason: string, rawExcerpt: string): void {
+    const rejected: RejectedInput = { id, field, reason, ref: `${this.o.sheetName} row ${rowNumber}` };
+    if (rawExcerpt) rejected.excerpt = rawExcerpt;
+    this.page.rejected.push(rejected);
+  }
+
+  private stateChanged(): boolean {
+    return this.lastState !== this.state;
+  }
+
+  private take(): Page {
+    const { records, refs, hashes, rejected } = this.page;
+    const page: Page = { records, refs, hashes, state: this.state };
+    if (rejected.length > 0) page.rejected = rejected;
+    this.page = newPage();
+    this.yielded++;
+    this.lastState = this.state;
+    return page;
+  }
+}
+
+function newPage() {
+  return { records: [] as CanonicalRecord[], refs: [] as string[], hashes: [] as string[], rejected: [] as RejectedInput[] };
+}
+
+function isEmptyRow(cells: Cells): boolean {
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (cell === '' || cell === null || cell === undefined) continue;
+    if (typeof cell === 'string' && cell.trim() === '') continue;
+    return false;
+  }
+  return true;
+}
+
+/** a trailing delimiter (more cells than the header, all empty) is tolerated */
+function onlyEmptyBeyond(cells: Cells, width: number): boolean {
+  if (cells.length < width) return false;
+  for (let i = width; i < cells.length; i++) if (cells[i] !== '') return false;
+  return true;
+}
+
+function stripBoms(cells: Cells): void {
+  for (let i = 0; i < cells.length; i++) {
+    const cell = cells[i];
+    if (typeof cell === 'string' && cell.includes('\uFEFF')) cells[i] = cell.replace(/\uFEFF/g, '');
+  }
+}
+
+function excerpt(cells: Cells, delimiter: string): string {
+  let text = '';
+  for (let i = 0; i < cells.length && text.length <= EXCERPT_CHARS; i++) {
+    const cell = cells[i];
+    text += (i > 0 ? delimiter : '') + (cell instanceof Date ? cell.toISOString() : String(cell ?? ''));
+  }
+  // eslint-disable-next-line no-control-regex
+  const printable = text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '�');
+  return printable.length > EXCERPT_CHARS ? `${printable.slice(0, EXCERPT_CHARS)}…` : printable;
+}

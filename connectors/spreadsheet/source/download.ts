@@ -1,0 +1,69 @@
+import axios from 'axios';
+import { createHash } from 'crypto';
+import { createWriteStream, promises as fs } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { pipeline } from 'stream/promises';
+import type { Readable } from 'stream';
+import { displayUrl, reasonOf, SheetSourceError } from './sheet-error';
+import { formatFromContentType, looksLikeHtml } from './format-detection';
+import type { SheetFormat } from '../settings';
+
+const TIMEOUT_MS = 120_000;
+
+export interface DownloadedSheet {
+  file: string;
+  contentType?: string;
+  format?: SheetFormat;
+}
+
+/**
+ * Downloads a sheet URL (e.g. a published Google Sheets CSV link) into the work folder, streamed to disk so a
+ * large export never sits in memory. An HTTP error or an HTML page (a login or error page) is a connection
+ * error naming the URL, never a file of garbage rows.
+ */
+export async function downloadSheet(url: string, stream: string, workDir?: string): Promise<DownloadedSheet> {
+  const folder = workDir ?? tmpdir();
+  await fs.mkdir(folder, { recursive: true });
+  const file = join(folder, `spreadsheet-${stream}-${createHash('sha1').update(url).digest('hex').slice(0, 12)}.download`);
+  const shown = displayUrl(url);
+  let response;
+  try {
+    response = await axios.get<Readable>(url, {
+      responseType: 'stream',
+      timeout: TIMEOUT_MS,
+      maxRedirects: 5,
+      validateStatus: () => true,
+      headers: { Accept: 'text/csv, text/tab-separated-values, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, */*' },
+    });
+  } catch (error) {
+    throw new SheetSourceError(`${stream}: cannot download ${shown}: ${reasonOf(error)}`);
+  }
+  const contentType = String(response.headers['content-type'] ?? '');
+  if (response.status < 200 || response.status >= 300) {
+    response.data.destroy();
+    throw new SheetSourceError(`${stream}: ${shown} answered HTTP ${response.status} instead of a spreadsheet`);
+  }
+  try {
+    await pipeline(response.data, createWriteStream(file));
+  } catch (error) {
+    await fs.rm(file, { force: true });
+    throw new SheetSourceError(`${stream}: download of ${shown} failed: ${reasonOf(error)}`);
+  }
+  await rejectHtml(file, contentType, shown, stream);
+  return { file, contentType, format: formatFromContentType(contentType) };
+}
+
+async function rejectHtml(file: string, contentType: string, shown: string, stream: string): Promise<void> {
+  const handle = await fs.open(file, 'r');
+  const head = Buffer.alloc(512);
+  const { bytesRead } = await handle.read(head, 0, head.length, 0);
+  await handle.close();
+  if (contentType.toLowerCase().includes('text/html') || looksLikeHtml(head.subarray(0, bytesRead))) {
+    await fs.rm(file, { force: true });
+    throw new SheetSourceError(
+      `${stream}: ${shown} answered an HTML page (${contentType || 'no content type'}) instead of CSV/XLSX; ` +
+        'is the link published and public?',
+    );
+  }
+}

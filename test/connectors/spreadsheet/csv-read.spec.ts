@@ -1,0 +1,168 @@
+import iconv from 'iconv-lite';
+import { join } from 'path';
+import type { Client, Deal, Manager } from '../../../src/connectors/canonical';
+import { FIXTURES, readStream, tempDir } from './read-helper';
+
+describe('spreadsheet connector: CSV files', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+
+  it('reads a sheet with canonical headers, products groups and custom fields without a mapping', async () => {
+    const file = tmp.write(
+      'deals.csv',
+      [
+        'id,title,status,created_at,updated_at,price,cost,visit_id,client_id,manager_id,product_1_id,product_1_name,product_1_price,product_1_quantity,product_1_category,Source',
+        'D1,Kitchen,new,2025-03-10T12:00:00Z,2025-03-11 10:00,1500.5,100,777,C1,M1,P1,Table,1500.5,1,Furniture > Tables,ads',
+        'D2,Chair,paid,10.03.2025 12:00,,200,,,,,,,,,,',
+      ].join('\n'),
+    );
+    const { records, refs, hashes, rejected } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(rejected).toEqual([]);
+    expect(records).toHaveLength(2);
+    const [d1, d2] = records;
+    expect(d1).toMatchObject({
+      id: 'D1', title: 'Kitchen', status: 'new', price: 1500.5, cost: 100, visit_id: '777', client_id: 'C1', manager_id: 'M1',
+      custom_fields: { Source: 'ads' },
+    });
+    expect(d1.created_at.toISOString()).toBe('2025-03-10T12:00:00.000Z');
+    expect(d1.updated_at!.toISOString()).toBe('2025-03-11T07:00:00.000Z');
+    expect(d1.products).toEqual([
+      { id: 'P1', name: 'Table', quantity: 1, price: 1500.5, cost: null, categories: ['Furniture', 'Tables'] },
+    ]);
+    expect(d2.created_at.toISOString()).toBe('2025-03-10T09:00:00.000Z');
+    expect(d2.products).toEqual([]);
+    expect(d2.custom_fields).toEqual({ Source: null });
+    expect(refs).toEqual(['deals.csv row 2', 'deals.csv row 3']);
+    expect(new Set(hashes).size).toBe(2);
+  });
+
+  it('maps columns by header name and by column letter, and applies status_map', async () => {
+    const file = tmp.write('crm-export.csv', 'Deal no,Name,Stage,Opened,Amount\n7,Sofa,142,05.01.2025,"1,234.50"\n8,Bed,999,06.01.2025,10\n');
+    const { records, rejected } = await readStream<Deal>(
+      {
+        deals: {
+          path: file,
+          columns: { id: 'Deal no', title: 'b', status: 'Stage', created_at: 'D', price: 'E' },
+          status_map: { '142': '1', '*': '0' },
+        },
+      },
+      'deals',
+    );
+    expect(rejected).toEqual([]);
+    expect(records.map((d) => [d.id, d.title, d.status, d.price])).toEqual([
+      ['7', 'Sofa', '1', 1234.5],
+      ['8', 'Bed', '0', 10],
+    ]);
+    expect(records[0].custom_fields).toBeUndefined();
+  });
+
+  it('reads a Windows-1251 ";" export with a title row, DD.MM.YYYY dates and "1 234,50" numbers', async () => {
+    const { records, rejected, logs } = await readStream<Deal>(
+      {
+        deals: {
+          path: join(FIXTURES, 'deals-cp1251.csv'),
+          header_row: 2,
+          columns: { id: 'Номер', title: 'Название', status: 'Статус', created_at: 'Дата создания', price: 'Сумма', manager_id: 'Менеджер' },
+          status_map: { Оплачено: '1', Отказ: '2', '*': '0' },
+        },
+      },
+      'deals',
+    );
+    expect(logs.join('\n')).toMatch(/windows-1251.*delimiter ;/);
+    expect(records.map((d) => [d.id, d.title, d.status, d.price, d.manager_id])).toEqual([
+      ['101', 'Кухня на заказ', '0', 1234.5, 'M1'],
+      ['102', 'Шкаф-купе', '1', 12500, 'M2'],
+      ['104', 'Комод', '0', 1000.5, null],
+    ]);
+    expect(records[0].created_at.toISOString()).toBe('2025-03-09T21:00:00.000Z');
+    expect(records[1].created_at.toISOString()).toBe('2025-03-11T11:30:00.000Z');
+    expect(records[0].custom_fields).toEqual({ Источник: 'Яндекс' });
+    expect(rejected).toEqual([
+      expect.objectContaining({
+        id: '103',
+        field: 'created_at',
+        ref: 'deals-cp1251.csv row 5',
+        reason: '"31.02.2025" is not a valid date (column "Дата создания")',
+      }),
+    ]);
+  });
+
+  it('reads a UTF-8 file with a BOM and CRLF line ends; several phones and e-mails per cell', async () => {
+    const { records, rejected } = await readStream<Client>({ clients: { path: join(FIXTURES, 'clients-bom-crlf.csv') } }, 'clients');
+    expect(rejected).toEqual([]);
+    expect(records).toEqual([
+      {
+        id: 'C1', name: 'Анна Иванова', phones: ['+7 900 000-00-01', '+7 900 000-00-02'],
+        emails: ['anna@example.com', 'anna2@example.com'], company: 'ООО Ромашка', birth_date: '1990-05-17',
+        custom_fields: { Город: 'Москва' },
+      },
+      { id: 'C2', name: 'Пётр', phones: ['+7 900 000-00-03'], emails: [], company: null, birth_date: null, custom_fields: { Город: 'Казань' } },
+    ]);
+  });
+
+  it('reads a TSV file', async () => {
+    const { records } = await readStream<Manager>({ managers: { path: join(FIXTURES, 'managers.tsv') } }, 'managers');
+    expect(records).toEqual([
+      { id: 'M1', name: 'Ольга', phone: '+7 495 000-00-00', email: 'olga@example.com' },
+      { id: 'M2', name: 'Иван', phone: null, email: 'ivan@example.com' },
+    ]);
+  });
+
+  it('reads numbers with non-breaking and narrow no-break spaces', async () => {
+    const file = tmp.write('nbsp.csv', 'id;created_at;price;cost\nA;2025-01-01;1\u00a0234,50;1\u202f000\n');
+    const { records } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(records.map((d) => [d.price, d.cost])).toEqual([[1234.5, 1000]]);
+  });
+
+  it('reads status history and JSON products', async () => {
+    const products = JSON.stringify([{ id: 'P9', name: 'Lamp', quantity: 2, price: 10, category: 'Light > Desk' }]);
+    const file = tmp.write(
+      'history.csv',
+      `id,created_at,status_history,products\nH1,01.03.2025,"01.03.2025:new;05.03.2025 14:30:paid","${products.replace(/"/g, '""')}"\n`,
+    );
+    const { records, rejected } = await readStream<Deal>(
+      { deals: { path: file, status_map: { paid: '1', '*': '0' } } },
+      'deals',
+    );
+    expect(rejected).toEqual([]);
+    expect(records[0].history).toEqual([
+      { date: new Date('2025-02-28T21:00:00Z'), status: '0' },
+      { date: new Date('2025-03-05T11:30:00Z'), status: '1' },
+    ]);
+    expect(records[0].products).toEqual([
+      { id: 'P9', name: 'Lamp', quantity: 2, price: 10, cost: null, brand: null, variant: null, categories: ['Light', 'Desk'] },
+    ]);
+  });
+
+  it('returns the same fingerprint for the same row and another for a changed row', async () => {
+    const a = tmp.write('fp-a.csv', 'id,created_at,price\nX,2025-01-01,1\nY,2025-01-01,2\n');
+    const b = tmp.write('fp-b.csv', 'id,created_at,price\nX,2025-01-01,1\nY,2025-01-01,3\n');
+    const first = await readStream({ deals: { path: a } }, 'deals');
+    const second = await readStream({ deals: { path: b } }, 'deals');
+    expect(second.hashes[0]).toBe(first.hashes[0]);
+    expect(second.hashes[1]).not.toBe(first.hashes[1]);
+  });
+
+  it('counts blank lines in row numbers and skips blank rows', async () => {
+    const file = tmp.write('blank.csv', 'id,created_at\r\n\r\nA,2025-01-01\r\n,\r\nB,2025-01-02\r\n\r\n\r\n');
+    const { records, refs, rejected } = await readStream({ deals: { path: file } }, 'deals');
+    expect(rejected).toEqual([]);
+    expect(records.map((r) => r.id)).toEqual(['A', 'B']);
+    expect(refs).toEqual(['blank.csv row 3', 'blank.csv row 5']);
+  });
+
+  it('follows explicit encoding, delimiter and format settings over detection', async () => {
+    const file = tmp.write('odd.txt', iconv.encode('id|x\tcreated_at\nК1|y\t2025-01-01\n', 'win1251'));
+    const { records } = await readStream<Deal>(
+      { deals: { path: file, format: 'csv', delimiter: '\t', encoding: 'windows-1251', columns: { id: 'A' } } },
+      'deals',
+    );
+    expect(records.map((d) => [d.id, d.custom_fields])).toEqual([['К1|y', undefined]]);
+  });
+
+  it('stops after `limit` records for a preview', async () => {
+    const file = tmp.write('many.csv', ['id,created_at', ...Array.from({ length: 50 }, (_, i) => `R${i},2025-01-01`)].join('\n'));
+    const { records } = await readStream({ deals: { path: file } }, 'deals', { limit: 5 });
+    expect(records).toHaveLength(5);
+  });
+});

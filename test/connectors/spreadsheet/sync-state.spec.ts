@@ -1,0 +1,82 @@
+import type { Deal } from '../../../src/connectors/canonical';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { readStream, tempDir } from './read-helper';
+
+describe('spreadsheet connector: content hash, cursor window and stream specs', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  const rows = [
+    'id,title,created_at,updated_at',
+    'A,old,01.01.2025 10:00,01.01.2025 10:00',
+    'B,middle,01.01.2025 10:00,05.01.2025 10:00',
+    'C,new,01.01.2025 10:00,10.01.2025 10:00',
+    'D,no update,08.01.2025 10:00,',
+  ].join('\n');
+
+  it('recognises an unchanged file by its content hash without parsing', async () => {
+    const file = tmp.write('same.csv', 'id,created_at\n1,2025-01-01\n2,2025-01-02\n');
+    const first = await readStream({ deals: { path: file } }, 'deals');
+    expect(first.records).toHaveLength(2);
+    expect(first.pages.every((p) => typeof p.state?.content_hash === 'string')).toBe(true);
+    const second = await readStream({ deals: { path: file } }, 'deals', { state: first.state });
+    expect(second.pages).toEqual([{ records: [], unchanged: true, state: first.state }]);
+  });
+
+  it('reads again when a byte changes or the mapping changes', async () => {
+    const file = tmp.write('changing.csv', 'id,created_at,price\n1,2025-01-01,5\n');
+    const first = await readStream({ deals: { path: file } }, 'deals');
+    tmp.write('changing.csv', 'id,created_at,price\n1,2025-01-01,6\n');
+    const changed = await readStream({ deals: { path: file } }, 'deals', { state: first.state });
+    expect(changed.pages[0].unchanged).toBeUndefined();
+    expect((changed.records[0] as Deal).price).toBe(6);
+    const remapped = await readStream({ deals: { path: file, timezone: 'UTC' } }, 'deals', { state: changed.state });
+    expect(remapped.records).toHaveLength(1);
+    expect(remapped.hashes[0]).not.toBe(changed.hashes[0]);
+  });
+
+  it('declares a sheet with an updated_at column incremental, and one without it not', () => {
+    const withColumn = tmp.write('inc.csv', rows);
+    const without = tmp.write('full.csv', 'id,created_at\n1,2025-01-01\n');
+    const specs = spreadsheetConnector.streams({
+      deals: { path: withColumn },
+      clients: { path: without },
+      managers: { path: without },
+    });
+    expect(specs).toEqual([
+      { name: 'managers', incremental: false, sorted: false },
+      { name: 'clients', incremental: false, sorted: false },
+      { name: 'deals', incremental: true, sorted: false },
+    ]);
+    expect(spreadsheetConnector.streams({ deals: { path: without, columns: { updated_at: 'created_at' } } })[0].incremental).toBe(true);
+    expect(spreadsheetConnector.streams({ deals: { path: 'https://example.test/x.csv' } })[0].incremental).toBe(false);
+  });
+
+  it('skips rows before the cursor and defers rows after its upper bound, withholding the content hash', async () => {
+    const file = tmp.write('inc.csv', rows);
+    const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-01-09T00:00:00Z') };
+    const windowed = await readStream<Deal>({ deals: { path: file } }, 'deals', { cursor });
+    expect(windowed.records.map((d) => d.id)).toEqual(['B', 'D']);
+    expect(windowed.state).toEqual({ content_hash: null, deferred: true });
+
+    const later = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-02-01T00:00:00Z') };
+    const next = await readStream<Deal>({ deals: { path: file } }, 'deals', { cursor: later, state: windowed.state });
+    expect(next.records.map((d) => d.id)).toEqual(['B', 'C', 'D']);
+    expect(typeof next.state?.content_hash).toBe('string');
+  });
+
+  it('ends with a page carrying the withheld state even when the deferred row is the last', async () => {
+    const file = tmp.write('late.csv', 'id,created_at,updated_at\n1,2025-01-01,2025-01-01\n2,2025-01-01,2030-01-01\n');
+    const cursor = { since: null, until: new Date('2026-01-01T00:00:00Z') };
+    const result = await readStream({ deals: { path: file } }, 'deals', { cursor });
+    expect(result.records).toHaveLength(1);
+    expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true });
+  });
+
+  it('yields pages of at most 1000 records from a larger file', async () => {
+    const lines = ['id,created_at', ...Array.from({ length: 2500 }, (_, i) => `R${i},2025-01-01`)];
+    const file = tmp.write('paged.csv', lines.join('\n'));
+    const result = await readStream({ deals: { path: file } }, 'deals');
+    expect(result.pages.map((p) => p.records.length)).toEqual([1000, 1000, 500]);
+    expect(result.refs[2499]).toBe('paged.csv row 2501');
+  });
+});

@@ -1,0 +1,84 @@
+import { createServer, Server } from 'http';
+import { AddressInfo } from 'net';
+import { readdirSync } from 'fs';
+import type { Deal } from '../../../src/connectors/canonical';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { readStream, tempDir } from './read-helper';
+
+const CSV = 'id,title,created_at,price\nW1,Web deal,10.03.2025 12:00,"1 234,50"\nW2,Second,11.03.2025,10\n';
+
+describe('spreadsheet connector: http(s) URLs', () => {
+  const tmp = tempDir();
+  let server: Server;
+  let base: string;
+  let csvRequests = 0;
+
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url?.startsWith('/pub?')) {
+        csvRequests++;
+        res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+        res.end(CSV);
+      } else if (req.url === '/login') {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!DOCTYPE html><html><body>Sign in to continue</body></html>');
+      } else if (req.url === '/sneaky.csv') {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' });
+        res.end('  <html><body>Error 500</body></html>');
+      } else {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+      }
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await new Promise((resolve) => server.close(resolve));
+    tmp.cleanup();
+  });
+
+  it('downloads a published CSV link into the work folder and reads it', async () => {
+    const url = `${base}/pub?gid=0&single=true&output=csv`;
+    const { records, refs } = await readStream<Deal>({ deals: { path: url } }, 'deals', { workDir: tmp.dir });
+    expect(records.map((d) => [d.id, d.price, d.created_at.toISOString()])).toEqual([
+      ['W1', 1234.5, '2025-03-10T09:00:00.000Z'],
+      ['W2', 10, '2025-03-10T21:00:00.000Z'],
+    ]);
+    expect(refs[0]).toBe(`${base}/pub?… row 2`);
+    expect(readdirSync(tmp.dir).some((name) => name.startsWith('spreadsheet-deals-'))).toBe(true);
+  });
+
+  it('downloads again but does not parse when the content is unchanged', async () => {
+    const url = `${base}/pub?output=csv`;
+    const first = await readStream({ deals: { path: url } }, 'deals', { workDir: tmp.dir });
+    const before = csvRequests;
+    const second = await readStream({ deals: { path: url } }, 'deals', { workDir: tmp.dir, state: first.state });
+    expect(csvRequests).toBe(before + 1);
+    expect(second.pages).toEqual([{ records: [], unchanged: true, state: first.state }]);
+  });
+
+  it('treats an HTML page instead of CSV as a connection error naming the URL', async () => {
+    await expect(readStream({ deals: { path: `${base}/login` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
+      `deals: ${base}/login answered an HTML page (text/html; charset=utf-8) instead of CSV/XLSX`,
+    );
+    await expect(readStream({ deals: { path: `${base}/sneaky.csv` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
+      /sneaky.csv answered an HTML page/,
+    );
+  });
+
+  it('treats an HTTP error as a connection error naming the URL', async () => {
+    await expect(readStream({ deals: { path: `${base}/missing.csv` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
+      `deals: ${base}/missing.csv answered HTTP 404 instead of a spreadsheet`,
+    );
+  });
+
+  it('check() reports each stream; an HTML page fails the check with the URL', async () => {
+    const context = { connectionId: 't', settings: {}, logger: { log: () => undefined, warn: () => undefined }, workDir: tmp.dir };
+    const good = await spreadsheetConnector.check({ deals: { path: `${base}/pub?output=csv` } }, context);
+    expect(good).toEqual({ ok: true, message: `deals: ${base}/pub?… readable (csv, 4 columns)` });
+    const bad = await spreadsheetConnector.check({ deals: { path: `${base}/login` } }, context);
+    expect(bad.ok).toBe(false);
+    expect(bad.message).toContain(`${base}/login answered an HTML page`);
+  });
+});

@@ -1,0 +1,112 @@
+import { dateReading, parseCalendarDate, parseInstant, serialToInstant } from '../../../connectors/spreadsheet/values/dates';
+import { parseNumber } from '../../../connectors/spreadsheet/values/numbers';
+import { IdRegistry } from '../../../connectors/spreadsheet/values/id-registry';
+import { detectDelimiter, detectEncoding } from '../../../connectors/spreadsheet/source/text-sniff';
+import iconv from 'iconv-lite';
+
+const moscow = dateReading('Europe/Moscow');
+const iso = (ms: number) => new Date(ms).toISOString();
+
+describe('spreadsheet dates', () => {
+  it('reads wall-clock times in the sheet zone: 10.03.2025 12:00 in Moscow is 09:00Z', () => {
+    expect(iso(parseInstant('10.03.2025 12:00', moscow))).toBe('2025-03-10T09:00:00.000Z');
+    expect(iso(parseInstant('10.03.2025', moscow))).toBe('2025-03-09T21:00:00.000Z');
+    expect(iso(parseInstant('2025-03-10 12:00:30', moscow))).toBe('2025-03-10T09:00:30.000Z');
+    expect(iso(parseInstant('10.03.25 12:00', moscow))).toBe('2025-03-10T09:00:00.000Z');
+  });
+
+  it('honours an explicit offset and Z in ISO 8601', () => {
+    expect(iso(parseInstant('2025-03-10T12:00:00Z', moscow))).toBe('2025-03-10T12:00:00.000Z');
+    expect(iso(parseInstant('2025-03-10T12:00:00.250+05:00', moscow))).toBe('2025-03-10T07:00:00.250Z');
+    expect(iso(parseInstant('2025-03-10 12:00:00 +0000', moscow))).toBe('2025-03-10T12:00:00.000Z');
+    expect(iso(parseInstant('2025-03-10T12:00-03', moscow))).toBe('2025-03-10T15:00:00.000Z');
+  });
+
+  it('is correct across DST in other zones', () => {
+    const ny = dateReading('America/New_York');
+    expect(iso(parseInstant('2025-03-08 12:00', ny))).toBe('2025-03-08T17:00:00.000Z'); // EST
+    expect(iso(parseInstant('2025-03-10 12:00', ny))).toBe('2025-03-10T16:00:00.000Z'); // EDT
+    expect(iso(parseInstant('2025-03-09 01:30', ny))).toBe('2025-03-09T06:30:00.000Z'); // before the jump
+    expect(iso(parseInstant('2025-03-09 03:30', ny))).toBe('2025-03-09T07:30:00.000Z'); // after it
+    expect(iso(parseInstant('2025-11-02 01:30', ny))).toBe('2025-11-02T05:30:00.000Z'); // first 01:30 (EDT)
+    const berlin = dateReading('Europe/Berlin');
+    expect(iso(parseInstant('30.03.2025 01:59', berlin))).toBe('2025-03-30T00:59:00.000Z');
+    expect(iso(parseInstant('30.03.2025 03:00', berlin))).toBe('2025-03-30T01:00:00.000Z');
+  });
+
+  it('reads Excel serials and UNIX seconds', () => {
+    expect(iso(parseInstant('45726.5', moscow))).toBe('2025-03-10T09:00:00.000Z');
+    expect(iso(serialToInstant(45726, moscow))).toBe('2025-03-09T21:00:00.000Z');
+    expect(iso(parseInstant('1741597200', moscow))).toBe('2025-03-10T09:00:00.000Z');
+  });
+
+  it('reads MM/DD/YYYY only with a month-first hint', () => {
+    expect(iso(parseInstant('03/10/2025', moscow))).toBe('2025-10-02T21:00:00.000Z');
+    expect(iso(parseInstant('03/10/2025', dateReading('Europe/Moscow', 'MM/DD/YYYY')))).toBe('2025-03-09T21:00:00.000Z');
+  });
+
+  it.each(['31.02.2025', '29.02.2025', '2025-13-01', '10.03.2025 24:00', '10.03.2025 12:60', 'yesterday', '2025-03-10T12:00+25:00', '1.2', '-1', ''])(
+    'rejects %j',
+    (text) => expect(parseInstant(text, moscow)).toBeNaN(),
+  );
+
+  it('reads calendar dates without a zone shift', () => {
+    expect(parseCalendarDate('17.05.1990', moscow)).toBe('1990-05-17');
+    expect(parseCalendarDate('1990-05-17', moscow)).toBe('1990-05-17');
+    expect(parseCalendarDate('29.02.2024', moscow)).toBe('2024-02-29');
+    expect(parseCalendarDate('45726', moscow)).toBe('2025-03-10');
+    expect(parseCalendarDate('30.02.2024', moscow)).toBeNull();
+  });
+});
+
+describe('spreadsheet numbers', () => {
+  it.each([
+    ['1234.5', 1234.5],
+    ['1 234,50', 1234.5],
+    ['1\u00a0234,50', 1234.5],
+    ['1\u202f234,50', 1234.5],
+    ['1,234.50', 1234.5],
+    ['1.234.567', 1234567],
+    ['1.234,5', 1234.5],
+    ["1'234", 1234],
+    ['-12,5', -12.5],
+    ['1 500 ₽', 1500],
+    ['$99.90', 99.9],
+    ['1e3', 1000],
+  ])('reads %j as %d', (text, value) => expect(parseNumber(text)).toBe(value));
+
+  it.each(['abc', 'NaN', '12abc', '1-2', '', '0x10', 'e5'])('rejects %j', (text) => expect(parseNumber(text)).toBeNaN());
+
+  it('leaves 1e400 infinite for the caller to reject', () => expect(parseNumber('1e400')).toBe(Infinity));
+});
+
+describe('id registry', () => {
+  it('remembers the first row of each id across growth', () => {
+    const ids = new IdRegistry();
+    for (let i = 0; i < 20_000; i++) expect(ids.remember(`id-${i}`, i + 2)).toBe(0);
+    expect(ids.remember('id-0', 99_999)).toBe(2);
+    expect(ids.remember('id-19999', 99_999)).toBe(20_001);
+    expect(ids.remember('new', 5)).toBe(0);
+  });
+});
+
+describe('text sniffing', () => {
+  const russian = 'Номер;Название;Статус\n101;Кухня «Прованс» — заказ №5;Новая\n102;ООО «РОМАШКА»;Оплачено\n';
+
+  it('tells UTF-8 (with or without BOM) from Windows-1251', () => {
+    expect(detectEncoding(Buffer.from(russian)).encoding).toBe('utf-8');
+    expect(detectEncoding(Buffer.from(`\uFEFF${russian}`))).toEqual({ encoding: 'utf-8', detectedBy: 'BOM' });
+    expect(detectEncoding(iconv.encode(russian.repeat(20), 'win1251')).encoding).toBe('windows-1251');
+  });
+
+  it('reads a mostly UTF-8 sample with a foreign row as UTF-8', () => {
+    const mixed = Buffer.concat([Buffer.from(russian.repeat(5)), iconv.encode('103;Комод;Новая\n', 'win1251')]);
+    expect(detectEncoding(mixed).encoding).toBe('utf-8');
+  });
+
+  it('picks the delimiter of the header line, ignoring quoted ones', () => {
+    expect(detectDelimiter('id;title;"a,b,c";price')).toBe(';');
+    expect(detectDelimiter('id,title,price')).toBe(',');
+    expect(detectDelimiter('id\ttitle\t"x;y"')).toBe('\t');
+  });
+});

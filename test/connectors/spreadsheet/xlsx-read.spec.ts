@@ -1,0 +1,82 @@
+import ExcelJS from 'exceljs';
+import { readFileSync, writeFileSync } from 'fs';
+import { join } from 'path';
+import type { Deal, Expense } from '../../../src/connectors/canonical';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { readStream, tempDir } from './read-helper';
+
+async function writeWorkbook(file: string): Promise<void> {
+  const workbook = new ExcelJS.Workbook();
+  const notes = workbook.addWorksheet('Notes');
+  notes.addRow(['nothing here']);
+  const deals = workbook.addWorksheet('Deals');
+  deals.addRow(['Sales report, March 2025']);
+  deals.addRow([]);
+  deals.addRow(['id', 'title', 'created_at', 'price', 'Region']);
+  deals.addRow([1001, 'Date cell', new Date(Date.UTC(2025, 2, 10, 12, 0, 0)), 1234.5, 'North']);
+  deals.addRow([1002, { richText: [{ text: 'Rich ' }, { text: 'text' }] }, 45726.5, { formula: '2*50', result: 100 }, null]);
+  deals.addRow([1003, 'Text date', '10.03.2025 12:00', '1 234,50', 'South']);
+  deals.addRow([1004, 'Impossible', '31.02.2025', 5, 'East']);
+  deals.getCell('C4').numFmt = 'dd.mm.yyyy hh:mm';
+  const expenses = workbook.addWorksheet('Expenses');
+  expenses.addRow(['channel', 'from_date', 'to_date', 'marketing_cost']);
+  expenses.addRow(['yandex', new Date(Date.UTC(2025, 2, 1)), new Date(Date.UTC(2025, 2, 31)), 50000]);
+  await workbook.xlsx.writeFile(file);
+}
+
+describe('spreadsheet connector: XLSX files', () => {
+  const tmp = tempDir();
+  const file = join(tmp.dir, 'report.xlsx');
+  beforeAll(() => writeWorkbook(file));
+  afterAll(() => tmp.cleanup());
+
+  it('reads a sheet by name with title rows above the header, date cells, serials, formulas and rich text', async () => {
+    const { records, rejected, refs } = await readStream<Deal>({ deals: { path: file, sheet: 'Deals', header_row: 3 } }, 'deals');
+    expect(records.map((d) => [d.id, d.title, d.created_at.toISOString(), d.price, d.custom_fields])).toEqual([
+      ['1001', 'Date cell', '2025-03-10T09:00:00.000Z', 1234.5, { Region: 'North' }],
+      ['1002', 'Rich text', '2025-03-10T09:00:00.000Z', 100, { Region: null }],
+      ['1003', 'Text date', '2025-03-10T09:00:00.000Z', 1234.5, { Region: 'South' }],
+    ]);
+    expect(refs[0]).toBe('report.xlsx row 4');
+    expect(rejected).toEqual([
+      expect.objectContaining({ ref: 'report.xlsx row 7', id: '1004', field: 'created_at', reason: '"31.02.2025" is not a valid date' }),
+    ]);
+  });
+
+  it('reads a sheet by number; date cells become calendar dates', async () => {
+    const { records } = await readStream<Expense>({ expenses: { path: file, sheet: 3 } }, 'expenses');
+    expect(records).toEqual([
+      { id: 'yandex:2025-03-01:2025-03-31', channel: 'yandex', from_date: '2025-03-01', to_date: '2025-03-31', marketing_cost: 50000, timezone: null },
+    ]);
+  });
+
+  it('check() and discover() read only the header and the first row of a sheet', async () => {
+    const context = { connectionId: 't', settings: {}, logger: { log: () => undefined, warn: () => undefined } };
+    const settings = { deals: { path: file, sheet: 'Deals', header_row: 3 } };
+    expect(await spreadsheetConnector.check(settings, context)).toEqual({ ok: true, message: 'deals: report.xlsx readable (xlsx, 5 columns)' });
+    const fields = await spreadsheetConnector.discover!(settings, context);
+    expect(fields.map((f) => [f.name, f.type, f.example])).toEqual([
+      ['id', 'id', 1001],
+      ['title', 'title', 'Date cell'],
+      ['created_at', 'created_at', '2025-03-10T12:00:00.000Z'],
+      ['price', 'price', 1234.5],
+      ['Region', 'custom', 'North'],
+    ]);
+  });
+
+  it('names the sheets it found when the wanted one is missing', async () => {
+    await expect(readStream({ deals: { path: file, sheet: 'Nope' } }, 'deals')).rejects.toThrow(
+      /report.xlsx: sheet "Nope" not found \(sheets: Notes, Deals, Expenses\)/,
+    );
+  });
+
+  it('fails with a clear error naming a truncated XLSX file', async () => {
+    const bytes = readFileSync(file);
+    for (const fraction of [0.05, 0.3, 0.6, 0.9, 0.99]) {
+      const truncated = join(tmp.dir, `truncated-${fraction}.xlsx`);
+      writeFileSync(truncated, bytes.subarray(0, Math.floor(bytes.length * fraction)));
+      const read = readStream({ deals: { path: truncated, sheet: 'Deals', header_row: 3 } }, 'deals');
+      await expect(read).rejects.toThrow(new RegExp(`truncated-${fraction}.xlsx: .*(truncated|not found)`));
+    }
+  });
+});
