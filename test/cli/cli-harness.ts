@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { runCli as runCliMain } from '../../src/cli/run-cli';
 import type { CliOutput } from '../../src/cli/output/cli-output';
+import { nodeEntry } from '../support/node-entry';
 
 export const ROOT = resolve(__dirname, '../..');
 export const PLUGIN_FOLDER = join(__dirname, 'fixtures');
@@ -16,10 +17,10 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `src/cli.ts` in a child process, as a user would (no TTY: plain lines). */
+/** Runs the CLI in a child process, as a user would (no TTY: plain lines; compiled when fresh). */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 25_000): Promise<CliResult> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...nodeEntry('cli'), ...args], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json'), ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,11 +1,7 @@
-/**
- * Runs `main` in a child process, as `npm start` does: the compiled dist/src/main.js when it is newer
- * than every source file, otherwise src/main.ts under ts-node (transpile only), so a test never waits
- * for a build nor runs stale code.
- */
+/** Runs `main` in a child process, as `npm start` does (compiled when fresh: see support/node-entry). */
 import { ChildProcess, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { nodeEntry } from '../support/node-entry';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -17,8 +13,7 @@ export interface DaemonChild {
 }
 
 export function spawnDaemon(args: string[], env: Record<string, string>): DaemonChild {
-  const compiled = join(ROOT, 'dist', 'src', 'main.js');
-  const entry = isFresh(compiled) ? [compiled] : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', 'main.ts')];
+  const entry = nodeEntry('main');
   const proc = spawn(process.execPath, [...entry, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TS_NODE_TRANSPILE_ONLY: 'true', PORT: '0', ...env },
@@ -40,22 +35,4 @@ export function spawnDaemon(args: string[], env: Record<string, string>): Daemon
     }
   };
   return { proc, output: () => out, exited, waitFor };
-}
-
-/** tsc rewrites dist/.tsbuildinfo on every build, while unchanged outputs keep their old times. */
-function isFresh(compiled: string): boolean {
-  const buildInfo = join(ROOT, 'dist', '.tsbuildinfo');
-  if (!existsSync(compiled) || !existsSync(buildInfo)) return false;
-  const builtAt = statSync(buildInfo).mtimeMs;
-  return ['src', 'connectors'].every((dir) => newestTs(join(ROOT, dir)) <= builtAt);
-}
-
-function newestTs(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestTs(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
 }

@@ -1,0 +1,49 @@
+import ExcelJS from 'exceljs';
+import iconv from 'iconv-lite';
+import { writeFileSync } from 'fs';
+import { join } from 'path';
+
+const HEADER = 'id,title,status,created_at,updated_at,price\n';
+
+/**
+ * Inputs that are bytes rather than text, written at test time into `dir` (a fixture file would hide
+ * what makes them bad). Each returns the file's path.
+ */
+export const generatedInputs = {
+  /** a row with NUL and control bytes between two good rows */
+  binaryGarbage(dir: string): string {
+    const garbage = Buffer.from([0x62, 0x67, 0x2d, 0x32, 0x2c, 0x00, 0x01, 0xff, 0xfe, 0x2c, 0x30, 0x2c, 0x30, 0x31, 0x2e, 0x30, 0x33, 0x2e, 0x32, 0x30, 0x32, 0x35, 0x2c, 0x2c, 0x31, 0x0a]);
+    return write(dir, 'binary-garbage.csv', Buffer.concat([Buffer.from(`${HEADER}bg-1,ok,0,01.03.2025,,100\n`), garbage, Buffer.from('bg-3,ok,0,02.03.2025,,100\n')]));
+  },
+
+  /**
+   * A UTF-8 export with one row pasted from a Windows-1251 file. The first 64 KB decide the encoding, so
+   * valid UTF-8 rows come first (Cyrillic titles), then the foreign row, then one more good row.
+   */
+  mixedEncodings(dir: string): string {
+    const padding = Array.from({ length: 1500 }, (_, i) => `me-p${i},Сделка номер ${i} для проверки кодировки,0,01.03.2025,,100\n`).join('');
+    const cp1251 = iconv.encode('me-bad,Привет из 1251,0,01.03.2025,,100\n', 'win1251');
+    return write(dir, 'mixed-encodings.csv', Buffer.concat([Buffer.from(HEADER + padding), cp1251, Buffer.from('me-last,ok,0,02.03.2025,,100\n')]));
+  },
+
+  /** two exports pasted together: the second still starts with its byte-order mark */
+  bomInTheMiddle(dir: string): string {
+    return write(dir, 'bom-in-the-middle.csv', Buffer.from(`\uFEFF${HEADER}bm-1,ok,0,01.03.2025,,100\n\uFEFFbm-2,pasted,0,02.03.2025,,100\nbm-3,ok,0,03.03.2025,,100\n`));
+  },
+
+  /** a real XLSX cut in half (an interrupted download) */
+  async truncatedXlsx(dir: string): Promise<string> {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'title', 'status', 'created_at', 'price']);
+    for (let i = 0; i < 200; i++) sheet.addRow([`tx-${i}`, `Deal ${i}`, '0', '01.03.2025', 100 + i]);
+    const full = Buffer.from(await workbook.xlsx.writeBuffer());
+    return write(dir, 'truncated.xlsx', full.subarray(0, Math.floor(full.length / 2)));
+  },
+};
+
+function write(dir: string, name: string, content: Buffer): string {
+  const path = join(dir, name);
+  writeFileSync(path, content);
+  return path;
+}
