@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StreamsDefinition } from './definition/stream-definition';
@@ -18,7 +19,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsIn(PRESET_NAMES) preset?: PresetName;
   /** the account's API root, e.g. https://example.amocrm.ru */
   @IsString() base_url: string;
-  @IsOptional() @IsString() token?: string;
+  /** the secret of the auth; required when the preset's (or the configured) auth sends one and auth.token is unset */
+  @IsTokenWhereAuthNeedsIt() token?: string;
   @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;
   /** CRM stage id -> the service's status id; '*' for every other stage. Without it the CRM's ids are sent. */
   @IsOptional() @IsStringRecord() status_map?: Record<string, string>;

@@ -8,7 +8,7 @@ import type { ConnectorDefinition } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import { TrackerClient } from '../tracker/tracker-client';
-import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError, UnknownConnectionError, UnknownRunError } from './engine-errors';
+import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError, ScheduledSlotTakenError, UnknownConnectionError, UnknownRunError } from './engine-errors';
 import { defaultEngineLogger, ENGINE_LOGGER, EngineLogger, runScopedLogger } from './engine-logger';
 import { ENGINE_OPTIONS, EngineOptions, ResolvedEngineOptions, resolveEngineOptions } from './engine-options';
 import { PreviewOptions, PreviewResult, ProgressEvent, RunSummary, StartRunOptions } from './engine-types';
@@ -21,6 +21,7 @@ import { previewConnection } from './preview';
 import { RunExecutor, RunOutcome, RunRequest } from './run-executor';
 import { validateStartOptions } from './run-options';
 import { RunScope } from './run-scope';
+import { scheduledSlot } from './schedule-slot';
 import { summaryFromRun, summaryLine } from './run-summary';
 import { zeroServiceCounters } from './service-answer';
 
@@ -29,6 +30,12 @@ interface ActiveRun {
   abort: AbortController;
   done?: Promise<RunSummary>;
   leaseLost?: boolean;
+}
+
+/** A run that the store could not record: its start, or its end. Kept in memory, since the store failed. */
+export interface RunFailure {
+  at: Date;
+  error: string;
 }
 
 interface InternalStart extends StartRunOptions {
@@ -44,6 +51,9 @@ interface InternalStart extends StartRunOptions {
 export class SyncService implements OnApplicationShutdown {
   readonly events = new EventEmitter();
   private readonly active = new Map<string, ActiveRun>();
+  private readonly failures = new Map<string, RunFailure>();
+  /** Ends of runs the store refused, written before the connection's next run (else it would read 'interrupted'). */
+  private readonly unrecordedEnds = new Map<string, { runId: number; outcome: RunOutcome }>();
   private stopping = false;
   private readonly options: ResolvedEngineOptions;
   private readonly logger: EngineLogger;
@@ -64,7 +74,7 @@ export class SyncService implements OnApplicationShutdown {
     this.options = resolveEngineOptions(options ?? {});
     this.logger = logger ?? defaultEngineLogger();
     this.writer = serialWriter(dataSource);
-    this.leases = new LeaseStore(dataSource, this.writer, this.options.holder, this.options.leaseTtlMs);
+    this.leases = new LeaseStore(dataSource, this.writer, this.options.holder, { ttlMs: this.options.leaseTtlMs, deadDaemonAfterMs: this.options.deadDaemonAfterMs });
     this.runs = new RunStore(dataSource, this.writer);
     this.cursors = new CursorStore(dataSource);
     this.recordStates = new RecordStateStore(dataSource);
@@ -106,8 +116,28 @@ export class SyncService implements OnApplicationShutdown {
     );
   }
 
+  /**
+   * The last run of the connection that the store could not record (the start failed, or the end of the run
+   * could not be written), or null; cleared once a later run is recorded to its end. Stored runs cannot show
+   * such a failure, so the status reads it here.
+   */
+  lastFailure(connectionId: string): RunFailure | null {
+    const failure = this.failures.get(connectionId);
+    return failure ? { ...failure } : null;
+  }
+
   isRunning(connectionId: string): boolean {
     return this.active.has(connectionId);
+  }
+
+  /** This process's id in leases, runs and the daemon table. */
+  get holderId(): string {
+    return this.options.holder;
+  }
+
+  /** The runs going in this process (run id null while one is being recorded). */
+  activeRuns(): { connectionId: string; runId: number | null }[] {
+    return [...this.active].map(([connectionId, run]) => ({ connectionId, runId: run.runId }));
   }
 
   /** The id of the run going in this process, or null. */
@@ -150,10 +180,14 @@ export class SyncService implements OnApplicationShutdown {
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
     this.active.set(connectionId, slot); // before any await: two starts in one tick cannot both pass
     try {
-      if (!(await this.leases.acquire(connectionId))) {
-        const lease = await this.leases.current(connectionId);
-        throw new RunInProgressError(connectionId, lease?.run_id ?? null);
+      const tick = this.tickOf(connection, options);
+      if (tick) await this.spreadScheduledStart();
+      const lease = await this.leases.acquire(connectionId, tick);
+      if (!lease.taken) {
+        if (lease.reason === 'slot-taken') throw new ScheduledSlotTakenError(connectionId, lease.lease?.run_id ?? null, tick!);
+        throw new RunInProgressError(connectionId, lease.lease?.run_id ?? null);
       }
+      await this.recordUnrecordedEnd(connectionId);
       const run = await this.runs.create({ connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.options.holder });
       slot.runId = run.id;
       await this.leases.setRun(connectionId, run.id);
@@ -163,9 +197,24 @@ export class SyncService implements OnApplicationShutdown {
       return { runId: run.id, done: slot.done };
     } catch (e) {
       this.active.delete(connectionId);
-      if (!(e instanceof RunInProgressError)) await this.leases.release(connectionId).catch(() => undefined);
-      throw e;
+      if (e instanceof RunInProgressError) throw e;
+      await this.leases.release(connectionId).catch(() => undefined);
+      throw this.notRecorded(connectionId, e);
     }
+  }
+
+  /** Lets the least busy of the daemons sharing the store take a tick's lease (see scheduleJitterMs). */
+  private async spreadScheduledStart(): Promise<void> {
+    const going = [...this.active.values()].filter((run) => run.runId !== null).length;
+    const ms = Math.random() * this.options.scheduleJitterMs + Math.min(going * 20, 1000);
+    if (ms >= 1) await new Promise((resolve) => setTimeout(resolve, ms));
+  }
+
+  /** The tick a scheduled run claims (ISO), so that daemons sharing the store run each tick once. */
+  private tickOf(connection: ConnectionConfig, options: InternalStart): string | undefined {
+    if (options.trigger !== 'schedule') return undefined;
+    const slot = options.scheduledAt ?? scheduledSlot(connection.schedule);
+    return slot ? slot.toISOString() : undefined;
   }
 
   private async runToEnd(connection: ConnectionConfig, runId: number, slot: ActiveRun, options: InternalStart & { sinceDate: Date | null; startedAt: Date }): Promise<RunSummary> {
@@ -224,8 +273,12 @@ export class SyncService implements OnApplicationShutdown {
   private async close(connectionId: string, runId: number, outcome: RunOutcome, logger: ReturnType<typeof runScopedLogger>): Promise<RunSummary> {
     try {
       await this.runs.finish(runId, outcome.status, outcome.error);
+      this.failures.delete(connectionId);
     } catch (e) {
       logger.error(`could not record the end of the run: ${errorText(e)}`);
+      this.unrecordedEnds.set(connectionId, { runId, outcome });
+      const why = outcome.status === 'failed' && outcome.error ? ` (the run failed: ${outcome.error})` : '';
+      this.failures.set(connectionId, { at: new Date(), error: `the store could not record the end of run ${runId}: ${errorText(e)}${why}` });
     }
     await this.leases.release(connectionId).catch((e) => logger.error(`could not release the lease: ${errorText(e)}`));
     let summary: RunSummary;
@@ -243,6 +296,21 @@ export class SyncService implements OnApplicationShutdown {
     else logger.log(line);
     this.events.emit('finished', summary);
     return summary;
+  }
+
+  /** The end of the previous run that the store refused then: written now, while the lease is held. */
+  private async recordUnrecordedEnd(connectionId: string): Promise<void> {
+    const end = this.unrecordedEnds.get(connectionId);
+    if (!end) return;
+    await this.runs.finish(end.runId, end.outcome.status, end.outcome.error);
+    this.unrecordedEnds.delete(connectionId);
+  }
+
+  /** A start the store refused (lease or run row): kept as the connection's last failure, and said plainly. */
+  private notRecorded(connectionId: string, cause: unknown): Error {
+    const error = `the store could not record the run: ${errorText(cause)}`;
+    this.failures.set(connectionId, { at: new Date(), error });
+    return new Error(`connection ${connectionId}: ${error}`, { cause });
   }
 
   private renewLease(connectionId: string, slot: ActiveRun, logger: ReturnType<typeof runScopedLogger>): void {

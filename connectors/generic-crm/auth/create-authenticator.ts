@@ -1,6 +1,7 @@
 import * as path from 'path';
 import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
+import { authNeedsSecret, authSecret, authTypeOf } from './auth-secret';
 import { Authenticator } from './authenticator';
 import { OAuth2Auth } from './oauth2-auth';
 import { BasicAuth, BearerAuth, HeaderKeyAuth, NoAuth, QueryParamAuth, WebhookPathAuth } from './static-auth';
@@ -15,10 +16,10 @@ export interface AuthInputs {
 }
 
 export function createAuthenticator({ definition, token, baseUrl, redactor, workDir }: AuthInputs): Authenticator {
-  const secret = definition.token ?? token ?? '';
+  const secret = authSecret(definition, token);
   redactor.add(secret, definition.password);
-  const type = definition.type ?? (secret ? 'bearer' : 'none');
-  if (type !== 'none' && type !== 'oauth2' && type !== 'basic' && !secret) {
+  const type = authTypeOf(definition, secret);
+  if (authNeedsSecret(type) && !secret) {
     throw new Error(`auth ${type} needs a token (settings.token or settings.auth.token)`);
   }
   switch (type) {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../../engine';
 import { SchedulerService } from '../../scheduler';
-import { ClearCursorsResponse, ConnectionResponse } from '../dto/connection.response';
+import { ClearCursorsResponse } from '../dto/connection.response';
+import { ConnectionStatusResponse } from './connection-status.response';
 import { ConnectionStatusService } from './connection-status.service';
 
 /** Pause, resume and cursor reset: the stored flag first, then the cron job follows it. */
@@ -13,13 +14,13 @@ export class ConnectionControlService {
     private readonly status: ConnectionStatusService,
   ) {}
 
-  async pause(connectionId: string): Promise<ConnectionResponse> {
+  async pause(connectionId: string): Promise<ConnectionStatusResponse> {
     await this.connections.pause(connectionId);
     await this.scheduler.refresh(connectionId);
     return this.status.get(connectionId);
   }
 
-  async resume(connectionId: string): Promise<ConnectionResponse> {
+  async resume(connectionId: string): Promise<ConnectionStatusResponse> {
     await this.connections.resume(connectionId);
     await this.scheduler.refresh(connectionId);
     return this.status.get(connectionId);

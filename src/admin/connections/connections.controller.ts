@@ -2,12 +2,13 @@ import { Body, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/co
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { PreviewResult, SyncService } from '../../engine';
 import { AdminController } from '../admin-controller.decorator';
-import { CheckResponse, ClearCursorsResponse, ConnectionListResponse, ConnectionResponse } from '../dto/connection.response';
+import { CheckResponse, ClearCursorsResponse } from '../dto/connection.response';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
 import { RunIdResponse } from '../dto/run.response';
 import { RunTriggerService } from '../runs/run-trigger.service';
 import { ConnectionCheckService } from './connection-check.service';
+import { ConnectionStatusListResponse, ConnectionStatusResponse } from './connection-status.response';
 import { ConnectionControlService } from './connection-control.service';
 import { ConnectionStatusService } from './connection-status.service';
 
@@ -23,14 +24,14 @@ export class ConnectionsController {
   ) {}
 
   @Get()
-  @ApiOkResponse({ type: ConnectionListResponse })
-  async list(): Promise<ConnectionListResponse> {
+  @ApiOkResponse({ type: ConnectionStatusListResponse })
+  async list(): Promise<ConnectionStatusListResponse> {
     return { connections: await this.status.list() };
   }
 
   @Get(':id')
-  @ApiOkResponse({ type: ConnectionResponse })
-  get(@Param('id') id: string): Promise<ConnectionResponse> {
+  @ApiOkResponse({ type: ConnectionStatusResponse })
+  get(@Param('id') id: string): Promise<ConnectionStatusResponse> {
     return this.status.get(id);
   }
 
@@ -55,15 +56,15 @@ export class ConnectionsController {
 
   @Post(':id/pause')
   @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ type: ConnectionResponse })
-  pause(@Param('id') id: string): Promise<ConnectionResponse> {
+  @ApiOkResponse({ type: ConnectionStatusResponse })
+  pause(@Param('id') id: string): Promise<ConnectionStatusResponse> {
     return this.control.pause(id);
   }
 
   @Post(':id/resume')
   @HttpCode(HttpStatus.OK)
-  @ApiOkResponse({ type: ConnectionResponse })
-  resume(@Param('id') id: string): Promise<ConnectionResponse> {
+  @ApiOkResponse({ type: ConnectionStatusResponse })
+  resume(@Param('id') id: string): Promise<ConnectionStatusResponse> {
     return this.control.resume(id);
   }
 

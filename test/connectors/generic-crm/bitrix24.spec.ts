@@ -47,10 +47,12 @@ describe('generic-crm preset bitrix24', () => {
     await expect(read).rejects.toThrow(/^connection b24, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/user\.get\.json: HTTP 401: .*INVALID_CREDENTIALS/);
   });
 
-  it('reports a missing webhook code as a configuration error of the connection', async () => {
+  it('reports a missing webhook code as a configuration error of the settings, before any request', async () => {
     const { token: _token, ...withoutToken } = bitrix24.settings(crm.url);
+    const before = crm.requests.length;
     await expect(readAll(connector, 'deals', withoutToken, { connectionId: 'b24' })).rejects.toThrow(
-      'connection b24, stream deals: auth webhook_path needs a token (settings.token or settings.auth.token)',
+      'settings.token: is required: the bitrix24 preset needs a token (auth webhook_path)',
     );
+    expect(crm.requests).toHaveLength(before);
   });
 });

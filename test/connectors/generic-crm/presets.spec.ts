@@ -15,7 +15,7 @@ describe('generic-crm presets', () => {
 
   it.each(PRESET_NAMES)('%s is valid against the settings schema and defines all three streams', (name) => {
     const preset = loadPreset(name);
-    expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x' }, name)).toEqual([]);
+    expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x', token: 't' }, name)).toEqual([]);
     const settings = typedSettings(connector, { preset: name, base_url: 'https://x', token: 't' });
     expect(connector.streams(settings).map((s) => s.name)).toEqual(['managers', 'clients', 'deals']);
     expect(connector.streams(settings).filter((s) => s.incremental).map((s) => s.name)).toEqual(['clients', 'deals']);
