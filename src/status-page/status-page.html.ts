@@ -117,7 +117,8 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       var run = c.last_run, t = totals(run), busy = c.state === 'running' ? ' disabled' : '';
       return '<tr data-id="' + esc(c.id) + '" class="' + (c.id === selected ? 'selected' : '') + '">' +
         '<td><strong>' + esc(c.id) + '</strong></td><td>' + esc(c.connector) + '</td>' +
-        '<td class="state state-' + esc(c.state) + '">' + esc(c.state) + '</td>' +
+        '<td class="state state-' + esc(c.state) + '">' + esc(c.state) +
+          (c.state === 'failing' && c.last_failure ? '<br><span class="muted" title="' + esc(c.last_failure.error) + '">' + esc(String(c.last_failure.error).slice(0, 80)) + '</span>' : '') + '</td>' +
         '<td>' + (run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') + '</td>' +
         '<td>' + (run ? [t.read, t.sent, t.unchanged, t.rejected].join(' · ') : '—') + '</td>' +
         '<td>' + when(c.next_run_at) + '</td>' +
