@@ -1,9 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { ClusterModule } from '../cluster/cluster.module';
 import { EngineModule } from '../engine/engine.module';
 import { AdminServicesModule } from './admin-services.module';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AdminAuthMiddleware } from './auth/admin-auth.middleware';
 import { AdminTokenService } from './auth/admin-token.service';
+import { ClusterController } from './cluster/cluster.controller';
+import { ClusterStatusService } from './cluster/cluster-status.service';
 import { ConnectionsController } from './connections/connections.controller';
 import { AdminExceptionFilter } from './errors/admin-exception.filter';
 import { RunsController } from './runs/runs.controller';
@@ -11,9 +14,9 @@ import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
-  imports: [AdminServicesModule, EngineModule],
-  controllers: [ConnectionsController, RunsController],
-  providers: [AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
+  imports: [AdminServicesModule, EngineModule, ClusterModule],
+  controllers: [ConnectionsController, RunsController, ClusterController],
+  providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],
 })
 export class AdminModule implements NestModule {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { TrackerSyncConfig } from '../config/config.schema';
 import { redactSecrets } from '../config/redact';
 import { ConnectionEntity } from '../store/entities/connection.entity';
@@ -32,7 +33,8 @@ export class ConnectionsService {
       const existing = await this.repo.findOneBy({ id: c.id });
       const fields = { connector: c.connector, settings: redactSecrets(c.settings ?? {}), schedule: c.schedule ?? null, updated_at: now };
       const row = existing ? { ...existing, ...fields } : { id: c.id, ...fields, paused: !!c.paused, created_at: now };
-      await this.writer.run((m) => m.getRepository(ConnectionEntity).save(row));
+      // an upsert: daemons sharing a database start together and may insert the same new row at once
+      await this.writer.run((m) => m.getRepository(ConnectionEntity).upsert(row as QueryDeepPartialEntity<ConnectionEntity>, ['id']));
     }
   }
 

@@ -9,6 +9,19 @@ export class RunInProgressError extends Error {
   }
 }
 
+/** A scheduled tick that another daemon (or this one) already ran or is running: nothing to do. */
+export class ScheduledSlotTakenError extends RunInProgressError {
+  constructor(
+    connectionId: string,
+    runId: number | null,
+    readonly slot: string,
+  ) {
+    super(connectionId, runId);
+    this.message = `connection ${connectionId}: the scheduled run of ${slot} was already started by a daemon`;
+    this.name = 'ScheduledSlotTakenError';
+  }
+}
+
 export class UnknownConnectionError extends Error {
   constructor(readonly connectionId: string) {
     super(`connection ${JSON.stringify(connectionId)} is not configured`);

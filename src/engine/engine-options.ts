@@ -1,5 +1,6 @@
+import { createHash, randomBytes } from 'crypto';
+import { readFileSync, readlinkSync } from 'fs';
 import { hostname } from 'os';
-import { randomBytes } from 'crypto';
 
 /** Tunables of the engine (token ENGINE_OPTIONS); the defaults suit the daemon. */
 export interface EngineOptions {
@@ -11,7 +12,15 @@ export interface EngineOptions {
   progressIntervalMs?: number;
   /** write the cursor of a stream that sends nothing at most this often */
   idleCheckpointMs?: number;
-  /** identity of this process in leases and runs (default host:pid:nonce) */
+  /**
+   * scheduled runs wait a random 0..this many ms (plus 20 ms per run this process has going, at most 1 s)
+   * before taking the lease, so daemons sharing a store split a tick's connections instead of the
+   * quickest daemon taking them all
+   */
+  scheduleJitterMs?: number;
+  /** a holder whose daemon row (heartbeat) is older than this is dead: its lease is taken over before expiry */
+  deadDaemonAfterMs?: number;
+  /** identity of this process in leases, runs and the daemon table (default machine:pid:nonce) */
   holder?: string;
   /** folder for connectors' own files (ReadContext.workDir), default <data_dir>/connectors */
   workDir?: string;
@@ -27,6 +36,8 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
     leaseRenewMs: options.leaseRenewMs ?? 10_000,
     progressIntervalMs: options.progressIntervalMs ?? 1_000,
     idleCheckpointMs: options.idleCheckpointMs ?? 5_000,
+    deadDaemonAfterMs: options.deadDaemonAfterMs ?? 30_000,
+    scheduleJitterMs: options.scheduleJitterMs ?? 200,
     holder: options.holder ? ownHolder(options.holder) : processHolderId(),
     workDir: options.workDir,
   };
@@ -35,9 +46,12 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
 /** Holder ids made by this process: another id with our own pid is a previous incarnation (PID 1 in a container). */
 export const OWN_HOLDERS = new Set<string>();
 
-/** host:pid:nonce. The pid lets a restarted process on the same host see that a holder died. */
+/**
+ * machine:pid:nonce. The pid lets a restarted process on the same machine see that a holder died; the
+ * nonce tells apart two processes that got the same pid (PID 1 in containers).
+ */
 export function processHolderId(): string {
-  const id = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const id = `${machineKey()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   OWN_HOLDERS.add(id);
   return id;
 }
@@ -45,4 +59,28 @@ export function processHolderId(): string {
 function ownHolder(holder: string): string {
   OWN_HOLDERS.add(holder);
   return holder;
+}
+
+let cachedMachineKey: string | undefined;
+
+/**
+ * The host name plus a digest of the kernel boot id and the pid namespace: two processes share it
+ * only when a pid of one is meaningful to the other. Two machines (or containers) with the same host
+ * name get different keys, so the dead-pid shortcut never fires across them.
+ */
+export function machineKey(): string {
+  if (cachedMachineKey) return cachedMachineKey;
+  const bootId = readQuietly(() => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim());
+  const pidNamespace = readQuietly(() => readlinkSync('/proc/self/ns/pid'));
+  const name = hostname().replace(/[:~]/g, '_');
+  cachedMachineKey = bootId || pidNamespace ? `${name}~${createHash('sha1').update(`${bootId}|${pidNamespace}`).digest('hex').slice(0, 8)}` : name;
+  return cachedMachineKey;
+}
+
+function readQuietly(read: () => string): string {
+  try {
+    return read();
+  } catch {
+    return '';
+  }
 }

@@ -14,6 +14,11 @@ export interface StartRunOptions {
   trigger: RunTrigger;
   /** run only these streams (still in dependency order) */
   onlyStreams?: StreamName[];
+  /**
+   * trigger 'schedule': the tick this run belongs to (default: the latest tick of the connection's
+   * schedule). Each tick runs once across every daemon sharing the store.
+   */
+  scheduledAt?: Date;
 }
 
 export interface StreamCounters {

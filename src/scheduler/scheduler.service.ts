@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
-import { ConnectionsService, RunInProgressError, RunTrigger, SyncService } from '../engine';
+import { ConnectionsService, RunInProgressError, RunTrigger, ScheduledSlotTakenError, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
 import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
@@ -88,6 +88,10 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       this.logger.log(`connection ${connectionId}: run ${runId} started (${trigger})`);
       done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: run ${runId}: ${message(error)}`));
     } catch (error) {
+      if (error instanceof ScheduledSlotTakenError) {
+        this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
+        return;
+      }
       if (error instanceof RunInProgressError) {
         this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${error.runId ?? '?'} is still going`);
         return;

@@ -5,6 +5,7 @@ export * from './entities/run.entity';
 export * from './entities/record-state.entity';
 export * from './entities/rejected-record.entity';
 export * from './entities/lease.entity';
+export * from './entities/daemon.entity';
 export * from './store-entities';
 export * from './store-data-source';
 export * from './store.module';

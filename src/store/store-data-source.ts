@@ -7,25 +7,31 @@ import { STORE_ENTITIES, STORE_MIGRATIONS } from './store-entities';
 export interface StoreOptions {
   /** folder of the daemon's files; the SQLite store is `<dataDir>/tracker-sync.sqlite` */
   dataDir: string;
-  /** a database URL (postgres://...) for several daemons on several machines; not supported yet */
+  /**
+   * a PostgreSQL URL (postgres:// or postgresql://) shared by several daemons; absent: SQLite under dataDir.
+   * Connection parameters ride along, e.g. `?options=-c%20search_path%3Dother_schema` or `?sslmode=require`.
+   */
   url?: string;
 }
 
 export const STORE_FILE = 'tracker-sync.sqlite';
 
-/** TypeORM options of the store. The one place that picks the driver. */
+/** Any number: the key of the advisory lock that lets one daemon at a time migrate a PostgreSQL store. */
+const MIGRATION_LOCK_KEY = 7_310_482_915;
+
+/** TypeORM options of the store. The one place that picks the driver; entities and migrations serve both. */
 export function storeDataSourceOptions(options: StoreOptions): DataSourceOptions {
-  if (options.url) {
-    // The switch point for PostgreSQL: the entities and migrations are portable, the driver is not wired yet.
-    throw new Error(`store: database url ${redactUrl(options.url)} is not supported yet; only SQLite under data_dir`);
-  }
-  mkdirSync(options.dataDir, { recursive: true });
+  return options.url ? postgresOptions(options.url) : sqliteOptions(options.dataDir);
+}
+
+function sqliteOptions(dataDir: string): DataSourceOptions {
+  mkdirSync(dataDir, { recursive: true });
   return {
     type: 'sqlite',
-    database: join(options.dataDir, STORE_FILE),
+    database: join(dataDir, STORE_FILE),
     entities: STORE_ENTITIES,
     migrations: STORE_MIGRATIONS,
-    migrationsRun: true,
+    migrationsRun: false, // openStore runs them (one place for both drivers)
     synchronize: false,
     enableWAL: true,
     // TypeORM calls sqlite3.verbose(), which wraps every call to record a stack trace (~7 % of a sync's CPU)
@@ -36,12 +42,64 @@ export function storeDataSourceOptions(options: StoreOptions): DataSourceOptions
   };
 }
 
+function postgresOptions(url: string): DataSourceOptions {
+  if (!/^postgres(ql)?:\/\//i.test(url)) {
+    throw new Error(`store.url ${redactUrl(url)}: only postgres:// or postgresql:// URLs are supported (leave it out for SQLite under data_dir)`);
+  }
+  return {
+    type: 'postgres',
+    url,
+    entities: STORE_ENTITIES,
+    migrations: STORE_MIGRATIONS,
+    migrationsRun: false,
+    synchronize: false,
+    logging: false,
+    applicationName: 'tracker-sync',
+    // one writer queue, fingerprint lookups of the runs going, admin API reads: pg's default pool of 10
+    extra: { max: 10, connectionTimeoutMillis: 15_000 },
+  };
+}
+
 /** Opens (and migrates) the store; the caller destroys it. */
 export async function createStoreDataSource(options: StoreOptions): Promise<DataSource> {
-  const dataSource = new DataSource(storeDataSourceOptions(options));
-  await dataSource.initialize();
-  await tuneSqlite(dataSource);
+  return openStore(storeDataSourceOptions(options));
+}
+
+/** Initializes a DataSource made from storeDataSourceOptions: connect, migrate, tune. */
+export async function openStore(options: DataSourceOptions): Promise<DataSource> {
+  const dataSource = new DataSource(options);
+  try {
+    await dataSource.initialize();
+  } catch (e) {
+    throw new Error(`store: cannot open ${describeStore(options)}: ${(e as Error).message}`);
+  }
+  try {
+    await migrate(dataSource);
+    await tuneSqlite(dataSource);
+  } catch (e) {
+    await dataSource.destroy().catch(() => undefined);
+    throw e;
+  }
   return dataSource;
+}
+
+/**
+ * Runs pending migrations. On PostgreSQL several daemons may start at once against an empty database:
+ * a session advisory lock lets one migrate while the others wait, then find nothing left to do.
+ */
+async function migrate(dataSource: DataSource): Promise<void> {
+  if (dataSource.options.type !== 'postgres') {
+    await dataSource.runMigrations({ transaction: 'all' });
+    return;
+  }
+  const lock = dataSource.createQueryRunner();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await dataSource.runMigrations({ transaction: 'all' });
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    await lock.release();
+  }
 }
 
 /** WAL makes readers and one writer coexist; NORMAL sync is durable across process crashes in WAL mode. */
@@ -50,6 +108,12 @@ export async function tuneSqlite(dataSource: DataSource): Promise<void> {
   await dataSource.query('PRAGMA synchronous=NORMAL');
 }
 
-function redactUrl(url: string): string {
+function describeStore(options: DataSourceOptions): string {
+  if (options.type === 'postgres') return `PostgreSQL ${redactUrl(options.url ?? '')}`;
+  return `SQLite ${String(options.database)}`;
+}
+
+/** A URL fit for messages: no password (nor user). */
+export function redactUrl(url: string): string {
   return url.replace(/\/\/[^@/]*@/, '//***@');
 }

@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
-import { StoreOptions, storeDataSourceOptions, tuneSqlite } from './store-data-source';
+import { openStore, StoreOptions, storeDataSourceOptions } from './store-data-source';
 import { STORE_ENTITIES } from './store-entities';
 
 /** The daemon's store as TypeORM's default connection (the sandbox keeps its own named one). */
@@ -14,11 +13,8 @@ export class StoreModule {
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => storeDataSourceOptions(options),
-          dataSourceFactory: async (dsOptions) => {
-            const dataSource = await new DataSource(dsOptions!).initialize();
-            await tuneSqlite(dataSource);
-            return dataSource;
-          },
+          // connect, migrate (under a lock on PostgreSQL), tune: the same path as createStoreDataSource
+          dataSourceFactory: async (dsOptions) => openStore(dsOptions!),
         }),
         TypeOrmModule.forFeature(STORE_ENTITIES),
       ],

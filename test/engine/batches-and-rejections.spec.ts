@@ -1,12 +1,13 @@
+import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
 
-describe('engine: batches, service answers and rejections', () => {
+describeStores('engine: batches, service answers and rejections', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
   it('a batch answered 500 is retried and acknowledged', async () => {
-    h = await new EngineHarness({ batchSize: 5 }).start();
+    h = await new EngineHarness({ driver, batchSize: 5 }).start();
     h.source.deals = makeDeals(10);
     let failures = 1;
     h.service.script = (call) => (call.path === '/project/add-orders' && failures-- > 0 ? { status: 500, body: 'oops' } : undefined);
@@ -17,14 +18,14 @@ describe('engine: batches, service answers and rejections', () => {
   });
 
   it('a batch that keeps failing fails the run; batches acknowledged before stay acknowledged; the cursor does not pass it', async () => {
-    h = await new EngineHarness({ batchSize: 2, concurrency: 4, retries: 1 }).start();
+    h = await new EngineHarness({ driver, batchSize: 2, concurrency: 4, retries: 1 }).start();
     h.source.deals = makeDeals(12);
     h.service.script = (call) => (call.ids.includes('d5') ? { status: 503, body: { status: 'error', error: 'down' } } : undefined);
     const run = await h.run();
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(/stream deals: batch of 2 records \(d5…d6\) failed: .*503/);
     expect(await h.cursor()).toBe('2025-03-10T09:00:03.000Z'); // d4: the last of the acknowledged prefix
-    const states = await h.dataSource.query(`SELECT external_id FROM record_state WHERE stream = 'deals' ORDER BY external_id`);
+    const states = await h.query(`SELECT external_id FROM record_state WHERE stream = 'deals' ORDER BY external_id`);
     expect(states.map((s: { external_id: string }) => s.external_id)).toEqual(expect.arrayContaining(['d1', 'd2', 'd3', 'd4']));
     expect(states.map((s: { external_id: string }) => s.external_id)).not.toContain('d5');
 
@@ -38,7 +39,7 @@ describe('engine: batches, service answers and rejections', () => {
   });
 
   it("the service's skipped_by_invalid_format ids become rejected records; counters are summed over batches", async () => {
-    h = await new EngineHarness({ batchSize: 3 }).start();
+    h = await new EngineHarness({ driver, batchSize: 3 }).start();
     h.source.deals = makeDeals(10);
     h.service.invalidDateIds.add('d3').add('d7');
     const run = await h.run();
@@ -47,14 +48,14 @@ describe('engine: batches, service answers and rejections', () => {
     expect(run.streams.deals).toMatchObject({ read: 10, sent: 8, rejected: 2, sent_without_visit: 5 });
     const rejected = run.rejected.filter((r) => r.source === 'service').map((r) => [r.external_id, r.field]);
     expect(rejected).toEqual([['d3', 'date_create'], ['d7', 'date_create']]);
-    const row = await h.dataSource.query('SELECT uploaded, saved, skipped_by_invalid_format FROM run WHERE id = ?', [run.runId]);
+    const row = await h.query('SELECT uploaded, saved, skipped_by_invalid_format FROM run WHERE id = ?', [run.runId]);
     expect(row[0]).toEqual({ uploaded: 10, saved: 8, skipped_by_invalid_format: 2 });
-    const states = await h.dataSource.query(`SELECT external_id FROM record_state WHERE external_id IN ('d3','d7')`);
+    const states = await h.query(`SELECT external_id FROM record_state WHERE external_id IN ('d3','d7')`);
     expect(states).toEqual([]);
   });
 
   it('checks reject an oversize field naming the record and the field; the run goes on', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(4);
     h.source.deals[1].custom_fields = { comment: 'x'.repeat(1001) };
     h.source.deals[2].price = Number.NaN;
@@ -73,7 +74,7 @@ describe('engine: batches, service answers and rejections', () => {
   });
 
   it('a rejected record is retried automatically once its source changes', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(3);
     h.source.deals[2].custom_fields = { comment: 'x'.repeat(1001) };
     await h.run();
@@ -83,12 +84,12 @@ describe('engine: batches, service answers and rejections', () => {
     const run = await h.run();
     expect(run.streams.deals).toMatchObject({ sent: 1, unchanged: 2 });
     expect(h.service.orders.get('d3').fields.comment).toBe('fixed');
-    const open = await h.dataSource.query(`SELECT COUNT(*) AS n FROM rejected_record WHERE resolved = 0`);
-    expect(open[0].n).toBe(0);
+    const open = await h.query(`SELECT COUNT(*) AS n FROM rejected_record WHERE resolved = ?`, [false]);
+    expect(Number(open[0].n)).toBe(0);
   });
 
   it('retryRejected re-sends only the rejected ids, without moving the cursor', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(5);
     h.service.invalidDateIds.add('d2');
     const first = await h.run();
@@ -100,7 +101,7 @@ describe('engine: batches, service answers and rejections', () => {
     expect(retry).toMatchObject({ status: 'succeeded', mode: 'full', trigger: 'admin' });
     expect(h.service.orderDeliveries).toEqual(['d2']);
     expect(await h.cursor()).toBe(cursor);
-    const rows = await h.dataSource.query(`SELECT resolved FROM rejected_record WHERE run_id = ?`, [first.runId]);
+    const rows = await h.query(`SELECT resolved FROM rejected_record WHERE run_id = ?`, [first.runId]);
     expect(rows.map((r: { resolved: number }) => !!r.resolved)).toEqual([true]);
   });
 });

@@ -1,14 +1,15 @@
+import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
 
 const T = new Date('2025-03-10T09:00:00.000Z');
 
-describe('engine: cursor rules', () => {
+describeStores('engine: cursor rules', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
   it('records sharing the boundary timestamp are never lost and never re-sent (even with no overlap)', async () => {
-    h = await new EngineHarness({ batchSize: 2, sync: { overlap_seconds: 0 }, source: { pageSize: 2 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 2, sync: { overlap_seconds: 0 }, source: { pageSize: 2 } }).start();
     h.source.deals = makeDeals(3, { sameTime: true, start: T });
     await h.run();
     expect(await h.cursor()).toBe(T.toISOString());
@@ -23,7 +24,7 @@ describe('engine: cursor rules', () => {
   });
 
   it('ties split across pages and a failed batch: the cursor stays at the tie, the rerun sends only the rest', async () => {
-    h = await new EngineHarness({ batchSize: 2, concurrency: 1, retries: 0, source: { pageSize: 3 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 2, concurrency: 1, retries: 0, source: { pageSize: 3 } }).start();
     h.source.deals = [...makeDeals(7, { sameTime: true, start: T }), ...makeDeals(2, { start: new Date(T.getTime() + 60_000), from: 8 })];
     h.service.script = (call) => (call.ids.includes('d5') ? { status: 500, body: { status: 'error', error: 'boom' } } : undefined);
     const failed = await h.run();
@@ -41,7 +42,7 @@ describe('engine: cursor rules', () => {
   });
 
   it('the signpost: records updated after the run started are not covered by the cursor', async () => {
-    h = await new EngineHarness({ source: { honourWindow: false } }).start();
+    h = await new EngineHarness({ driver, source: { honourWindow: false } }).start();
     const future = new Date(Date.now() + 3600_000);
     h.source.deals = [...makeDeals(3, { start: T }), ...makeDeals(1, { start: future, from: 4 })];
     const run = await h.run();
@@ -53,7 +54,7 @@ describe('engine: cursor rules', () => {
   });
 
   it('lag_seconds moves the upper bound back from the run start', async () => {
-    h = await new EngineHarness({ sync: { lag_seconds: 120 } }).start();
+    h = await new EngineHarness({ driver, sync: { lag_seconds: 120 } }).start();
     h.source.deals = makeDeals(1, { start: T });
     const run = await h.run();
     const window = h.source.windows.find((w) => w.stream === 'deals')!;
@@ -61,7 +62,7 @@ describe('engine: cursor rules', () => {
   });
 
   it('a stream claiming sorted whose updated_at goes backwards fails loudly and does not move the cursor past it', async () => {
-    h = await new EngineHarness({ batchSize: 2, concurrency: 1, source: { pageSize: 2 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 2, concurrency: 1, source: { pageSize: 2 } }).start();
     const [d1, d2, d3, d4, d5, d6] = makeDeals(6, { start: T });
     h.source.deals = [d1, d2, d5, d6, d3, d4];
     // the first pages are acknowledged (cursor at d6) before the out-of-order page arrives
@@ -79,7 +80,7 @@ describe('engine: cursor rules', () => {
   });
 
   it('a connector yielding a page it already yielded fails the stream instead of looping', async () => {
-    h = await new EngineHarness({ source: { pageSize: 2, repeatFirstPage: true } }).start();
+    h = await new EngineHarness({ driver, source: { pageSize: 2, repeatFirstPage: true } }).start();
     h.source.deals = makeDeals(4, { start: T });
     const run = await h.run();
     expect(run.status).toBe('failed');
@@ -87,12 +88,12 @@ describe('engine: cursor rules', () => {
   });
 });
 
-describe('engine: unsorted incremental streams', () => {
+describeStores('engine: unsorted incremental streams', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
   it('move the cursor only at the stream end; a failure keeps acknowledged progress in record_state (no re-send)', async () => {
-    h = await new EngineHarness({ batchSize: 2, concurrency: 1, retries: 0, source: { sorted: false, pageSize: 2 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 2, concurrency: 1, retries: 0, source: { sorted: false, pageSize: 2 } }).start();
     const deals = makeDeals(8, { start: T });
     h.source.deals = [deals[5], deals[0], deals[7], deals[2], deals[1], deals[6], deals[3], deals[4]];
     h.service.script = (call) => (call.ids.includes('d2') ? { status: 500, body: 'down' } : undefined);

@@ -1,10 +1,11 @@
+import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
 
-describe('engine: incremental and full runs', () => {
+describeStores('engine: incremental and full runs', (driver) => {
   let h: EngineHarness;
   beforeEach(async () => {
-    h = await new EngineHarness({ batchSize: 50 }).start();
+    h = await new EngineHarness({ driver, batchSize: 50 }).start();
   });
   afterEach(() => h.stop());
 
@@ -90,17 +91,17 @@ describe('engine: incremental and full runs', () => {
   });
 });
 
-describe('engine: connector-given hashes (Page.hashes)', () => {
+describeStores('engine: connector-given hashes (Page.hashes)', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
   it('are the fingerprints: unchanged rows are dropped before mapping; changed and rejected rows are handled', async () => {
-    h = await new EngineHarness({ batchSize: 4, source: { hashes: true, honourWindow: false, sorted: false } }).start();
+    h = await new EngineHarness({ driver, batchSize: 4, source: { hashes: true, honourWindow: false, sorted: false } }).start();
     h.source.deals = makeDeals(10);
     h.source.deals[4].custom_fields = { note: 'z'.repeat(1001) };
     const first = await h.run('full');
     expect(first.streams.deals).toMatchObject({ read: 10, sent: 9, rejected: 1 });
-    const states = await h.dataSource.query(`SELECT fingerprint FROM record_state WHERE external_id = 'd1'`);
+    const states = await h.query(`SELECT fingerprint FROM record_state WHERE external_id = 'd1'`);
     expect(states[0].fingerprint).toMatch(/^s:[0-9a-f]{32}$/);
 
     h.source.deals[7].price = 1;

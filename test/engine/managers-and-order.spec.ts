@@ -1,7 +1,8 @@
+import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
 
-describe('engine: managers diff and stream order', () => {
+describeStores('engine: managers diff and stream order', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
@@ -12,7 +13,7 @@ describe('engine: managers diff and stream order', () => {
   ];
 
   it('adds new managers, updates changed ones, deletes ones gone from the CRM', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.managers = managers();
     const first = await h.run();
     expect(first.streams.managers).toMatchObject({ read: 3, sent: 3 });
@@ -28,12 +29,12 @@ describe('engine: managers diff and stream order', () => {
     expect(h.service.callsTo('/manager/delete').map((c) => c.ids[0])).toEqual(['m3']);
     expect([...h.service.managers.keys()].sort()).toEqual(['m1', 'm2', 'm4']);
     expect(h.service.managers.get('m2').name).toBe('Boris B.');
-    const states = await h.dataSource.query(`SELECT external_id FROM record_state WHERE stream = 'managers' ORDER BY external_id`);
+    const states = await h.query(`SELECT external_id FROM record_state WHERE stream = 'managers' ORDER BY external_id`);
     expect(states.map((s: { external_id: string }) => s.external_id)).toEqual(['m1', 'm2', 'm4']);
   });
 
   it('keeps managers gone from the CRM when delete_missing_managers is off', async () => {
-    h = await new EngineHarness({ sync: { delete_missing_managers: false } }).start();
+    h = await new EngineHarness({ driver, sync: { delete_missing_managers: false } }).start();
     h.source.managers = managers();
     await h.run();
     h.source.managers = managers().slice(0, 1);
@@ -43,14 +44,14 @@ describe('engine: managers diff and stream order', () => {
   });
 
   it('a manager with neither phone nor email is rejected by the checks', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.managers = [{ id: 'm9', name: 'Nobody' }];
     const run = await h.run();
     expect(run.rejected[0]).toMatchObject({ stream: 'managers', external_id: 'm9', field: 'phone', reason: 'phone or email must be given' });
   });
 
   it('imports every client before the first deal (request order seen by the service)', async () => {
-    h = await new EngineHarness({ batchSize: 10, concurrency: 4 }).start();
+    h = await new EngineHarness({ driver, batchSize: 10, concurrency: 4 }).start();
     h.source.managers = managers();
     h.source.clients = Array.from({ length: 45 }, (_, i) => ({
       id: `c${i}`, name: `Client ${i}`, phones: ['+7 900 1', '+7 900 2'], emails: [], updated_at: new Date('2025-03-01T00:00:00Z'),

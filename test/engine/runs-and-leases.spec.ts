@@ -1,15 +1,16 @@
-import { hostname } from 'os';
+import { machineKey } from '../../src/engine/engine-options';
 import { RunInProgressError, UnknownConnectionError } from '../../src/engine/engine-errors';
 import { ProgressEvent, RunSummary } from '../../src/engine/engine-types';
+import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
 
-describe('engine: runs, leases, shutdown, preview', () => {
+describeStores('engine: runs, leases, shutdown, preview', (driver) => {
   let h: EngineHarness;
   afterEach(() => h.stop());
 
   it('two starts at once: one runs, the other gets RunInProgressError with the run id', async () => {
-    h = await new EngineHarness({ batchSize: 10 }).start();
+    h = await new EngineHarness({ driver, batchSize: 10 }).start();
     h.source.deals = makeDeals(50);
     h.service.delayMs = 20;
     const results = await Promise.allSettled([
@@ -27,7 +28,7 @@ describe('engine: runs, leases, shutdown, preview', () => {
   });
 
   it('a second engine on the same database (another holder) cannot run the connection while the lease is held', async () => {
-    h = await new EngineHarness({ batchSize: 10 }).start();
+    h = await new EngineHarness({ driver, batchSize: 10 }).start();
     h.source.deals = makeDeals(40);
     h.service.delayMs = 30;
     const other = h.newSyncService();
@@ -39,40 +40,40 @@ describe('engine: runs, leases, shutdown, preview', () => {
   });
 
   it('an expired lease or one held by a dead local process is taken over', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(3);
-    await h.dataSource.query(`INSERT INTO lease (connection_id, holder, run_id, expires_at) VALUES (?, ?, NULL, ?)`, [
-      h.connectionId, `${hostname()}:999999:dead`, new Date(Date.now() + 60_000).toISOString(),
+    await h.query(`INSERT INTO lease (connection_id, holder, run_id, expires_at) VALUES (?, ?, NULL, ?)`, [
+      h.connectionId, `${machineKey()}:999999:dead`, new Date(Date.now() + 60_000).toISOString(),
     ]);
     expect((await h.run()).status).toBe('succeeded');
-    await h.dataSource.query(`UPDATE lease SET holder = 'elsewhere:1:x', expires_at = ?`, [new Date(Date.now() + 60_000).toISOString()]);
+    await h.query(`UPDATE lease SET holder = 'elsewhere:1:x', expires_at = ?`, [new Date(Date.now() + 60_000).toISOString()]);
     await expect(h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'admin' })).rejects.toBeInstanceOf(RunInProgressError);
-    await h.dataSource.query(`UPDATE lease SET expires_at = ?`, [new Date(Date.now() - 1000).toISOString()]);
+    await h.query(`UPDATE lease SET expires_at = ?`, [new Date(Date.now() - 1000).toISOString()]);
     expect((await h.run()).status).toBe('succeeded');
   });
 
   it('unknown connection and bad since are refused at start', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     await expect(h.sync.start('nope', { mode: 'incremental', trigger: 'cli' })).rejects.toBeInstanceOf(UnknownConnectionError);
     await expect(h.sync.start(h.connectionId, { mode: 'since', since: '31.02.2025', trigger: 'cli' })).rejects.toThrow(/since: "31.02.2025" is not a date/);
   });
 
   it('recoverInterruptedRuns marks runs of dead holders interrupted', async () => {
-    h = await new EngineHarness().start();
-    const dead = `${hostname()}:999999:dead`;
-    await h.dataSource.query(
+    h = await new EngineHarness({ driver }).start();
+    const dead = `${machineKey()}:999999:dead`;
+    await h.query(
       `INSERT INTO run (connection_id, mode, trigger, holder, started_at, status, streams) VALUES (?, 'incremental', 'schedule', ?, ?, 'running', '{}')`,
       [h.connectionId, dead, new Date().toISOString()],
     );
     const ids = await h.sync.recoverInterruptedRuns();
     expect(ids).toHaveLength(1);
-    const rows = await h.dataSource.query(`SELECT status, finished_at FROM run WHERE id = ?`, [ids[0]]);
+    const rows = await h.query(`SELECT status, finished_at FROM run WHERE id = ?`, [ids[0]]);
     expect(rows[0].status).toBe('interrupted');
     expect(rows[0].finished_at).toBeTruthy();
   });
 
   it('shutdown lets batches in flight finish and checkpoint, marks the run interrupted; the next run continues', async () => {
-    h = await new EngineHarness({ batchSize: 10, concurrency: 2, source: { pageSize: 10 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 10, concurrency: 2, source: { pageSize: 10 } }).start();
     h.source.deals = makeDeals(200);
     h.service.delayMs = 40;
     const { done } = await h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'admin' });
@@ -84,8 +85,8 @@ describe('engine: runs, leases, shutdown, preview', () => {
     expect(summary.status).toBe('interrupted');
     const acknowledged = h.service.orders.size;
     expect(acknowledged).toBeLessThan(200);
-    const states = await h.dataSource.query(`SELECT COUNT(*) AS n FROM record_state WHERE stream = 'deals'`);
-    expect(states[0].n).toBe(acknowledged);
+    const states = await h.query(`SELECT COUNT(*) AS n FROM record_state WHERE stream = 'deals'`);
+    expect(Number(states[0].n)).toBe(acknowledged);
 
     h.sync = h.newSyncService();
     h.service.delayMs = 0;
@@ -96,8 +97,23 @@ describe('engine: runs, leases, shutdown, preview', () => {
     expect(h.service.orderDeliveries).toHaveLength(200 - acknowledged);
   });
 
+  it('shutdown dispatches no new batch: only the batches in flight finish, even with a whole page queued', async () => {
+    h = await new EngineHarness({ driver, batchSize: 10, concurrency: 2, source: { pageSize: 200 } }).start();
+    h.source.deals = makeDeals(200);
+    h.service.delayMs = 150;
+    const { done } = await h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'admin' });
+    while (h.service.orderDeliveries.length < 10) await new Promise((r) => setTimeout(r, 5));
+    await h.sync.shutdown(10_000);
+    const summary = await done;
+    expect(summary.status).toBe('interrupted');
+    // one page of 20 batches was read; at most the 2 batches in flight at the stop reached the service
+    expect(h.service.orderDeliveries.length).toBeLessThanOrEqual(20);
+    const states = await h.query(`SELECT COUNT(*) AS n FROM record_state WHERE stream = 'deals'`);
+    expect(Number(states[0].n)).toBe(h.service.orders.size);
+  });
+
   it('emits progress and finished events and logs a one-line summary', async () => {
-    h = await new EngineHarness({ batchSize: 10, engine: { progressIntervalMs: 0 } }).start();
+    h = await new EngineHarness({ driver, batchSize: 10, engine: { progressIntervalMs: 0 } }).start();
     h.source.deals = makeDeals(30);
     const progress: ProgressEvent[] = [];
     const finished: RunSummary[] = [];
@@ -113,7 +129,7 @@ describe('engine: runs, leases, shutdown, preview', () => {
   });
 
   it('preview shows records, exact payloads and verdicts; nothing is sent, no cursor moves', async () => {
-    h = await new EngineHarness().start();
+    h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(8);
     h.source.deals[1].custom_fields = { note: 'y'.repeat(1200) };
     const preview = await h.sync.preview(h.connectionId, { stream: 'deals', limit: 3 });

@@ -8,6 +8,7 @@ import { EngineLogger } from '../../src/engine/engine-logger';
 import { EngineOptions } from '../../src/engine/engine-options';
 import { SyncService } from '../../src/engine/sync.service';
 import { createStoreDataSource } from '../../src/store/store-data-source';
+import { sql, StoreDriver, storeOptionsFor } from './store-drivers';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { FakeTrackerService } from './fake-tracker-service';
 import { memoryConnector, memorySource, MemorySource } from './memory-connector';
@@ -21,6 +22,8 @@ export interface HarnessOptions {
   engine?: EngineOptions;
   retries?: number;
   dataDir?: string;
+  /** the store's driver (default sqlite); 'postgres' uses a fresh schema of TEST_DATABASE_URL */
+  driver?: StoreDriver;
   /** share a running fake service (e.g. with a child process) */
   service?: FakeTrackerService;
 }
@@ -70,10 +73,13 @@ export class EngineHarness {
   readonly sourceName: string;
   dataDir: string;
   dataSource!: DataSource;
+  /** the PostgreSQL URL of this test's schema (undefined on SQLite) */
+  storeUrl?: string;
   tracker!: TrackerClient;
   sync!: SyncService;
   config!: TrackerSyncConfig;
   private readonly ownsDir: boolean;
+  private dropStore: () => Promise<void> = async () => undefined;
 
   constructor(private readonly options: HarnessOptions = {}) {
     this.connectionId = options.connectionId ?? 'demo';
@@ -87,7 +93,10 @@ export class EngineHarness {
 
   async start(): Promise<this> {
     const baseUrl = this.ownsService ? await this.service.start() : this.service.baseUrl!;
-    this.dataSource = await createStoreDataSource({ dataDir: this.dataDir });
+    const store = await storeOptionsFor(this.options.driver ?? 'sqlite', this.dataDir);
+    this.dropStore = store.cleanup;
+    this.storeUrl = store.options.url;
+    this.dataSource = await createStoreDataSource(store.options);
     this.tracker = testTracker(baseUrl, this.options.retries ?? 2);
     this.config = trackerSyncConfig(this.dataDir, [connectionConfig(this.connectionId, this.sourceName, this.options.sync)], this.options.batchSize ?? 500, this.options.concurrency ?? 4);
     this.sync = this.newSyncService();
@@ -104,8 +113,13 @@ export class EngineHarness {
     return done;
   }
 
+  /** SQL with '?' placeholders on either driver. */
+  query<T = any>(text: string, params: unknown[] = []): Promise<T> {
+    return sql<T>(this.dataSource, text, params);
+  }
+
   async cursor(stream = 'deals'): Promise<string | null> {
-    const rows = await this.dataSource.query('SELECT value FROM cursor WHERE connection_id = ? AND stream = ?', [this.connectionId, stream]);
+    const rows = await this.query('SELECT value FROM cursor WHERE connection_id = ? AND stream = ?', [this.connectionId, stream]);
     return rows[0]?.value ?? null;
   }
 
@@ -114,6 +128,7 @@ export class EngineHarness {
     await this.tracker?.close();
     if (this.ownsService) await this.service.stop();
     if (this.dataSource?.isInitialized) await this.dataSource.destroy();
+    await this.dropStore();
     if (this.ownsDir) rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

@@ -1,30 +1,45 @@
-import { hostname } from 'os';
 import { DataSource } from 'typeorm';
+import { DaemonEntity } from '../../store/entities/daemon.entity';
 import { LeaseEntity } from '../../store/entities/lease.entity';
-import { OWN_HOLDERS } from '../engine-options';
+import { machineKey, OWN_HOLDERS } from '../engine-options';
 import { isoAfter, isoNow } from './iso-time';
 import { SerialWriter } from './serial-writer';
 
+export interface LeaseTimings {
+  ttlMs: number;
+  /** a holder whose daemon heartbeat is older than this is dead */
+  deadDaemonAfterMs: number;
+}
+
+export type AcquireResult = { taken: true } | { taken: false; reason: 'held' | 'slot-taken'; lease: LeaseEntity | null };
+
 /**
- * The lease of a connection: one row, taken with a conditional UPDATE whose affected-row count
- * says who won. Atomic on SQLite (one writer at a time) and on PostgreSQL (row lock), across processes.
+ * The lease of a connection: one row, taken with a conditional UPDATE whose affected-row count says
+ * who won. Atomic on SQLite (one writer at a time) and on PostgreSQL (the UPDATE locks the row and
+ * re-checks its WHERE after a concurrent commit), across processes and machines.
+ * A scheduled run also claims its tick (`last_slot`) in the same statement: each tick runs once.
  */
 export class LeaseStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: SerialWriter,
     private readonly holder: string,
-    private readonly ttlMs: number,
+    private readonly timings: LeaseTimings,
   ) {}
 
-  /** true when this process now holds the lease of the connection. */
-  async acquire(connectionId: string): Promise<boolean> {
+  /** Takes the lease (and claims `slot`, an ISO instant, when given). */
+  async acquire(connectionId: string, slot?: string): Promise<AcquireResult> {
     await this.ensureRow(connectionId);
-    if (await this.takeIf(connectionId, { expiredOrMine: true })) return true;
+    if (await this.takeIf(connectionId, { slot })) return { taken: true };
     const current = await this.current(connectionId);
-    // a holder on this host whose process is gone (killed) cannot renew: take over at once
-    if (current && isDeadLocalHolder(current.holder)) return this.takeIf(connectionId, { fromHolder: current.holder });
-    return false;
+    if (slot && current?.last_slot && current.last_slot >= slot) return { taken: false, reason: 'slot-taken', lease: current };
+    // a holder that can no longer renew (killed here, or its daemon stopped beating): take over at once
+    if (current?.holder && current.holder !== this.holder && (await this.isDeadHolder(current.holder))) {
+      if (await this.takeIf(connectionId, { slot, fromHolder: current.holder })) return { taken: true };
+    }
+    const after = await this.current(connectionId);
+    const slotTaken = !!slot && !!after?.last_slot && after.last_slot >= slot;
+    return { taken: false, reason: slotTaken ? 'slot-taken' : 'held', lease: after };
   }
 
   async setRun(connectionId: string, runId: number): Promise<void> {
@@ -37,7 +52,7 @@ export class LeaseStore {
   /** Extends the lease; false when it was lost (expired and taken by another process). */
   async renew(connectionId: string): Promise<boolean> {
     const result = await this.writer.run((m) =>
-      m.createQueryBuilder().update(LeaseEntity).set({ expires_at: isoAfter(this.ttlMs) })
+      m.createQueryBuilder().update(LeaseEntity).set({ expires_at: isoAfter(this.timings.ttlMs) })
         .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: this.holder }).execute(),
     );
     return (result.affected ?? 0) > 0;
@@ -54,40 +69,49 @@ export class LeaseStore {
     return this.dataSource.getRepository(LeaseEntity).findOneBy({ connection_id: connectionId });
   }
 
-  /** The holder of a live lease (unexpired, not a dead local process), else null. */
+  /** The holder of a live lease (unexpired, not a dead holder), else null. */
   async liveHolder(connectionId: string): Promise<LeaseEntity | null> {
     const lease = await this.current(connectionId);
-    if (!lease || !lease.holder || lease.expires_at < isoNow() || isDeadLocalHolder(lease.holder)) return null;
+    if (!lease || !lease.holder || lease.expires_at < isoNow() || (await this.isDeadHolder(lease.holder))) return null;
     return lease;
+  }
+
+  /** Dead: a process of this machine that is gone, or a daemon whose heartbeat stopped. */
+  async isDeadHolder(holder: string): Promise<boolean> {
+    if (isDeadLocalHolder(holder)) return true;
+    const daemon = await this.dataSource.getRepository(DaemonEntity).findOneBy({ id: holder });
+    // no row: a CLI run or a daemon of an older version; only the lease's expiry can tell
+    return !!daemon && daemon.heartbeat_at < new Date(Date.now() - this.timings.deadDaemonAfterMs).toISOString();
   }
 
   private async ensureRow(connectionId: string): Promise<void> {
     await this.writer.run((m) =>
       m.createQueryBuilder().insert().into(LeaseEntity)
-        .values({ connection_id: connectionId, holder: '', run_id: null, expires_at: new Date(0).toISOString() })
+        .values({ connection_id: connectionId, holder: '', run_id: null, expires_at: new Date(0).toISOString(), last_slot: null })
         .orIgnore().execute(),
     );
   }
 
-  private async takeIf(connectionId: string, when: { expiredOrMine?: boolean; fromHolder?: string }): Promise<boolean> {
+  private async takeIf(connectionId: string, when: { slot?: string; fromHolder?: string }): Promise<boolean> {
     const result = await this.writer.run((m) => {
-      const qb = m.createQueryBuilder().update(LeaseEntity)
-        .set({ holder: this.holder, run_id: null, expires_at: isoAfter(this.ttlMs) })
-        .where('connection_id = :connectionId', { connectionId });
+      const set: Partial<LeaseEntity> = { holder: this.holder, run_id: null, expires_at: isoAfter(this.timings.ttlMs) };
+      if (when.slot) set.last_slot = when.slot;
+      const qb = m.createQueryBuilder().update(LeaseEntity).set(set).where('connection_id = :connectionId', { connectionId });
       if (when.fromHolder !== undefined) qb.andWhere('holder = :old', { old: when.fromHolder });
       else qb.andWhere('(expires_at < :now OR holder = :me OR holder = :free)', { now: isoNow(), me: this.holder, free: '' });
+      if (when.slot) qb.andWhere('(last_slot IS NULL OR last_slot < :slot)', { slot: when.slot });
       return qb.execute();
     });
     return (result.affected ?? 0) > 0;
   }
 }
 
-/** host:pid:nonce of a process on this host that no longer exists. */
+/** machine:pid:nonce of a process on this machine (same boot, same pid namespace) that no longer exists. */
 export function isDeadLocalHolder(holder: string | null | undefined): boolean {
   if (!holder) return false;
-  const [host, pidText] = holder.split(':');
+  const [machine, pidText] = holder.split(':');
   const pid = Number(pidText);
-  if (host !== hostname() || !Number.isInteger(pid) || pid <= 0) return false;
+  if (machine !== machineKey() || !Number.isInteger(pid) || pid <= 0) return false;
   // our own pid: alive if this process made the id, else a previous incarnation (e.g. PID 1 in a restarted container)
   if (pid === process.pid) return !OWN_HOLDERS.has(holder);
   try {

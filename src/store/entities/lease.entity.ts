@@ -6,7 +6,7 @@ export class LeaseEntity {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 
-  /** host:pid:nonce of the holding process; '' when free */
+  /** the holding daemon's instance id (host:pid:nonce, see DaemonEntity.id); '' when free */
   @Column({ type: 'varchar', length: 200 })
   holder: string;
 
@@ -16,4 +16,8 @@ export class LeaseEntity {
   /** ISO-8601 UTC; a lease past it may be taken by anyone */
   @Column({ type: 'varchar', length: 32 })
   expires_at: string;
+
+  /** ISO-8601 UTC of the latest scheduled tick a daemon claimed: each tick runs once across daemons */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  last_slot: string | null;
 }

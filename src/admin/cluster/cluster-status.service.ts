@@ -1,0 +1,42 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { DaemonRegistry } from '../../cluster/daemon-registry';
+import { HeartbeatService } from '../../cluster/heartbeat.service';
+import { DaemonEntity } from '../../store/entities/daemon.entity';
+import { ClusterResponse, DaemonResponse } from './cluster.response';
+
+/** The daemons sharing the store, from their heartbeat rows. */
+@Injectable()
+export class ClusterStatusService {
+  private readonly registry: DaemonRegistry;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly heartbeat: HeartbeatService,
+  ) {
+    this.registry = new DaemonRegistry(dataSource);
+  }
+
+  async status(): Promise<ClusterResponse> {
+    const now = Date.now();
+    const rows = await this.registry.recent(new Date(now - this.heartbeat.recentMs).toISOString());
+    return {
+      self: this.heartbeat.daemonId,
+      recent_seconds: Math.round(this.heartbeat.recentMs / 1000),
+      daemons: rows.map((row) => this.toResponse(row, now)),
+    };
+  }
+
+  private toResponse(row: DaemonEntity, now: number): DaemonResponse {
+    return {
+      id: row.id,
+      host: row.host,
+      pid: row.pid,
+      started_at: row.started_at,
+      heartbeat_at: row.heartbeat_at,
+      heartbeat_age_seconds: Math.max(0, Math.round((now - Date.parse(row.heartbeat_at)) / 100) / 10),
+      self: row.id === this.heartbeat.daemonId,
+      running: (row.running ?? []).map((r) => ({ connection_id: r.connection_id, run_id: r.run_id ?? null })),
+    };
+  }
+}
