@@ -20,7 +20,8 @@ export interface BatchAnswer {
   /** add-orders counters, when the operation has them */
   counters?: Partial<ServiceCounters>;
   /** records the service refused (not acknowledged; they become rejected records) */
-  refused: { externalId: string; field: string; reason: string }[];
+  /** `payload`: what was sent, for a handler that let go of the items' payloads once they were serialised */
+  refused: { externalId: string; field: string; reason: string; payload?: unknown }[];
 }
 
 export interface HandlerContext {

@@ -89,6 +89,11 @@ export class StreamSync {
     this.pageGuard = new PageGuard(`connection ${run.connectionId} stream ${stream}`);
   }
 
+  /** the run was asked to stop (shutdown): batches in flight finish, no new one is sent */
+  private get stopping(): boolean {
+    return this.run.signal.aborted;
+  }
+
   private get stream() {
     return this.plan.spec.name;
   }
@@ -117,6 +122,7 @@ export class StreamSync {
         if (this.run.signal.aborted) return true;
         await this.onPage(page);
         if (this.failure) return false;
+        if (this.stopping) return true;
         this.run.progress(this.stream);
       }
     } catch (e) {
@@ -141,7 +147,7 @@ export class StreamSync {
     }
     for (let i = 0; i < page.records.length; i++) {
       await this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i]);
-      if (this.failure) return;
+      if (this.failure || this.stopping) return;
     }
   }
 
@@ -231,7 +237,7 @@ export class StreamSync {
       chunk.pending++;
     }
     chunk.closed = true;
-    while (this.outgoing.length >= this.plan.batchSize && !this.failure) {
+    while (this.outgoing.length >= this.plan.batchSize && !this.failure && !this.stopping) {
       await this.dispatch(this.outgoing.splice(0, this.plan.batchSize));
     }
     await this.checkpointIfIdle();
@@ -246,14 +252,17 @@ export class StreamSync {
   }
 
   private async dispatchAll(): Promise<void> {
-    while (this.outgoing.length && !this.failure) await this.dispatch(this.outgoing.splice(0, this.plan.batchSize));
+    while (this.outgoing.length && !this.failure && !this.stopping) await this.dispatch(this.outgoing.splice(0, this.plan.batchSize));
   }
 
-  /** Waits for a free slot, then sends the batch without waiting for its answer. */
+  /**
+   * Waits for a free slot, then sends the batch without waiting for its answer. Once the run is stopped no
+   * new batch leaves: its records stay pending in their chunk, so the cursor never passes them.
+   */
   private async dispatch(batch: Pending[]): Promise<void> {
     const limit = this.plan.handler.concurrent ? Math.max(1, this.plan.concurrency) : 1;
     while (this.inFlight.size >= limit) await Promise.race(this.inFlight);
-    if (this.failure) return;
+    if (this.failure || this.stopping) return;
     const job: Promise<void> = this.sendBatch(batch).finally(() => this.inFlight.delete(job));
     this.inFlight.add(job);
   }
@@ -280,7 +289,8 @@ export class StreamSync {
       const refusal = refused.get(item.externalId);
       if (refusal) {
         this.counters.rejected++;
-        this.rejections.fromService(item.externalId, refusal.field, refusal.reason, item.payload, item.fingerprint);
+        const payload = refusal.payload !== undefined ? refusal.payload : item.payload;
+        this.rejections.fromService(item.externalId, refusal.field, refusal.reason, payload, item.fingerprint);
         continue;
       }
       this.counters.sent++;

@@ -51,17 +51,26 @@ function quote(value: unknown): string {
   return text === undefined ? 'undefined' : text.length > 40 ? `"${text.slice(0, 40)}…"` : `"${text}"`;
 }
 
+/** the keys of a category nested within the limit, in their usual spelling (checked without a regex) */
+const CATEGORY_KEYS = new Set(Array.from({ length: MAX_CATEGORY_LEVELS }, (_, i) => `level${i + 1}`));
+
+function isText(value: unknown): boolean {
+  return typeof value === 'string' && value.trim() !== '';
+}
+
 function requireText(add: Collect, field: string, value: unknown): void {
   if (typeof value !== 'string' || value.trim() === '') add(field, 'is required');
 }
 
 function checkFieldValues(add: Collect, fields: Record<string, unknown> | undefined, prefix = 'fields'): void {
   if (fields === undefined || fields === null) return;
-  for (const [name, value] of Object.entries(fields)) {
+  for (const name of Object.keys(fields)) {
+    const value = fields[name];
     if (value === null) continue;
     if (typeof value !== 'string') {
       add(`${prefix}.${name}`, `must be a string or null, got ${typeof value}`);
-    } else if (symbols(value) > MAX_FIELD_SYMBOLS) {
+    } else if (value.length > MAX_FIELD_SYMBOLS && symbols(value) > MAX_FIELD_SYMBOLS) {
+      // symbols ≤ UTF-16 units: only a long value needs counting
       add(`${prefix}.${name}`, `has ${symbols(value)} symbols, at most ${MAX_FIELD_SYMBOLS} allowed`);
     }
   }
@@ -83,7 +92,8 @@ export function checkAddOrder(order: AddOrder, index?: number): PayloadProblem[]
     add('date_create', `${quote(order.date_create)} is neither UNIX time nor 'YYYY-MM-DD HH:MM:SS+0000'`);
   }
   checkFieldValues(add, order.fields);
-  order.products?.forEach((p, i) => checkProduct(add, p, `products[${i}]`));
+  const products = order.products;
+  if (products) for (let i = 0; i < products.length; i++) checkProduct(add, products[i], i);
   order.history?.forEach((h, i) => {
     if (h.date !== undefined && !ORDER_DATE.test(String(h.date))) {
       add(`history[${i}].date`, `${quote(h.date)} is neither UNIX time nor 'YYYY-MM-DD HH:MM:SS+0000'`);
@@ -92,12 +102,15 @@ export function checkAddOrder(order: AddOrder, index?: number): PayloadProblem[]
   return problems;
 }
 
-function checkProduct(add: Collect, p: AddOrderProduct, at: string): void {
-  requireText(add, `${at}.id`, p.id);
-  requireText(add, `${at}.name`, p.name);
-  if (!Number.isInteger(p.quantity)) add(`${at}.quantity`, `${quote(p.quantity)} is not an integer (required)`);
+/** Runs once per product of every order: field paths are only built for a problem. */
+function checkProduct(add: Collect, p: AddOrderProduct, index: number): void {
+  if (!isText(p.id)) add(`products[${index}].id`, 'is required');
+  if (!isText(p.name)) add(`products[${index}].name`, 'is required');
+  if (!Number.isInteger(p.quantity)) add(`products[${index}].quantity`, `${quote(p.quantity)} is not an integer (required)`);
   if (!p.category) return;
+  const at = `products[${index}]`;
   for (const key of Object.keys(p.category)) {
+    if (CATEGORY_KEYS.has(key)) continue;
     const level = /^level(\d+)$/.exec(key);
     if (!level || +level[1] < 1 || +level[1] > MAX_CATEGORY_LEVELS) {
       add(`${at}.category.${key}`, `category nesting is at most ${MAX_CATEGORY_LEVELS} levels (level1..level5)`);

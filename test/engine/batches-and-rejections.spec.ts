@@ -48,6 +48,9 @@ describeStores('engine: batches, service answers and rejections', (driver) => {
     expect(run.streams.deals).toMatchObject({ read: 10, sent: 8, rejected: 2, sent_without_visit: 5 });
     const rejected = run.rejected.filter((r) => r.source === 'service').map((r) => [r.external_id, r.field]);
     expect(rejected).toEqual([['d3', 'date_create'], ['d7', 'date_create']]);
+    // the batch's payloads are let go once serialised: the excerpt is the refused order read back from the body
+    const excerpt = run.rejected.find((r) => r.source === 'service' && r.external_id === 'd7')?.excerpt;
+    expect(excerpt).toMatch(/^\{"id":"d7","date_create":"/);
     const row = await h.query('SELECT uploaded, saved, skipped_by_invalid_format FROM run WHERE id = ?', [run.runId]);
     expect(row[0]).toEqual({ uploaded: 10, saved: 8, skipped_by_invalid_format: 2 });
     const states = await h.query(`SELECT external_id FROM record_state WHERE external_id IN ('d3','d7')`);

@@ -1,4 +1,5 @@
 import type { Deal } from '../../connectors/canonical';
+import { SerializedJson } from '../../tracker/http/serialized-json';
 import { checkAddOrder } from '../../tracker/payload-checks';
 import type { AddOrder } from '../../tracker/types/orders.types';
 import { dealToAddOrder } from '../mapping/deal.mapping';
@@ -12,14 +13,21 @@ export const dealsHandler: StreamHandler<Deal, AddOrder> = {
   concurrent: true,
   withoutVisit: (order) => !order.tracker,
   async send(ctx, items) {
-    const answer = await ctx.tracker.orders.addBatch(items.map((i) => i.payload));
-    const refusedIds = invalidFormatIds(answer, items.map((i) => i.externalId));
+    // Serialised once, then the payload objects are let go: with several batches in flight they would
+    // otherwise outlive the young generation and swell the old one; a refused order is read back from the text.
+    const body = SerializedJson.of(items.map((i) => i.payload));
+    for (const item of items) item.payload = undefined as unknown as AddOrder;
+    const answer = await ctx.tracker.orders.addBatch(body);
+    const ids = items.map((i) => i.externalId);
+    const refusedIds = invalidFormatIds(answer, ids);
+    const sent = refusedIds.length ? (JSON.parse(body.text) as AddOrder[]) : [];
     return {
       counters: answer,
       refused: refusedIds.map((externalId) => ({
         externalId,
         field: 'date_create',
         reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})`.slice(0, 500),
+        payload: sent[ids.indexOf(externalId)],
       })),
     };
   },

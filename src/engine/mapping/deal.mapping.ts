@@ -3,6 +3,8 @@ import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } from '../../tracker/types/orders.types';
 import { finiteNumber, instant, moneyText } from './mapping-error';
 
+const LEVEL_KEYS = ['level1', 'level2', 'level3', 'level4', 'level5'];
+
 /** Deal → add-orders item. Dates carry '+0000' (the service reads bare dates as UTC+03:00). */
 export function dealToAddOrder(deal: Deal): AddOrder {
   const order: AddOrder = { id: deal.id, date_create: instant(deal.created_at, 'created_at', formatTrackerDate) };
@@ -16,7 +18,7 @@ export function dealToAddOrder(deal: Deal): AddOrder {
   if (deal.client_id) order.client_id = deal.client_id;
   const fields = dealFields(deal);
   if (fields) order.fields = fields;
-  if (deal.products?.length) order.products = deal.products.map((p, i) => product(p, `products[${i}]`));
+  if (deal.products?.length) order.products = deal.products.map(product);
   if (deal.history?.length) order.history = deal.history.map((h, i) => historyItem(h, `history[${i}]`));
   return order;
 }
@@ -28,22 +30,27 @@ function dealFields(deal: Deal): Record<string, string | null> | undefined {
   return Object.keys(fields).length ? fields : undefined;
 }
 
-function product(p: Product, at: string): AddOrderProduct {
+/** Runs for every product of every deal: a field's path is only spelled out when it is wrong. */
+function product(p: Product, index: number): AddOrderProduct {
   const out: AddOrderProduct = { id: p.id, name: p.name, quantity: p.quantity };
-  const price = finiteNumber(p.price, `${at}.price`);
-  if (price !== undefined) out.price = price;
-  const cost = finiteNumber(p.cost, `${at}.cost`);
-  if (cost !== undefined) out.cost = cost;
+  const price = isFiniteOrAbsent(p.price) ? p.price : finiteNumber(p.price, `products[${index}].price`);
+  if (price !== undefined && price !== null) out.price = price;
+  const cost = isFiniteOrAbsent(p.cost) ? p.cost : finiteNumber(p.cost, `products[${index}].cost`);
+  if (cost !== undefined && cost !== null) out.cost = cost;
   if (p.brand) out.brand = p.brand;
   if (p.variant) out.variant = p.variant;
   if (p.categories?.length) out.category = category(p.categories);
   return out;
 }
 
+function isFiniteOrAbsent(value: unknown): boolean {
+  return value === undefined || value === null || (typeof value === 'number' && Number.isFinite(value));
+}
+
 /** Every level is mapped; the payload check rejects a sixth one rather than dropping it silently. */
 function category(levels: string[]): AddOrderCategory {
   const out: Record<string, string> = {};
-  levels.forEach((name, i) => (out[`level${i + 1}`] = name));
+  for (let i = 0; i < levels.length; i++) out[i < LEVEL_KEYS.length ? LEVEL_KEYS[i] : `level${i + 1}`] = levels[i];
   return out as AddOrderCategory;
 }
 

@@ -11,6 +11,7 @@ import { RateLimits, RateLimitSetting } from './rate-limits';
 import { failureOf, parseMaybeJson } from './response-check';
 import { backoffDelayMs, parseRetryAfterMs, sleep } from './retry-policy';
 import { secretRedactor } from './secret-redactor';
+import { SerializedJson } from './serialized-json';
 
 export interface TrackerLogger {
   warn(msg: string): void;
@@ -104,9 +105,10 @@ export class TrackerHttp {
     const url = this.urlFor(op, req.pathParams);
     const params = this.queryFor(op, req.query);
     const limit = this.limits.enabled ? operationLimitFor(key, req.body) : null;
+    const body = serializedBody(req.body);
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.limits.run(limit, () =>
-        this.attemptOnce(op, { url, params, body: req.body, responseType, retry: attempt > 1 }, judge),
+        this.attemptOnce(op, { url, params, body, responseType, retry: attempt > 1 }, judge),
       );
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
@@ -224,6 +226,17 @@ export class TrackerHttp {
 
 /** Axios codes of a request that was never valid: repeating it cannot help. */
 const NOT_TRANSIENT = new Set(['ERR_INVALID_URL', 'ERR_BAD_OPTION', 'ERR_BAD_OPTION_VALUE', 'ERR_NOT_SUPPORT']);
+
+/**
+ * JSON bodies are serialised once, before the first attempt, into a Buffer that axios sends as it is: given an
+ * object it would stringify it on every attempt, and given a string it would parse it again to check it.
+ */
+function serializedBody(body: unknown): unknown {
+  if (body instanceof SerializedJson) return Buffer.from(body.text, 'utf8');
+  if (body === undefined || body === null || typeof body !== 'object') return body;
+  if (!Array.isArray(body) && Object.getPrototypeOf(body) !== Object.prototype) return body;
+  return Buffer.from(JSON.stringify(body), 'utf8');
+}
 
 function headerText(v: unknown): string | null {
   return typeof v === 'string' ? v : null;

@@ -1,5 +1,6 @@
 import { BatchOutcome, runBatches } from '../batching';
 import { normalizeAndFilters } from '../filters';
+import { SerializedJson } from '../http/serialized-json';
 import { TrackerHttp } from '../http/tracker-http';
 import {
   ADD_ORDERS_COUNTERS,
@@ -39,8 +40,8 @@ export class OrdersClient {
     return sumAddOrders(batches);
   }
 
-  /** POST /project/add-orders: exactly one request with the given orders. */
-  addBatch(orders: AddOrder[]): Promise<AddOrdersResponse> {
+  /** POST /project/add-orders: exactly one request with the given orders (or their JSON array, serialised once). */
+  addBatch(orders: AddOrder[] | SerializedJson): Promise<AddOrdersResponse> {
     return this.http.call('ordersAdd', { body: orders });
   }
 

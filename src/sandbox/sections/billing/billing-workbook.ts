@@ -1,4 +1,4 @@
-import ExcelJS from 'exceljs';
+import type ExcelJS from 'exceljs';
 import { BillingTransaction } from './billing.types';
 
 export const XLSX_CONTENT_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -18,7 +18,10 @@ const COLUMNS: { header: string; key: keyof BillingTransaction; width: number }[
 
 /** A real .xlsx workbook of the transactions. */
 export async function billingWorkbook(transactions: BillingTransaction[]): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
+  // loaded on first use: exceljs costs ~0.3 s and ~15 MB of heap at boot, and every process loads this module
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const excel = require('exceljs') as typeof ExcelJS;
+  const workbook = new excel.Workbook();
   workbook.created = new Date();
   const sheet = workbook.addWorksheet(BILLING_SHEET);
   sheet.columns = COLUMNS;
