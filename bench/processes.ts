@@ -14,12 +14,12 @@ export interface Measured {
 const MEASURE = join(__dirname, 'measure.js');
 
 /** Runs `node script args` in its own process with bench/measure preloaded; echoes a short label first. */
-export function runMeasured(script: string, args: string[], label: string): Promise<Measured> {
+export function runMeasured(script: string, args: string[], label: string, nodeFlags: string[] = []): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   const file = join(dir, 'measure.jsonl');
   process.stdout.write(`running ${label} ... `);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', MEASURE, script, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, '-r', MEASURE, script, ...args], {
       env: { ...process.env, BENCH_MEASURE_FILE: file, LOG_FORMAT: 'json' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
