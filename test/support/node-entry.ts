@@ -15,7 +15,7 @@ export function nodeEntry(entry: string): string[] {
 }
 
 /** tsc rewrites dist/.tsbuildinfo on every build, while unchanged outputs keep their old times. */
-function isFresh(compiled: string): boolean {
+export function isFresh(compiled: string): boolean {
   const buildInfo = join(ROOT, 'dist', '.tsbuildinfo');
   if (!existsSync(compiled) || !existsSync(buildInfo)) return false;
   const builtAt = statSync(buildInfo).mtimeMs;

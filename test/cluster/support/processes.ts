@@ -3,10 +3,8 @@
  * compiled dist/ when it is newer than every source file (fast start), else under ts-node (transpile only).
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-
-const ROOT = join(__dirname, '..', '..', '..');
+import { isFresh, nodeEntry, ROOT } from '../../support/node-entry';
 
 export interface Proc {
   name: string;
@@ -20,8 +18,7 @@ export interface Proc {
 
 /** `entry` relative to src/, without extension, e.g. 'main' or 'sandbox/standalone'. */
 export function spawnEntry(name: string, entry: string, args: string[], env: Record<string, string>): Proc {
-  const compiled = join(ROOT, 'dist', 'src', `${entry}.js`);
-  const command = isFresh(compiled) ? [compiled] : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', `${entry}.ts`)];
+  const command = nodeEntry(entry);
   const proc = spawn(process.execPath, [...command, ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TS_NODE_TRANSPILE_ONLY: 'true', ...env },
@@ -67,22 +64,4 @@ export function buildIfStale(): void {
   } catch {
     // type errors elsewhere in the tree: spawnEntry falls back to ts-node when dist/ is still not fresh
   }
-}
-
-/** The compiled entry is usable when dist/.tsbuildinfo is newer than every .ts of src/ and connectors/. */
-export function isFresh(compiled: string): boolean {
-  const buildInfo = join(ROOT, 'dist', '.tsbuildinfo');
-  if (!existsSync(compiled) || !existsSync(buildInfo)) return false;
-  const builtAt = statSync(buildInfo).mtimeMs;
-  return ['src', 'connectors'].every((dir) => newestTs(join(ROOT, dir)) <= builtAt);
-}
-
-function newestTs(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestTs(path));
-    else if (entry.name.endsWith('.ts')) newest = Math.max(newest, statSync(path).mtimeMs);
-  }
-  return newest;
 }
