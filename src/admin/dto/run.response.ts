@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { RunEntity, StoredStreamCounters } from '../../store';
+import { SERVICE_COUNTER_KEYS } from '../../engine/engine-types';
 
 /** The service's counters summed over the run's acknowledged batches. */
 export class RunCountersResponse {
@@ -14,17 +15,8 @@ export class RunCountersResponse {
   @ApiProperty() skipped_fields_by_invalid_format: number;
 }
 
-export const COUNTER_KEYS: readonly (keyof RunCountersResponse)[] = [
-  'uploaded',
-  'processed',
-  'saved',
-  'skipped_by_status',
-  'skipped_by_waiting_visit_info',
-  'skipped_by_internal_error',
-  'skipped_because_not_changed',
-  'skipped_by_invalid_format',
-  'skipped_fields_by_invalid_format',
-];
+/** the service's counters, in the engine's order (one list for the whole daemon) */
+export const COUNTER_KEYS: readonly (keyof RunCountersResponse)[] = SERVICE_COUNTER_KEYS;
 
 export class RunResponse {
   @ApiProperty() id: number;

@@ -6,33 +6,7 @@ import { RunStatusValue } from '../../store';
 export const RUN_STATUSES: readonly RunStatusValue[] = ['running', 'succeeded', 'failed', 'interrupted'];
 export const RUNS_MAX_LIMIT = 500;
 
-export class RunsQueryDto {
-  @ApiPropertyOptional({ description: 'connection id' })
-  @IsOptional()
-  @IsString()
-  connection?: string;
-
-  @ApiPropertyOptional({ enum: RUN_STATUSES })
-  @IsOptional()
-  @IsIn(RUN_STATUSES)
-  status?: RunStatusValue;
-
-  @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 50 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(RUNS_MAX_LIMIT)
-  limit: number = 50;
-
-  @ApiPropertyOptional({ minimum: 0, default: 0 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(0)
-  offset: number = 0;
-}
-
+/** limit/offset paging of list answers */
 export class PageQueryDto {
   @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 100 })
   @IsOptional()
@@ -48,4 +22,20 @@ export class PageQueryDto {
   @IsInt()
   @Min(0)
   offset: number = 0;
+}
+
+/** GET /api/runs: the page (50 runs by default) plus filters */
+export class RunsQueryDto extends PageQueryDto {
+  @ApiPropertyOptional({ description: 'connection id' })
+  @IsOptional()
+  @IsString()
+  connection?: string;
+
+  @ApiPropertyOptional({ enum: RUN_STATUSES })
+  @IsOptional()
+  @IsIn(RUN_STATUSES)
+  status?: RunStatusValue;
+
+  @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 50 })
+  override limit: number = 50;
 }
