@@ -11,8 +11,11 @@ import { mergeOrder } from './order-merge';
 import { ORDER_COLUMNS, OrderRecord, OrderRow, recordToRow, rowToRecord } from './stored-order';
 
 const SCALAR_COLUMNS = ORDER_COLUMNS.filter((column) => !['fields', 'products', 'history'].includes(column)).join(', ');
-/** Orders per multi-row upsert; equal to the prepared statement's rows. */
-const WRITE_CHUNK = 500;
+/**
+ * Orders per multi-row upsert. Small chunks let the rules of the next chunk run while SQLite writes this one;
+ * one chunk per 500-order request left the Node thread idle through the whole write.
+ */
+const WRITE_CHUNK = 100;
 const UPDATE_COLUMNS = ORDER_COLUMNS.filter((column) => !['project_id', 'id'].includes(column));
 
 interface BatchState {

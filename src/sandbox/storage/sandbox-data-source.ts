@@ -1,4 +1,5 @@
 import { Inject } from '@nestjs/common';
+import * as sqlite3 from 'sqlite3';
 import { DataSource } from 'typeorm';
 import { SANDBOX_ENTITIES } from './sandbox-entities';
 
@@ -15,6 +16,9 @@ export async function openSandboxDataSource(database: string): Promise<DataSourc
     entities: SANDBOX_ENTITIES,
     synchronize: true,
     logging: false,
+    // TypeORM calls sqlite3.verbose(), which wraps every call to util.inspect its arguments (a whole JSON
+    // batch) and record a stack trace; the patch is process-wide, so it would slow the daemon's store too.
+    driver: { verbose: () => sqlite3 },
   });
   await dataSource.initialize();
   if (database !== ':memory:') await dataSource.query('PRAGMA journal_mode=WAL');
