@@ -1,22 +1,86 @@
 import { DataSource, EntityManager } from 'typeorm';
 
+/** Transactions committed together at most: bounds one commit's size and the work a failure repeats. */
+const MAX_GROUP = 32;
+
+interface Job {
+  work: (manager: EntityManager) => Promise<unknown>;
+  /** a transaction (may share a commit with its neighbours) rather than a single statement */
+  transactional: boolean;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
 /**
  * One writer per DataSource. TypeORM's SQLite driver shares one connection: two transactions
  * at once would nest (savepoints) or fail, so every write of the engine goes through this queue.
+ *
+ * Group commit: transactions that queued up while the previous write ran are committed together, in
+ * queue order, in ONE transaction. A commit costs several turns of the event loop (BEGIN, the
+ * statements, COMMIT), and while a sync keeps the loop busy each turn is long: one commit per
+ * acknowledged batch made the store, not the service, the limit of a run. If a shared commit fails,
+ * each of its transactions is tried again alone, so one bad write does not take the others down.
  */
 export class SerialWriter {
-  private tail: Promise<unknown> = Promise.resolve();
+  private readonly queue: Job[] = [];
+  private pumping = false;
 
   constructor(private readonly dataSource: DataSource) {}
 
-  /** Runs `work` in one transaction, after every write queued before it. */
+  /** Runs `work` in one transaction, after every write queued before it. `work` must only write to the store. */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.enqueue(() => this.recovering(() => this.dataSource.transaction(work)));
+    return this.enqueue(work, true);
   }
 
   /** Runs `work` (single statements) after every write queued before it. */
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.enqueue(() => this.recovering(() => work(this.dataSource.manager)));
+    return this.enqueue(work, false);
+  }
+
+  private enqueue<T>(work: (manager: EntityManager) => Promise<T>, transactional: boolean): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ work, transactional, resolve: resolve as (value: unknown) => void, reject });
+      void this.pump();
+    });
+  }
+
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length) await this.execute(this.takeNext());
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  /** The next write, or the run of consecutive transactions at the head of the queue. */
+  private takeNext(): Job[] {
+    if (!this.queue[0].transactional) return this.queue.splice(0, 1);
+    let count = 1;
+    while (count < this.queue.length && count < MAX_GROUP && this.queue[count].transactional) count++;
+    return this.queue.splice(0, count);
+  }
+
+  private async execute(jobs: Job[]): Promise<void> {
+    if (jobs.length === 1) {
+      const [job] = jobs;
+      const run = job.transactional ? () => this.dataSource.transaction(job.work) : () => job.work(this.dataSource.manager);
+      await this.recovering(run).then(job.resolve, job.reject);
+      return;
+    }
+    let results: unknown[];
+    try {
+      results = await this.recovering(() => this.dataSource.transaction(async (manager) => {
+        const out: unknown[] = [];
+        for (const job of jobs) out.push(await job.work(manager));
+        return out;
+      }));
+    } catch {
+      for (const job of jobs) await this.execute([job]);
+      return;
+    }
+    jobs.forEach((job, index) => job.resolve(results[index]));
   }
 
   private async recovering<T>(work: () => Promise<T>): Promise<T> {
@@ -41,12 +105,6 @@ export class SerialWriter {
       runner.isTransactionActive = false;
       runner.transactionDepth = 0;
     }
-  }
-
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
-    const next = this.tail.then(work, work);
-    this.tail = next.catch(() => undefined);
-    return next;
   }
 }
 
