@@ -50,6 +50,9 @@ function plainDate(text: string): string | null {
 
 const emptyToNull = (text: string | undefined) => (text === undefined || text.trim() === '' ? null : text.trim());
 const list = (text: string) => text.split(/[,;]/).map((s) => s.trim()).filter((s) => s !== '');
+/** as the service receives them: digits only (a leading + kept), e-mails in lower case */
+const phoneList = (text: string) => list(text).map((p) => (p.startsWith('+') ? '+' : '') + p.replace(/\D/g, ''));
+const emailList = (text: string) => list(text).map((e) => e.toLowerCase());
 
 export function demoManagers(path: string): Manager[] {
   return readDemoCsv(path).map((r) => ({ id: r.id, name: r.name, phone: emptyToNull(r.phone), email: emptyToNull(r.email) }));
@@ -57,7 +60,7 @@ export function demoManagers(path: string): Manager[] {
 
 export function demoClients(path: string): Client[] {
   return readDemoCsv(path).map((r) => ({
-    id: r.id, name: r.name, phones: list(r.phone), emails: list(r.email), company: emptyToNull(r.company),
+    id: r.id, name: r.name, phones: phoneList(r.phone), emails: emailList(r.email), company: emptyToNull(r.company),
     birth_date: plainDate(r.birth_date), custom_fields: { 'Город': emptyToNull(r['Город']) },
   }));
 }

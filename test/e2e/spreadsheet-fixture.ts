@@ -79,7 +79,7 @@ export const expected: { managers: Manager[]; clients: Client[]; deals: Deal[]; 
   ],
   clients: [
     {
-      id: 'K-1', name: 'Мария Иванова', phones: ['+7 916 123-45-67', '8 495 000-00-00'], emails: ['maria@example.ru'],
+      id: 'K-1', name: 'Мария Иванова', phones: ['+79161234567', '84950000000'], emails: ['maria@example.ru'],
       company: 'ООО «Ромашка»', birth_date: '1985-03-15', custom_fields: { 'Сегмент': 'VIP' },
     },
     { id: 'K-2', name: 'Пётр Сидоров', phones: ['+79001234567'], emails: [], company: null, birth_date: '1990-12-31', custom_fields: { 'Сегмент': null } },

@@ -1,9 +1,13 @@
 import type { Client } from '../../../src/connectors/canonical';
+import { normalizedList, normalizeEmail, normalizePhone } from '../../../src/connectors/contact-values';
 import type { CellReader } from './cell-reader';
 import { readCustomFields } from './deal-parts';
 import { RowMapper, splitList } from './row-mapper';
 
-/** clients: id, name, phone, email (several separated by , or ;), company, birth_date, updated_at */
+/**
+ * clients: id, name, phone, email (several separated by , or ;), company, birth_date, updated_at.
+ * Phones and e-mails are normalised as the CRM connector does ('+7 (900) 000-00-01' -> '+79000000001').
+ */
 export function clientMapper(r: CellReader): RowMapper<Client> {
   const c = {
     id: r.col('id'), name: r.col('name'), phone: r.col('phone'), email: r.col('email'),
@@ -14,8 +18,8 @@ export function clientMapper(r: CellReader): RowMapper<Client> {
     const client: Client = {
       id: r.required(c.id, 'id') ?? '',
       name: r.required(c.name, 'name') ?? '',
-      phones: splitList(r.text(c.phone)),
-      emails: splitList(r.text(c.email)),
+      phones: normalizedList(splitList(r.text(c.phone)), normalizePhone),
+      emails: normalizedList(splitList(r.text(c.email)), normalizeEmail),
       company: r.text(c.company),
       birth_date: r.day(c.birth, 'birth_date'),
     };

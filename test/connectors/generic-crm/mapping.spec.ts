@@ -2,7 +2,7 @@ import { formatDate, parseCalendarDate, parseDate } from '../../../connectors/ge
 import { CustomFieldReader } from '../../../connectors/generic-crm/records/custom-fields';
 import { toStatus } from '../../../connectors/generic-crm/records/field-values';
 import { compileMapping, readFields } from '../../../connectors/generic-crm/records/mapping';
-import { normalizedList, normalizePhone } from '../../../connectors/generic-crm/records/contact-values';
+import { normalizedList, normalizePhone } from '../../../src/connectors/contact-values';
 import { renderTemplate } from '../../../connectors/generic-crm/templates';
 import connector from '../../../connectors/generic-crm';
 import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';

@@ -1,4 +1,6 @@
 /**
+ * Contact values shared by the connectors, so that a phone reads the same from a CRM and from a sheet
+ * (the service matches clients to visits by it).
  * Phones and e-mails arrive as a string, a list of strings, or a CRM's multi-value list
  * ([{ VALUE }] in Bitrix24, [{ value, primary }] in Pipedrive, [{ value, enum_code }] in amoCRM).
  */
