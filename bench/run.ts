@@ -3,6 +3,7 @@
  * Engine vs the glue script on the same generated data and the same sink, each case a separate process
  * measured by bench/measure (wall, CPU, peak RSS). Prints a table and writes bench/results/latest.json.
  */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeClients, writeDeals } from './generate-data';
@@ -54,7 +55,17 @@ function engineConfig(dataDir: string, sinkUrl: string): string {
   return file;
 }
 
+/**
+ * Before each case: the disk's write-back of the previous case (a million-row store, a regenerated CSV) is
+ * finished, so that it does not slow the next case down, and the machine has a second to go quiet.
+ */
+async function settle(): Promise<void> {
+  execFileSync('sync');
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+}
+
 async function engineSync(name: string, config: string, extra: string[], orders: number): Promise<Case> {
+  await settle();
   const measured = await runMeasured(CLI, ['sync', 'bench', '--config', config, ...extra], name, ENGINE_NODE_FLAGS);
   const run = /run \d+ (\w+) in ([\d.]+) s/.exec(measured.stdout);
   if (!run || run[1] !== 'succeeded') throw new Error(`${name}: the sync did not succeed:\n${measured.stdout.slice(-2000)}`);
@@ -62,11 +73,13 @@ async function engineSync(name: string, config: string, extra: string[], orders:
 }
 
 async function glue(name: string, sinkUrl: string): Promise<Case> {
+  await settle();
   const measured = await runMeasured(join(DIST, 'bench', 'glue.js'), ['--csv', join(WORK, 'deals.csv'), '--url', sinkUrl, '--batch', String(BATCH)], name);
   return { name, orders: DEALS, seconds: measured.wall_ms / 1000, ...measured };
 }
 
 async function sandboxIngest(): Promise<number | null> {
+  await settle();
   try {
     const out = await runMeasured(join(DIST, 'bench', 'sandbox-ingest.js'), [String(Math.min(DEALS, 200_000)), String(BATCH)], 'sandbox ingest');
     const match = /"ordersPerSecond":\s*([\d.]+)/.exec(out.stdout);
