@@ -53,14 +53,15 @@ export class RecordStateStore {
    */
   static async upsert(m: EntityManager, connectionId: string, stream: string, records: AcknowledgedRecord[], at: string): Promise<void> {
     const unique = [...new Map(records.map((r) => [r.externalId, r.fingerprint]))];
-    const postgres = m.connection.options.type === 'postgres';
+    const param = placeholders(m.connection);
     // `WHERE true` lets SQLite tell the upsert clause from a join constraint
-    const rows = postgres ? 'jsonb_array_elements($4::jsonb) AS row(value)' : 'json_each(?4) WHERE true';
-    const p = postgres ? (k: number) => `$${k}` : (k: number) => `?${k}`;
+    const rows = m.connection.options.type === 'postgres'
+      ? `jsonb_array_elements(${param(3)}::jsonb) AS row(value)`
+      : `json_each(${param(3)}) WHERE true`;
     for (let i = 0; i < unique.length; i += ROWS_PER_UPSERT) {
       await m.query(
         `INSERT INTO record_state (connection_id, stream, external_id, fingerprint, acknowledged_at) ` +
-          `SELECT ${p(1)}, ${p(2)}, value->>0, value->>1, ${p(3)} FROM ${rows} ` +
+          `SELECT ${param(0)}, ${param(1)}, value->>0, value->>1, ${param(2)} FROM ${rows} ` +
           `ON CONFLICT (connection_id, stream, external_id) DO UPDATE SET fingerprint = excluded.fingerprint, acknowledged_at = excluded.acknowledged_at`,
         [connectionId, stream, at, JSON.stringify(unique.slice(i, i + ROWS_PER_UPSERT))],
       );
