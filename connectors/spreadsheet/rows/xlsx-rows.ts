@@ -1,5 +1,6 @@
 import type ExcelJS from 'exceljs';
 import { createReadStream } from 'fs';
+import { Readable } from 'stream';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { Cells, RowBatch } from './sheet-rows';
 
@@ -38,7 +39,10 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
   try {
     for await (const worksheet of reader) {
       seen.push(worksheet.name);
-      if (found || !isWanted(worksheet, sheet, reader, seen.length)) continue;
+      if (found || !isWanted(worksheet, sheet, reader, seen.length)) {
+        release(worksheet);
+        continue;
+      }
       found = true;
       yield* worksheetBatches(worksheet);
       // no break: the rest of the archive is skipped through (unparsed) so a truncated file always fails
@@ -52,6 +56,19 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
   if (!found) {
     const wanted = sheet === undefined ? 'any worksheet' : `sheet ${JSON.stringify(sheet)}`;
     throw new SheetSourceError(`${name}: ${wanted} not found (sheets: ${seen.join(', ') || 'none'}); is it a complete XLSX file?`);
+  }
+}
+
+/**
+ * A worksheet that is skipped. When the archive holds worksheets before the shared strings, exceljs parks each
+ * in a temp file and deletes it as soon as the loop moves on, while the file's read stream may still be
+ * opening: its ENOENT had no listener and crashed the process. The stream is closed here, its errors heard.
+ */
+function release(worksheet: StreamedWorksheet): void {
+  const source = (worksheet as { iterator?: unknown }).iterator;
+  if (source instanceof Readable) {
+    source.on('error', () => undefined);
+    source.destroy();
   }
 }
 

@@ -3,6 +3,7 @@ import { readFileSync, writeFileSync } from 'fs';
 import { join } from 'path';
 import type { Deal, Expense } from '../../../src/connectors/canonical';
 import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { readXlsxRows } from '../../../connectors/spreadsheet/rows/xlsx-rows';
 import { readStream, tempDir } from './read-helper';
 
 async function writeWorkbook(file: string): Promise<void> {
@@ -79,4 +80,37 @@ describe('spreadsheet connector: XLSX files', () => {
       await expect(read).rejects.toThrow(new RegExp(`truncated-${fraction}.xlsx: .*(truncated|not found)`));
     }
   });
+});
+
+describe('spreadsheet connector: XLSX sheets parked in temp files', () => {
+  const tmp = tempDir();
+  const file = join(tmp.dir, 'two-sheets.xlsx');
+  afterAll(() => tmp.cleanup());
+
+  // exceljs writes worksheets before the shared strings, so its reader parks each worksheet in a temp file and
+  // deletes the file when the reader moves on; a skipped sheet's stream could still be opening it (ENOENT, no
+  // listener: the process crashed about once in 150 reads). Many reads make that race show.
+  it('reading one sheet while skipping the other never crashes and always gives the rows', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const first = workbook.addWorksheet('First');
+    for (let i = 0; i < 20; i++) first.addRow([`a${i}`, 'x']);
+    workbook.addWorksheet('Second').addRow(['M1', 'Ольга']);
+    await workbook.xlsx.writeFile(file);
+    const uncaught: Error[] = [];
+    const onUncaught = (error: Error) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      for (let round = 0; round < 250; round++) {
+        for (const [sheet, firstCell] of [['Second', 'M1'], ['First', 'a0']]) {
+          const rows = [];
+          for await (const batch of readXlsxRows(file, sheet, 'two-sheets.xlsx')) rows.push(...batch.rows);
+          expect(rows[0][0]).toBe(firstCell);
+        }
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a late ENOENT would arrive by now
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+    expect(uncaught.map((e) => e.message)).toEqual([]);
+  }, 60_000);
 });
