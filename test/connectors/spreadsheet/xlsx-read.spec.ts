@@ -104,7 +104,7 @@ describe('spreadsheet connector: XLSX sheets parked in temp files', () => {
         for (const [sheet, firstCell] of [['Second', 'M1'], ['First', 'a0']]) {
           const rows = [];
           for await (const batch of readXlsxRows(file, sheet, 'two-sheets.xlsx')) rows.push(...batch.rows);
-          expect(rows[0][0]).toBe(firstCell);
+          expect((rows[0] as unknown[])[0]).toBe(firstCell);
         }
       }
       await new Promise((resolve) => setTimeout(resolve, 100)); // a late ENOENT would arrive by now
