@@ -1,80 +1,47 @@
-import type ExcelJS from 'exceljs';
-import { createReadStream } from 'fs';
-import { Readable } from 'stream';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { Cells, RowBatch } from './sheet-rows';
+import { openXlsxSheets, XlsxSheet } from './xlsx-archive';
 
 const BATCH_ROWS = 1000;
 
-interface StreamedWorksheet {
-  id: string | number;
-  name: string;
-  parse(): AsyncIterable<Array<{ eventType: string; value: { number: number; values: unknown[] } }>>;
-}
-
-interface StreamedWorkbook extends AsyncIterable<StreamedWorksheet> {
-  model?: { sheets?: Array<{ id: number | string; name: string }> };
-}
-
 /**
- * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming WorkbookReader: the
+ * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming worksheet reader: the
  * workbook is never loaded whole). Date-formatted cells arrive as Dates (wall-clock time in UTC fields),
  * numbers as numbers, formulas as their cached result. A truncated or corrupt file is a SheetSourceError
  * naming the file.
  */
 export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string): AsyncGenerator<RowBatch> {
-  // loaded on first use: exceljs takes ~0.3 s to load, and most connections read CSV
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const excel = require('exceljs') as typeof ExcelJS;
-  const input = createReadStream(file);
-  const reader = new excel.stream.xlsx.WorkbookReader(input, {
-    sharedStrings: 'cache',
-    styles: 'cache',
-    hyperlinks: 'ignore',
-    worksheets: 'emit',
-    entries: 'ignore',
-  }) as unknown as StreamedWorkbook;
-  const seen: string[] = [];
-  let found = false;
+  const unreadable = (error: unknown) =>
+    error instanceof SheetSourceError
+      ? error
+      : new SheetSourceError(`${name}: cannot read the XLSX file (truncated or corrupt?): ${reasonOf(error)}`);
+  let sheets: XlsxSheet[];
   try {
-    for await (const worksheet of reader) {
-      seen.push(worksheet.name);
-      if (found || !isWanted(worksheet, sheet, reader, seen.length)) {
-        release(worksheet);
-        continue;
-      }
-      found = true;
-      yield* worksheetBatches(worksheet);
-      // no break: the rest of the archive is skipped through (unparsed) so a truncated file always fails
-    }
+    sheets = await openXlsxSheets(file);
   } catch (error) {
-    if (error instanceof SheetSourceError) throw error;
-    throw new SheetSourceError(`${name}: cannot read the XLSX file (truncated or corrupt?): ${reasonOf(error)}`);
-  } finally {
-    input.destroy();
+    throw unreadable(error);
   }
+  const found = sheets.find((s) => isWanted(s, sheet));
   if (!found) {
     const wanted = sheet === undefined ? 'any worksheet' : `sheet ${JSON.stringify(sheet)}`;
-    throw new SheetSourceError(`${name}: ${wanted} not found (sheets: ${seen.join(', ') || 'none'}); is it a complete XLSX file?`);
+    const names = sheets.map((s) => s.name).join(', ') || 'none';
+    throw new SheetSourceError(`${name}: ${wanted} not found (sheets: ${names}); is it a complete XLSX file?`);
+  }
+  try {
+    yield* worksheetBatches(found);
+  } catch (error) {
+    throw unreadable(error);
   }
 }
 
-/**
- * A worksheet that is skipped. When the archive holds worksheets before the shared strings, exceljs parks each
- * in a temp file and deletes it as soon as the loop moves on, while the file's read stream may still be
- * opening: its ENOENT had no listener and crashed the process. The stream is closed here, its errors heard.
- */
-function release(worksheet: StreamedWorksheet): void {
-  const source = (worksheet as { iterator?: unknown }).iterator;
-  if (source instanceof Readable) {
-    source.on('error', () => undefined);
-    source.destroy();
-  }
+function isWanted(found: XlsxSheet, sheet: string | number | undefined): boolean {
+  if (typeof sheet === 'string') return found.name.trim().toLowerCase() === sheet.trim().toLowerCase();
+  return found.position === (sheet ?? 1);
 }
 
-async function* worksheetBatches(worksheet: StreamedWorksheet): AsyncGenerator<RowBatch> {
+async function* worksheetBatches(sheet: XlsxSheet): AsyncGenerator<RowBatch> {
   let batch: RowBatch = { rows: [], numbers: [] };
-  for await (const events of worksheet.parse()) {
+  for await (const events of sheet.rows()) {
     for (const { eventType, value } of events) {
       if (eventType !== 'row') continue;
       batch.rows.push(rowCells(value.values));
@@ -86,14 +53,6 @@ async function* worksheetBatches(worksheet: StreamedWorksheet): AsyncGenerator<R
     }
   }
   if (batch.rows.length > 0) yield batch;
-}
-
-function isWanted(worksheet: StreamedWorksheet, sheet: string | number | undefined, reader: StreamedWorkbook, seenCount: number): boolean {
-  if (typeof sheet === 'string') return worksheet.name.trim().toLowerCase() === sheet.trim().toLowerCase();
-  const wantedPosition = sheet ?? 1;
-  const sheets = reader.model?.sheets;
-  const position = sheets ? sheets.findIndex((s) => String(s.id) === String(worksheet.id)) + 1 : 0;
-  return (position > 0 ? position : seenCount) === wantedPosition;
 }
 
 /** exceljs row values are 1-based and sparse; cells become plain values. */
