@@ -17,12 +17,12 @@ export class PageGuard {
   check(page: Page): void {
     this.count++;
     if (!page.records.length) return;
-    const hash = createHash('sha1');
-    page.records.forEach((r, i) => {
+    // one string per page, hashed once: a hash update per record cost twice as much
+    const parts = page.records.map((r, i) => {
       const at = (r as { updated_at?: Date | null }).updated_at;
-      hash.update(`${String(r.id)}\u0000${page.refs?.[i] ?? ''}\u0000${isValidDate(at) ? at.getTime() : ''}\u0001`);
+      return `${String(r.id)}\u0000${page.refs?.[i] ?? ''}\u0000${isValidDate(at) ? at.getTime() : ''}`;
     });
-    const signature = hash.digest('base64');
+    const signature = createHash('sha1').update(parts.join('\u0001')).digest('base64');
     const earlier = this.seen.get(signature);
     if (earlier !== undefined) {
       const first = String(page.records[0].id);
