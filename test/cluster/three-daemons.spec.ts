@@ -5,11 +5,11 @@
  * next tick; every deal reaches the service once. Takes one to two minutes (two wall-clock ticks).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { TrackerClient } from '../../src/tracker/tracker-client';
+import { freePort } from '../support/spawn-entry';
 import { describePostgres, sql, TestSchema } from '../support/store-drivers';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
 
@@ -39,17 +39,6 @@ interface RunRow {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const minuteOf = (iso: string) => iso.slice(0, 16);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function dealsFile(connection: string, count: number): string {
   return Array.from({ length: count }, (_, i) => {

@@ -1,5 +1,5 @@
 import { ChildProcess, spawn } from 'child_process';
-import { createServer } from 'net';
+import { freePort } from '../../support/spawn-entry';
 import type { TranspiledBuild } from './transpiled-build';
 
 export interface SandboxProcess {
@@ -62,13 +62,3 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
