@@ -1,8 +1,9 @@
 /**
  * Reads a generated deals CSV (default 1,000,000 rows, 3 products each) with the spreadsheet connector and
  * prints rows/s and peak RSS; then reads it again with the state of the first read (the no-change path).
- *   node dist/bench/read-csv.js [--rows N] [--dir FOLDER] [--bare]
+ *   node dist/bench/read-csv.js [--rows N] [--dir FOLDER] [--file CSV] [--bare]
  * `--bare` times a bare csv-parse loop over the same file instead (the ceiling the connector lives under).
+ * `--file` reads that CSV instead of a generated one (npm run bench times its own deals file this way).
  * The file is generated once into FOLDER (default: the OS temp folder) by a child process, so that the
  * generation does not count in this process's maxRSS, and reused.
  */
@@ -69,7 +70,7 @@ async function main(): Promise<void> {
   const rows = Number(option('rows', '1000000'));
   const dir = option('dir', join(tmpdir(), 'tracker-sync-bench'));
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, `deals-${rows}.csv`);
+  const file = option('file', join(dir, `deals-${rows}.csv`));
   if (process.argv.includes('--generate-only')) return generate(file, rows);
   if (!existsSync(file)) {
     console.log(`generating ${file} ...`);
