@@ -28,8 +28,17 @@ export interface Checkpoint {
   resolveRejections: boolean;
 }
 
-export function writeCheckpoint(writer: SerialWriter, cp: Checkpoint): Promise<void> {
-  return writer.transaction((m) => applyCheckpoint(m, cp));
+/**
+ * Writes a checkpoint in its turn in the writer's queue. Given a function, the checkpoint is built when its
+ * turn comes (once: a retried group commit writes the same one again). Resolves with what was written.
+ */
+export function writeCheckpoint(writer: SerialWriter, checkpoint: Checkpoint | (() => Checkpoint)): Promise<Checkpoint> {
+  let built: Checkpoint | null = typeof checkpoint === 'function' ? null : checkpoint;
+  return writer.transaction(async (m) => {
+    built ??= (checkpoint as () => Checkpoint)();
+    await applyCheckpoint(m, built);
+    return built;
+  });
 }
 
 async function applyCheckpoint(m: EntityManager, cp: Checkpoint): Promise<void> {

@@ -1,6 +1,7 @@
 import type { CanonicalRecord } from '../connectors/canonical';
 import type { Page, ReadCursor, StreamSpec } from '../connectors/connector-definition';
-import { writeCheckpoint } from './checkpoint';
+import { Checkpoint, writeCheckpoint } from './checkpoint';
+import type { AcknowledgedRecord } from './persistence/record-state.store';
 import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError, errorText } from './engine-errors';
 import { StreamCounters } from './engine-types';
@@ -61,7 +62,16 @@ export class StreamSync {
   private chunk: Chunk;
   private candidates: Candidate[] = [];
   private outgoing: Pending[] = [];
+  /** requests to the service not answered yet: at most `concurrency` */
   private readonly inFlight = new Set<Promise<void>>();
+  /**
+   * answered batches whose checkpoint is not written yet: at most `concurrency`, so that a store slower than
+   * the service holds the next batch back, and a crash re-sends at most twice the batches of the window
+   */
+  private readonly checkpointing = new Set<Promise<void>>();
+  /** acknowledged, waiting for the queued checkpoint */
+  private unwritten: AcknowledgedRecord[] = [];
+  private queuedCheckpoint: Promise<void> | null = null;
   private failure: Error | null = null;
   private readonly rejections: RejectionLog;
   private readonly pageGuard: PageGuard;
@@ -258,17 +268,21 @@ export class StreamSync {
   /**
    * Waits for a free slot, then sends the batch without waiting for its answer. Once the run is stopped no
    * new batch leaves: its records stay pending in their chunk, so the cursor never passes them.
+   * A slot is a request to the service: it is free once the service answers, while the batch's checkpoint
+   * is still being written (a checkpoint can take longer than the answer when the store is busy).
    */
   private async dispatch(batch: Pending[]): Promise<void> {
     const limit = this.plan.handler.concurrent ? Math.max(1, this.plan.concurrency) : 1;
     while (this.inFlight.size >= limit) await Promise.race(this.inFlight);
+    while (this.checkpointing.size >= limit) await Promise.race(this.checkpointing);
     if (this.failure || this.stopping) return;
     const job: Promise<void> = this.sendBatch(batch).finally(() => this.inFlight.delete(job));
     this.inFlight.add(job);
   }
 
+  /** every request answered and every checkpoint written */
   private async drain(): Promise<void> {
-    while (this.inFlight.size) await Promise.race(this.inFlight);
+    while (this.inFlight.size || this.checkpointing.size) await Promise.race([...this.inFlight, ...this.checkpointing]);
   }
 
   private async sendBatch(batch: Pending[]): Promise<void> {
@@ -298,36 +312,63 @@ export class StreamSync {
       acknowledged.push({ externalId: item.externalId, fingerprint: item.fingerprint });
     }
     if (answer.counters) addServiceCounters(this.run.counters, answer.counters);
-    try {
-      await this.checkpoint(acknowledged);
-    } catch (e) {
-      this.fail(new Error(`stream ${this.stream}: checkpoint failed: ${errorText(e)}`));
-    }
-    this.run.progress(this.stream);
+    const written: Promise<void> = this.checkpointAnswered(acknowledged)
+      .then(() => this.run.progress(this.stream))
+      .catch((e: unknown) => this.fail(new Error(`stream ${this.stream}: checkpoint failed: ${errorText(e)}`)))
+      .finally(() => this.checkpointing.delete(written));
+    this.checkpointing.add(written);
   }
 
   // ---- checkpoints --------------------------------------------------------------------
 
-  private async checkpoint(acknowledged: { externalId: string; fingerprint: string }[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Promise<void> {
-    const rejections = this.rejections.drain();
+  /**
+   * Answered batches share a checkpoint: one is queued in the writer, and when its turn comes it takes every
+   * acknowledgement answered until then (with the counters and cursor of that moment). A store slower than
+   * the service thus writes fewer, larger checkpoints instead of falling behind by one per batch.
+   */
+  private checkpointAnswered(acknowledged: AcknowledgedRecord[]): Promise<void> {
+    for (const record of acknowledged) this.unwritten.push(record);
+    if (!this.queuedCheckpoint) {
+      const queued = writeCheckpoint(this.run.writer, () => {
+        this.queuedCheckpoint = null; // acknowledgements from now on go to the next one
+        const taken = this.unwritten;
+        this.unwritten = [];
+        return this.snapshot(taken);
+      }).then((checkpoint) => this.afterWrite(checkpoint));
+      queued.catch(() => {
+        if (this.queuedCheckpoint === queued) this.queuedCheckpoint = null; // failed before its turn
+      });
+      this.queuedCheckpoint = queued;
+    }
+    return this.queuedCheckpoint;
+  }
+
+  private async checkpoint(acknowledged: AcknowledgedRecord[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Promise<void> {
+    this.afterWrite(await writeCheckpoint(this.run.writer, this.snapshot(acknowledged, extra)));
+  }
+
+  /** What the store records now: the run's counters, rejections not yet written, the cursor of the done prefix. */
+  private snapshot(acknowledged: AcknowledgedRecord[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Checkpoint {
     const rewind = this.rewindTo !== null && this.plan.moveCursor ? new Date(this.rewindTo) : undefined;
-    const cursor = rewind ? undefined : extra.cursor ?? this.prefixCursor();
     this.lastCheckpointAt = Date.now();
-    await writeCheckpoint(this.run.writer, {
+    return {
       runId: this.run.runId,
       connectionId: this.run.connectionId,
       stream: this.stream,
       acknowledged,
       forgotten: extra.forgotten,
-      rejections,
+      rejections: this.rejections.drain(),
       streams: snapshotStreams(this.run.streams),
       counters: { ...this.run.counters },
-      cursor,
+      cursor: rewind ? undefined : extra.cursor ?? this.prefixCursor(),
       rewind,
       state: extra.state,
       resolveRejections: this.run.hasUnresolvedRejections,
-    });
-    if (rejections.length) this.run.hasUnresolvedRejections = true;
+    };
+  }
+
+  private afterWrite(checkpoint: Checkpoint): void {
+    if (checkpoint.rejections.length) this.run.hasUnresolvedRejections = true;
   }
 
   /** Sorted streams: the highest updated_at of the fully done prefix, when it moved. */

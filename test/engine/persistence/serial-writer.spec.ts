@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource, Logger } from 'typeorm';
+import { Checkpoint, writeCheckpoint } from '../../../src/engine/checkpoint';
+import { SERVICE_COUNTER_KEYS, ServiceCounters } from '../../../src/engine/engine-types';
 import { RecordStateStore } from '../../../src/engine/persistence/record-state.store';
 import { SerialWriter } from '../../../src/engine/persistence/serial-writer';
 import { openStore, storeDataSourceOptions, StoreOptions } from '../../../src/store/store-data-source';
@@ -78,6 +80,29 @@ describeStores('serial writer', (driver) => {
     // the writer goes on after the failure
     await writer.transaction(acknowledge('d5', 'v5'));
     expect(await fingerprint('d5')).toBe('v5');
+  });
+
+  it('a checkpoint built when its turn comes is built once, even when its shared commit fails and is retried', async () => {
+    const first = writer.transaction(acknowledge('d1', 'v1'));
+    let builds = 0;
+    const counters = Object.fromEntries(SERVICE_COUNTER_KEYS.map((key) => [key, 0])) as unknown as ServiceCounters;
+    const lazy = writeCheckpoint(writer, (): Checkpoint => {
+      builds++;
+      return {
+        runId: 1, connectionId: 'c', stream: 'deals', acknowledged: [{ externalId: 'd2', fingerprint: `built-${builds}` }],
+        rejections: [], streams: {}, counters, resolveRejections: false,
+      };
+    });
+    const bad = writer.transaction(async () => {
+      throw new Error('disk says no');
+    });
+    await first;
+    await expect(bad).rejects.toThrow('disk says no');
+    const written = await lazy;
+    expect(builds).toBe(1);
+    expect(written.acknowledged).toEqual([{ externalId: 'd2', fingerprint: 'built-1' }]);
+    expect(await fingerprint('d2')).toBe('built-1');
+    expect(log.transactions).toBeGreaterThanOrEqual(3); // the first, the failed shared commit, the checkpoint alone
   });
 
   it('a single statement (run) is never folded into a shared transaction, and keeps its place in the queue', async () => {
