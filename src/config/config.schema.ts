@@ -65,7 +65,7 @@ export class TrackerConfig {
   @ToNumber() @IntRange(1, 10000)
   batch_size = 500;
 
-  @Doc('Batches in flight at once where order does not matter.', { type: 'integer 1..32' })
+  @Doc('Batches in flight at once where order does not matter; a crash re-sends at most twice as many.', { type: 'integer 1..32' })
   @ToNumber() @IntRange(1, 32)
   concurrency = 4;
 
