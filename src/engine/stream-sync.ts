@@ -47,6 +47,9 @@ interface Candidate {
   ref?: string;
 }
 
+/** What only some checkpoints carry: the final cursor, the connector's state, managers deleted from the service. */
+type CheckpointExtra = Pick<Checkpoint, 'cursor' | 'state' | 'forgotten'>;
+
 export interface StreamOutcome {
   /** false when the run was asked to stop before the stream's end */
   complete: boolean;
@@ -343,12 +346,12 @@ export class StreamSync {
     return this.queuedCheckpoint;
   }
 
-  private async checkpoint(acknowledged: AcknowledgedRecord[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Promise<void> {
+  private async checkpoint(acknowledged: AcknowledgedRecord[], extra: CheckpointExtra = {}): Promise<void> {
     this.afterWrite(await writeCheckpoint(this.run.writer, this.snapshot(acknowledged, extra)));
   }
 
   /** What the store records now: the run's counters, rejections not yet written, the cursor of the done prefix. */
-  private snapshot(acknowledged: AcknowledgedRecord[], extra: { cursor?: Date; state?: Record<string, unknown>; forgotten?: string[] } = {}): Checkpoint {
+  private snapshot(acknowledged: AcknowledgedRecord[], extra: CheckpointExtra = {}): Checkpoint {
     const rewind = this.rewindTo !== null && this.plan.moveCursor ? new Date(this.rewindTo) : undefined;
     this.lastCheckpointAt = Date.now();
     return {
