@@ -110,6 +110,18 @@ describe('sandbox add-orders rules', () => {
     expect(list.body.data[0]).toMatchObject({ revenue: 2000, cost: 700, visit_id: '1000010', tracker: 1000010 });
   });
 
+  it('stores text exactly as sent: quotes, NUL, emoji and SQL-like text (written as SQL literals)', async () => {
+    const tricky = ["it's", "''", 'a\u0000b', 'Ünïcödé 🚀', "x'); DROP TABLE sb_order; --", 'back\\slash'];
+    const orders = tricky.map((text, index) => ({ id: `text-${index}-${text}`, name: text, fields: { note: text } }));
+    expect((await addOrders(orders)).body).toMatchObject({ processed: tricky.length, saved: tricky.length });
+    for (const [index, text] of tricky.entries()) {
+      const order = (await info(`text-${index}-${text}`)).body.order;
+      expect(order).toMatchObject({ id: `text-${index}-${text}`, title: text });
+      expect(order.fields_data.note).toBe(text);
+    }
+    expect((await addOrders(orders)).body).toMatchObject({ skipped_because_not_changed: tricky.length });
+  });
+
   it('rejects a sixth category level and wrong types with 400 naming the field', async () => {
     const http = { headers: { 'Use-Http-Code': '1' } };
     const deep = await sandbox.post('project/add-orders', [{ id: 'x', products: [{ id: 'p', name: 'P', quantity: 1,

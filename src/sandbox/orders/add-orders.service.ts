@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
 import { SandboxPreparedSql } from '../storage/prepared-sql';
 import type { StatusType } from '../storage/order-status.entity';
-import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
 import { serviceTimestamp } from '../storage/timestamps';
 import { SandboxWriteLock } from '../storage/write-lock';
 import { AddOrdersResult, emptyAddOrdersResult, finishAddOrdersResult } from './add-orders-result';
@@ -55,7 +53,6 @@ export class AddOrdersService {
   private readonly mayHaveWaiting = new Map<number, boolean>();
 
   constructor(
-    @InjectSandboxDataSource() private readonly dataSource: DataSource,
     private readonly lock: SandboxWriteLock,
     private readonly sql: SandboxPreparedSql,
   ) {}
@@ -63,26 +60,26 @@ export class AddOrdersService {
   /** Checks the structure first (400 naming the field), then applies the rules in one transaction. */
   addOrders(projectId: number, items: unknown[]): Promise<AddOrdersResult> {
     const inputs = items.map((item, index) => readOrderInput(item, index));
-    return this.lock.run(() => this.dataSource.transaction((manager) => this.applyBatch(manager, projectId, inputs, items)));
+    return this.lock.run(() => this.sql.transaction(() => this.applyBatch(projectId, inputs, items)));
   }
 
   /** Writes the orders that waited for these visits (called once the visits are stored). */
   releaseWaitingOrders(projectId: number, visitIds: string[]): Promise<AddOrdersResult | null> {
     if (visitIds.length === 0) return Promise.resolve(null);
-    return this.lock.run(() => this.dataSource.transaction(async (manager) => {
+    return this.lock.run(() => this.sql.transaction(async () => {
       const rows = await this.sql.selectIn<{ payload: string }>(
         'SELECT payload FROM sb_pending_order WHERE project_id = ? AND tracker', [projectId], visitIds);
       if (rows.length === 0) return null;
       const items = rows.map((row) => JSON.parse(row.payload) as unknown);
       const inputs = items.map((item, index) => readOrderInput(item, index));
-      return this.applyBatch(manager, projectId, inputs, rows.map((row) => row.payload));
+      return this.applyBatch(projectId, inputs, rows.map((row) => row.payload));
     }));
   }
 
   /** `payloads`: the orders as uploaded (text or parsed), kept for the ones held for their visit. */
-  private async applyBatch(manager: EntityManager, projectId: number, inputs: OrderInput[], payloads: unknown[]):
+  private async applyBatch(projectId: number, inputs: OrderInput[], payloads: unknown[]):
   Promise<AddOrdersResult> {
-    const state = await this.loadBatchState(manager, projectId, inputs);
+    const state = await this.loadBatchState(projectId, inputs);
     const result = emptyAddOrdersResult(inputs.length);
     const writes: BatchWrites = { orders: new Map(), held: new Map(), released: new Set(), invalidIds: [] };
     // While SQLite writes one chunk on its thread, the rules run on the next one: the two overlap.
@@ -98,7 +95,7 @@ export class AddOrdersService {
       writing = this.sql.bulkUpsert('sb_order', ORDER_COLUMNS, chunk.map(recordToRow), ['project_id', 'id'], UPDATE_COLUMNS);
     }
     await writing;
-    await this.persistWaitingRoom(manager, projectId, writes);
+    await this.persistWaitingRoom(projectId, writes);
     return finishAddOrdersResult(result, writes.invalidIds);
   }
 
@@ -134,7 +131,7 @@ export class AddOrdersService {
     return merged;
   }
 
-  private async loadBatchState(manager: EntityManager, projectId: number, inputs: OrderInput[]): Promise<BatchState> {
+  private async loadBatchState(projectId: number, inputs: OrderInput[]): Promise<BatchState> {
     const stored = await this.loadStoredOrders(projectId, inputs);
     const trackers = new Set<string>();
     for (const input of inputs) if (input.tracker) trackers.add(input.tracker);
@@ -142,7 +139,7 @@ export class AddOrdersService {
     const visitRows = await this.sql.selectIn<{ id: string }>('SELECT id FROM sb_visit WHERE project_id = ? AND id',
       [projectId], [...trackers]);
     return {
-      statusTypes: await this.projectStatuses(manager, projectId),
+      statusTypes: await this.projectStatuses(projectId),
       knownVisits: new Set(visitRows.map((row) => row.id)),
       stored,
       now: serviceTimestamp(),
@@ -169,11 +166,10 @@ export class AddOrdersService {
     return stored;
   }
 
-  private async projectStatuses(manager: EntityManager, projectId: number): Promise<Map<string, StatusType>> {
+  private async projectStatuses(projectId: number): Promise<Map<string, StatusType>> {
     let statuses = this.statusTypes.get(projectId);
     if (!statuses) {
-      const rows = await manager.query('SELECT id, type FROM sb_order_status WHERE project_id = ?', [projectId]) as
-        { id: string; type: StatusType }[];
+      const rows = await this.sql.all<{ id: string; type: StatusType }>('SELECT id, type FROM sb_order_status WHERE project_id = ?', [projectId]);
       statuses = new Map(rows.map((row) => [row.id, row.type]));
       this.statusTypes.set(projectId, statuses);
     }
@@ -181,22 +177,22 @@ export class AddOrdersService {
   }
 
   /** Saves a round trip per batch in the common case of a project with no waiting orders. */
-  private async hasWaitingOrders(manager: EntityManager, projectId: number): Promise<boolean> {
+  private async hasWaitingOrders(projectId: number): Promise<boolean> {
     const known = this.mayHaveWaiting.get(projectId);
     if (known !== undefined) return known;
-    const rows = await manager.query('SELECT 1 FROM sb_pending_order WHERE project_id = ? LIMIT 1', [projectId]) as unknown[];
+    const rows = await this.sql.all('SELECT 1 FROM sb_pending_order WHERE project_id = ? LIMIT 1', [projectId]);
     this.mayHaveWaiting.set(projectId, rows.length > 0);
     return rows.length > 0;
   }
 
   /** Orders held for their visit are kept; orders that no longer wait leave the waiting room. */
-  private async persistWaitingRoom(manager: EntityManager, projectId: number, writes: BatchWrites): Promise<void> {
+  private async persistWaitingRoom(projectId: number, writes: BatchWrites): Promise<void> {
     await this.sql.bulkUpsert('sb_pending_order', ['project_id', 'id', 'tracker', 'payload'],
       [...writes.held.entries()].map(([id, held]) => [projectId, id, held.tracker,
         typeof held.payload === 'string' ? held.payload : JSON.stringify(held.payload)]),
       ['project_id', 'id'], ['tracker', 'payload']);
     if (writes.held.size > 0) this.mayHaveWaiting.set(projectId, true);
-    if (writes.released.size > 0 && await this.hasWaitingOrders(manager, projectId)) {
+    if (writes.released.size > 0 && await this.hasWaitingOrders(projectId)) {
       await this.sql.run('DELETE FROM sb_pending_order WHERE project_id = ? AND id IN (SELECT value FROM json_each(?))',
         [projectId, JSON.stringify([...writes.released])]);
     }

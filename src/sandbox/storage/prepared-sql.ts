@@ -4,11 +4,10 @@ import { DataSource } from 'typeorm';
 import { InjectSandboxDataSource } from './sandbox-data-source';
 
 /**
- * Bulk statements on the sandbox's SQLite connection, prepared once and reused.
- * Rows and key lists travel as ONE JSON text parameter that SQLite unpacks with `json_each`:
- * binding thousands of separate parameters costs the Node thread ~15 µs per row, while one
- * `JSON.stringify` costs a few, and SQLite parses the JSON on its own thread. Every statement thus
- * has one fixed shape, compiled once.
+ * Bulk statements on the sandbox's SQLite connection.
+ * Key lists travel as ONE JSON text parameter that SQLite unpacks with `json_each`: binding thousands
+ * of separate parameters costs the Node thread ~15 µs per row, while one `JSON.stringify` costs a few.
+ * Those statements have one fixed shape, prepared once and reused; bulk upserts carry literals.
  * It runs on TypeORM's own connection, so the statements join the caller's open transaction.
  */
 @Injectable()
@@ -17,15 +16,38 @@ export class SandboxPreparedSql {
 
   constructor(@InjectSandboxDataSource() private readonly dataSource: DataSource) {}
 
-  /** INSERT ... ON CONFLICT DO UPDATE of many rows (each row an array in `columns` order). */
+  /**
+   * Runs `work` in one transaction opened on the raw connection. TypeORM's `transaction()` spent ~2 ms
+   * of its own per call (query runner, events, logging), a tenth of a 500-order add-orders request.
+   * Callers hold the write lock, as for any write.
+   */
+  async transaction<T>(work: () => Promise<T>): Promise<T> {
+    await this.run('BEGIN', []);
+    try {
+      const result = await work();
+      await this.run('COMMIT', []);
+      return result;
+    } catch (error) {
+      await this.run('ROLLBACK', []);
+      throw error;
+    }
+  }
+
+  /**
+   * INSERT ... ON CONFLICT DO UPDATE of many rows (each row an array in `columns` order), the values
+   * written into the statement as SQL literals (`sqlLiteral`). SQLite compiles a VALUES list faster
+   * than it unpacks the same rows from one JSON parameter (~25 % less of its thread for orders), and
+   * binding them one by one costs the Node thread more than both.
+   */
   bulkUpsert(table: string, columns: string[], rows: unknown[][], conflict: string[], update: string[]): Promise<void> {
     if (rows.length === 0) return Promise.resolve();
     const onConflict = update.length === 0 ? `ON CONFLICT(${conflict.join(',')}) DO NOTHING`
       : `ON CONFLICT(${conflict.join(',')}) DO UPDATE SET ${update.map((c) => `${c}=excluded.${c}`).join(',')}`;
-    const values = columns.map((_, index) => `value->>${index}`).join(',');
-    // `WHERE true` lets SQLite tell the upsert clause from a join constraint.
-    const sql = `INSERT INTO ${table} (${columns.join(',')}) SELECT ${values} FROM json_each(?) WHERE true ${onConflict}`;
-    return this.run(sql, [JSON.stringify(rows)]);
+    const values = rows.map((row) => `(${row.map(sqlLiteral).join(',')})`).join(',');
+    const sql = `INSERT INTO ${table} (${columns.join(',')}) VALUES ${values} ${onConflict}`;
+    return new Promise((resolve, reject) => {
+      this.connection().run(sql, (error: Error | null) => (error ? reject(error) : resolve()));
+    });
   }
 
   /** `SELECT ... WHERE <column> IN (keys)` for any number of keys, in one statement. */
@@ -55,13 +77,30 @@ export class SandboxPreparedSql {
     await Promise.all(statements.map((statement) => new Promise<void>((resolve) => statement.finalize(() => resolve()))));
   }
 
+  private connection(): Database {
+    return (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
+  }
+
   private statement(sql: string): Statement {
     let statement = this.statements.get(sql);
     if (!statement) {
-      const connection = (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
-      statement = connection.prepare(sql);
+      statement = this.connection().prepare(sql);
       this.statements.set(sql, statement);
     }
     return statement;
   }
+}
+
+/**
+ * A value as an SQLite literal: strings quoted with `'` doubled (SQLite has no other escape), numbers
+ * as written, anything else NULL. SQLite reads a statement's text only up to a NUL character, so a
+ * string holding one is written as hex bytes cast to text.
+ */
+export function sqlLiteral(value: unknown): string {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) return `CAST(X'${Buffer.from(value, 'utf8').toString('hex')}' AS TEXT)`;
+    return `'${value.replaceAll("'", "''")}'`;
+  }
+  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+  return 'NULL';
 }
