@@ -91,6 +91,8 @@ export class SandboxPreparedSql {
   }
 }
 
+const NEEDS_ESCAPE = /['\u0000]/;
+
 /**
  * A value as an SQLite literal: strings quoted with `'` doubled (SQLite has no other escape), numbers
  * as written, anything else NULL. SQLite reads a statement's text only up to a NUL character, so a
@@ -98,6 +100,8 @@ export class SandboxPreparedSql {
  */
 export function sqlLiteral(value: unknown): string {
   if (typeof value === 'string') {
+    // One scan for the common case: most values hold neither character.
+    if (!NEEDS_ESCAPE.test(value)) return `'${value}'`;
     if (value.includes('\u0000')) return `CAST(X'${Buffer.from(value, 'utf8').toString('hex')}' AS TEXT)`;
     return `'${value.replaceAll("'", "''")}'`;
   }
