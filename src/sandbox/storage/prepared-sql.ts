@@ -28,7 +28,8 @@ export class SandboxPreparedSql {
       await this.run('COMMIT', []);
       return result;
     } catch (error) {
-      await this.run('ROLLBACK', []);
+      // SQLite rolls some failures back itself (disk full, I/O); then ROLLBACK fails and must not hide the cause.
+      await this.run('ROLLBACK', []).catch(() => undefined);
       throw error;
     }
   }
@@ -94,17 +95,26 @@ export class SandboxPreparedSql {
 const NEEDS_ESCAPE = /['\u0000]/;
 
 /**
- * A value as an SQLite literal: strings quoted with `'` doubled (SQLite has no other escape), numbers
- * as written, anything else NULL. SQLite reads a statement's text only up to a NUL character, so a
- * string holding one is written as hex bytes cast to text.
+ * A value as an SQLite literal: strings quoted with `'` doubled (SQLite has no other escape), finite
+ * numbers as written, booleans as 1/0, null, undefined and non-finite numbers as NULL (as JSON would).
+ * SQLite reads a statement's text only up to a NUL character, so a string holding one is written as
+ * hex bytes cast to text. Any other type is a programming error, not something to store silently.
  */
 export function sqlLiteral(value: unknown): string {
-  if (typeof value === 'string') {
-    // One scan for the common case: most values hold neither character.
-    if (!NEEDS_ESCAPE.test(value)) return `'${value}'`;
-    if (value.includes('\u0000')) return `CAST(X'${Buffer.from(value, 'utf8').toString('hex')}' AS TEXT)`;
-    return `'${value.replaceAll("'", "''")}'`;
+  switch (typeof value) {
+    case 'string':
+      // One scan for the common case: most values hold neither character.
+      if (!NEEDS_ESCAPE.test(value)) return `'${value}'`;
+      if (value.includes('\u0000')) return `CAST(X'${Buffer.from(value, 'utf8').toString('hex')}' AS TEXT)`;
+      return `'${value.replaceAll("'", "''")}'`;
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'NULL';
+    case 'boolean':
+      return value ? '1' : '0';
+    case 'undefined':
+      return 'NULL';
+    default:
+      if (value === null) return 'NULL';
+      throw new TypeError(`sqlLiteral: cannot write a ${typeof value} as an SQL value`);
   }
-  if (typeof value === 'number' && Number.isFinite(value)) return String(value);
-  return 'NULL';
 }
