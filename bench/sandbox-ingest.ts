@@ -10,7 +10,7 @@ import type { ClientJob } from './sandbox-client';
 export interface SandboxIngestResult {
   orders: number;
   batchSize: number;
-  /** Requests in flight at once (1 = one after the other, as a single sync run sends them). */
+  /** Requests in flight at once (1 = each sent when the previous one is answered). */
   concurrency: number;
   seconds: number;
   ordersPerSecond: number;
