@@ -24,9 +24,10 @@ const RESULTS = join(ROOT, 'bench', 'results');
 const CLI = join(DIST, 'src', 'cli.js');
 /**
  * The engine runs as `npm start` and `npm run cli` run it (package.json): with the heap capped, since V8
- * otherwise lets a streaming process's heap grow to about four times what is live before collecting.
+ * otherwise lets a streaming process's heap grow to about four times what is live before collecting, and
+ * without allocation-site pretenuring (README, "What you see on the first start").
  */
-const ENGINE_NODE_FLAGS = ['--max-old-space-size=192'];
+const ENGINE_NODE_FLAGS = ['--max-old-space-size=192', '--no-allocation-site-pretenuring'];
 /**
  * The targets were set on a machine where a bare csv-parse loop reads about 130,000 rows/s and the glue script
  * sends about 45,000 orders/s. Ratios with a fixed wait in them (the 50 ms case) and absolute rates (the

@@ -11,7 +11,11 @@ import { dateReading } from './values/dates';
 import { IdRegistry } from './values/id-registry';
 import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags } from './values/row-hash';
 
-export const PAGE_SIZE = 1000;
+/**
+ * Rows per page. A page's records live until the engine has mapped and sent them; at 1,000 they outlived
+ * the young generation and were promoted, and every promoted megabyte brings a full collection closer.
+ */
+export const PAGE_SIZE = 250;
 const EXCERPT_CHARS = 200;
 
 export interface PagerOptions {

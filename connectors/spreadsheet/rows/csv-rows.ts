@@ -7,7 +7,8 @@ import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { isPlainDelimited, readPlainRows } from './plain-csv-rows';
 import { RowBatch, SkippedRecord } from './sheet-rows';
 
-const CHUNK_BYTES = 128 * 1024;
+/** bytes per read: the rows split from one chunk stay alive until the pager has taken them all */
+const CHUNK_BYTES = 32 * 1024;
 /** an unclosed quote would otherwise gather the rest of the file into one field in memory */
 const MAX_RECORD_BYTES = 1 << 20;
 

@@ -232,7 +232,7 @@ const NOT_TRANSIENT = new Set(['ERR_INVALID_URL', 'ERR_BAD_OPTION', 'ERR_BAD_OPT
  * object it would stringify it on every attempt, and given a string it would parse it again to check it.
  */
 function serializedBody(body: unknown): unknown {
-  if (body instanceof SerializedJson) return Buffer.from(body.text, 'utf8');
+  if (body instanceof SerializedJson) return body.bytes;
   if (body === undefined || body === null || typeof body !== 'object') return body;
   if (!Array.isArray(body) && Object.getPrototypeOf(body) !== Object.prototype) return body;
   return Buffer.from(JSON.stringify(body), 'utf8');

@@ -1,5 +1,6 @@
 import type { Deal } from '../../../src/connectors/canonical';
 import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { PAGE_SIZE } from '../../../connectors/spreadsheet/sheet-pager';
 import { readStream, tempDir } from './read-helper';
 
 describe('spreadsheet connector: content hash, cursor window and stream specs', () => {
@@ -72,11 +73,11 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true });
   });
 
-  it('yields pages of at most 1000 records from a larger file', async () => {
-    const lines = ['id,created_at', ...Array.from({ length: 2500 }, (_, i) => `R${i},2025-01-01`)];
+  it(`yields pages of at most ${PAGE_SIZE} records from a larger file`, async () => {
+    const lines = ['id,created_at', ...Array.from({ length: 2 * PAGE_SIZE + PAGE_SIZE / 2 }, (_, i) => `R${i},2025-01-01`)];
     const file = tmp.write('paged.csv', lines.join('\n'));
     const result = await readStream({ deals: { path: file } }, 'deals');
-    expect(result.pages.map((p) => p.records.length)).toEqual([1000, 1000, 500]);
-    expect(result.refs[2499]).toBe('paged.csv row 2501');
+    expect(result.pages.map((p) => p.records.length)).toEqual([PAGE_SIZE, PAGE_SIZE, PAGE_SIZE / 2]);
+    expect(result.refs[2 * PAGE_SIZE + PAGE_SIZE / 2 - 1]).toBe(`paged.csv row ${2 * PAGE_SIZE + PAGE_SIZE / 2 + 1}`);
   });
 });
