@@ -67,7 +67,6 @@ function postOne(url: string, body: string, counter: string): Promise<void> {
   });
 }
 
-
 runClient(workerData as ClientJob, parentPort as MessagePort).catch((error: unknown) => {
   process.stderr.write(`sandbox ingest client failed: ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);
