@@ -12,7 +12,8 @@ import { InjectSandboxDataSource } from './sandbox-data-source';
  */
 @Injectable()
 export class SandboxPreparedSql {
-  private readonly statements = new Map<string, Statement>();
+  /** prepared statements by SQL text; a failed preparation is forgotten, so the next call tries again */
+  private readonly statements = new Map<string, Promise<Statement>>();
 
   constructor(@InjectSandboxDataSource() private readonly dataSource: DataSource) {}
 
@@ -57,15 +58,15 @@ export class SandboxPreparedSql {
     return this.all<T>(`${sqlBeforeIn} IN (SELECT value FROM json_each(?))`, [...leading, JSON.stringify(keys)]);
   }
 
-  run(sql: string, params: unknown[]): Promise<void> {
-    const statement = this.statement(sql);
+  async run(sql: string, params: unknown[]): Promise<void> {
+    const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.run(params, (error: Error | null) => (error ? reject(error) : resolve()));
     });
   }
 
-  all<T>(sql: string, params: unknown[]): Promise<T[]> {
-    const statement = this.statement(sql);
+  async all<T>(sql: string, params: unknown[]): Promise<T[]> {
+    const statement = await this.statement(sql);
     return new Promise((resolve, reject) => {
       statement.all<T>(params, (error: Error | null, rows: T[]) => (error ? reject(error) : resolve(rows)));
     });
@@ -75,20 +76,32 @@ export class SandboxPreparedSql {
   async finalizeAll(): Promise<void> {
     const statements = [...this.statements.values()];
     this.statements.clear();
-    await Promise.all(statements.map((statement) => new Promise<void>((resolve) => statement.finalize(() => resolve()))));
+    await Promise.all(statements.map((prepared) => prepared.then(
+      (statement) => new Promise<void>((resolve) => statement.finalize(() => resolve())),
+      () => undefined, // never prepared: nothing to finalize
+    )));
   }
 
   private connection(): Database {
     return (this.dataSource.driver as unknown as { databaseConnection: Database }).databaseConnection;
   }
 
-  private statement(sql: string): Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.connection().prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
+  /**
+   * The statement of `sql`, prepared once. Preparing takes a callback: without one, SQLite reports a failure
+   * (the connection closing under a late request) as an 'error' event that nothing listens to, which ends
+   * the process, and the calls queued on that statement never answer.
+   */
+  private statement(sql: string): Promise<Statement> {
+    const cached = this.statements.get(sql);
+    if (cached) return cached;
+    const prepared = new Promise<Statement>((resolve, reject) => {
+      const statement = this.connection().prepare(sql, (error: Error | null) => (error ? reject(error) : resolve(statement)));
+    });
+    prepared.catch(() => {
+      if (this.statements.get(sql) === prepared) this.statements.delete(sql);
+    });
+    this.statements.set(sql, prepared);
+    return prepared;
   }
 }
 
