@@ -13,8 +13,12 @@ export interface OpenedRows {
   strictWidth: boolean;
 }
 
-/** The raw-row reader of a sheet: CSV/TSV after sniffing encoding and delimiter, or XLSX. */
-export async function openRows(sheet: LocalSheet, source: SheetSource, stream: string, logger?: ConnectorLogger): Promise<OpenedRows> {
+/**
+ * The raw-row reader of a sheet: CSV/TSV after sniffing encoding and delimiter, or XLSX. `plainDelimited` comes from
+ * the file's scan (FileScan); without one (a peek at the header), rows go through csv-parse.
+ */
+export async function openRows(sheet: LocalSheet, source: SheetSource, stream: string, logger?: ConnectorLogger,
+  plainDelimited = false): Promise<OpenedRows> {
   if (sheet.format === 'xlsx') {
     logger?.log(`${stream}: reading ${sheet.name} (xlsx${source.sheet !== undefined ? `, sheet ${JSON.stringify(source.sheet)}` : ''})`);
     return { batches: readXlsxRows(sheet.file, source.sheet, sheet.name), delimiter: '\t', strictWidth: false };
@@ -22,5 +26,5 @@ export async function openRows(sheet: LocalSheet, source: SheetSource, stream: s
   const shape = await sniffText(sheet.file, source, sheet.format === 'tsv');
   const shown = shape.delimiter === '\t' ? 'TAB' : shape.delimiter;
   logger?.log(`${stream}: reading ${sheet.name} (${sheet.format}, ${shape.encoding} by ${shape.detectedBy}, delimiter ${shown})`);
-  return { batches: readCsvRows(sheet.file, shape, sheet.name), delimiter: shape.delimiter, strictWidth: true };
+  return { batches: readCsvRows(sheet.file, shape, sheet.name, plainDelimited), delimiter: shape.delimiter, strictWidth: true };
 }

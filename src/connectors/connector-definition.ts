@@ -73,6 +73,11 @@ export interface ReadContext<S = unknown> {
   workDir?: string;
   /** a dry run (preview): read only this many records if the connector can stop early */
   limit?: number;
+  /**
+   * the streams this run reads after this one, in order: a connector may prepare them meanwhile (the
+   * spreadsheet connector scans their files on another thread)
+   */
+  laterStreams?: StreamName[];
 }
 
 export interface CheckResult {

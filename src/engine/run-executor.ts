@@ -45,10 +45,10 @@ export class RunExecutor {
     } catch (e) {
       return { status: 'failed', error: `connector ${this.request.definition.name}: ${errorText(e)}` };
     }
-    for (const spec of specs) {
+    for (const [index, spec] of specs.entries()) {
       if (this.scope.signal.aborted) return interrupted();
       try {
-        const plan = await this.plan(spec);
+        const plan = await this.plan(spec, specs.slice(index + 1).map((later) => later.name));
         this.scope.logger.log(`${spec.name}: reading ${describeWindow(plan)}`);
         const outcome = await new StreamSync(this.scope, plan).execute();
         if (!outcome.complete) return interrupted();
@@ -71,7 +71,7 @@ export class RunExecutor {
       .map((name) => byName.get(name)!);
   }
 
-  private async plan(spec: StreamSpec): Promise<StreamPlan> {
+  private async plan(spec: StreamSpec, laterStreams: StreamName[]): Promise<StreamPlan> {
     const { mode, onlyIds } = this.request;
     const retry = !!onlyIds;
     const until = new Date(this.request.startedAt.getTime() - this.request.lagSeconds * 1000);
@@ -94,6 +94,7 @@ export class RunExecutor {
         signal: this.scope.signal,
         state,
         workDir: this.request.workDir,
+        laterStreams,
       });
     return {
       spec,

@@ -69,5 +69,18 @@ describeStores('engine: managers diff and stream order', (driver) => {
     expect(h.service.clients.size).toBe(45);
     expect(h.service.clients.get('c1')).toMatchObject({ phone: '+7 900 1,+7 900 2', email: null });
     expect(run.streams.clients).toMatchObject({ read: 45, sent: 45 });
+    // each read is told what the run reads after it (the spreadsheet connector scans those files meanwhile)
+    expect(h.source.windows.map((w) => [w.stream, w.later])).toEqual([
+      ['managers', ['clients', 'deals']], ['clients', ['deals']], ['deals', []],
+    ]);
+  });
+
+  it('a run of one stream tells its read that nothing comes after it', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.deals = makeDeals(3);
+    h.source.managers = managers();
+    const { done } = await h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'cli', onlyStreams: ['managers'] });
+    expect((await done).status).toBe('succeeded');
+    expect(h.source.windows.map((w) => [w.stream, w.later])).toEqual([['managers', []]]);
   });
 });

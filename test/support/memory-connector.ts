@@ -20,8 +20,8 @@ export interface MemorySource {
   hashes: boolean;
   /** called before each page; may throw or wait */
   beforePage?: (stream: StreamName, index: number) => Promise<void> | void;
-  /** windows the engine asked for, per read */
-  windows: { stream: StreamName; since: Date | null; until: Date }[];
+  /** windows the engine asked for, per read, with the streams it said the run reads after this one */
+  windows: { stream: StreamName; since: Date | null; until: Date; later?: StreamName[] }[];
 }
 
 const sources = new Map<string, MemorySource>();
@@ -55,7 +55,7 @@ export const memoryConnector = defineConnector<MemorySettings>({
   },
   async *read(stream, cursor, context) {
     const s = sourceOf(context.settings);
-    s.windows.push({ stream, since: cursor.since, until: cursor.until });
+    s.windows.push({ stream, since: cursor.since, until: cursor.until, later: context.laterStreams });
     const all = (stream === 'deals' ? s.deals : stream === 'clients' ? s.clients : s.managers) as (Deal | Client | Manager)[];
     const inWindow = all.filter((r) => {
       const at = (r as Deal).updated_at;

@@ -4,25 +4,25 @@ import iconv from 'iconv-lite';
 import { finished } from 'stream/promises';
 import type { TextShape } from '../source/text-sniff';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
-import { isPlainDelimited, readPlainRows } from './plain-csv-rows';
+import { readPlainRows } from './plain-csv-rows';
 import { RowBatch, SkippedRecord } from './sheet-rows';
 
 /** bytes per read: the rows split from one chunk stay alive until the pager has taken them all */
 const CHUNK_BYTES = 32 * 1024;
-/** an unclosed quote would otherwise gather the rest of the file into one field in memory */
+/** an unclosed quote would otherwise gather the rest of the file into one field in memory (twice PLAIN_LINE_LIMIT) */
 const MAX_RECORD_BYTES = 1 << 20;
 
 /**
  * Streams a delimited text file as batches of raw rows (one batch per file chunk), with bounded memory.
- * A file without quotes or carriage returns is split directly (plain-csv-rows: same rows, several times faster).
+ * A file the scan found plain (no quote, no carriage return, no huge line: FileScan.plainDelimited) is split
+ * directly (plain-csv-rows: same rows, several times faster).
  * csv-parse is driven by hand: a chunk is written, then every record it produced is drained synchronously,
  * which costs no promise per record (a `for await` over the parser does). Records the parser rejects
  * (bad quoting) arrive as SkippedRecord in their place; a fatal parser error is a SheetSourceError naming
  * the file and line.
  */
-export async function* readCsvRows(file: string, shape: TextShape, name: string): AsyncGenerator<RowBatch> {
-  // half the record limit: a line near it goes through csv-parse, which knows exactly where the limit lies
-  if (await isPlainDelimited(file, MAX_RECORD_BYTES / 2)) yield* readPlainRows(file, shape, CHUNK_BYTES);
+export async function* readCsvRows(file: string, shape: TextShape, name: string, plainDelimited: boolean): AsyncGenerator<RowBatch> {
+  if (plainDelimited) yield* readPlainRows(file, shape, CHUNK_BYTES);
   else yield* new CsvRowReader(file, shape, name).batches();
 }
 

@@ -20,7 +20,7 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
     const format = source.format ?? downloaded.format ?? formatFromName(source.path) ?? (await sniff(downloaded.file));
     return { file: downloaded.file, name: displayUrl(source.path), format };
   }
-  const file = resolve(process.cwd(), source.path);
+  const file = localSheetPath(source)!;
   try {
     await fs.access(file, fs.constants?.R_OK);
   } catch {
@@ -32,6 +32,11 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
   }
   const format = source.format ?? formatFromName(file) ?? formatFromContent(head);
   return { file, name: basename(file), format };
+}
+
+/** The absolute path of a sheet on the local disk; null for a URL. */
+export function localSheetPath(source: SheetSource): string | null {
+  return isUrl(source.path) ? null : resolve(process.cwd(), source.path);
 }
 
 async function sniff(file: string): Promise<SheetFormat> {

@@ -1,0 +1,66 @@
+import { createHash } from 'crypto';
+import { closeSync, openSync, utimesSync, writeSync } from 'fs';
+import { settingsDigest } from '../../../connectors/spreadsheet/read-sheet';
+import { PLAIN_LINE_LIMIT, scanAhead, scanFile } from '../../../connectors/spreadsheet/source/file-scan';
+import { readStream, tempDir } from './read-helper';
+
+const sha256 = (digest: string, bytes: string) => createHash('sha256').update(`${digest}\0${bytes}`).digest('hex');
+
+describe('spreadsheet connector: the file scan (content hash, plain or quoted), and scans started ahead', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+
+  it('hashes the settings digest with the bytes (sha256)', async () => {
+    const file = tmp.write('hash.csv', 'id\n1\n');
+    const scan = await scanFile(file, 'digest');
+    expect(scan.hash).toBe(sha256('digest', 'id\n1\n'));
+    expect((await scanFile(file, 'another digest')).hash).toBe(sha256('another digest', 'id\n1\n'));
+  });
+
+  // 1 MB of short lines first: the scan reads 1 MB at a time, so these cases cross a read's boundary
+  const megabyte = 'x,y\n'.repeat(1 << 18);
+  it.each([
+    ['a file of short unquoted lines', true, `id,title\n1,a\n${megabyte}2,b`],
+    ['a quote after the first megabyte', false, `id,title\n${megabyte}2,"b"\n`],
+    ['a carriage return', false, 'id,title\r\n1,a\r\n'],
+    ['a line of exactly the limit', true, `id,title\n1,${'x'.repeat(PLAIN_LINE_LIMIT - 2)}\n2,b\n`],
+    ['a line one byte over the limit, across a read boundary', false, `${'x\n'.repeat(400_000)}1,${'x'.repeat(PLAIN_LINE_LIMIT - 1)}\n`],
+    ['a last line over the limit without a newline', false, `id\n${'x'.repeat(PLAIN_LINE_LIMIT + 1)}`],
+  ])('%s: plainDelimited is %s', async (_name, plain, content) => {
+    expect((await scanFile(tmp.write('shape.csv', content), 'd')).plainDelimited).toBe(plain);
+  });
+
+  it('rejects with the reason when the file cannot be read', async () => {
+    await expect(scanFile(`${tmp.dir}/missing.csv`, 'd')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('uses a scan started ahead while the file keeps its size, time and inode, once; scans again after a change', async () => {
+    const file = tmp.write('ahead.csv', 'id\n1\n');
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    await scanAhead(file, 'd');
+    // other bytes in place, size and time put back: only the scan made before can still see the old bytes
+    const fd = openSync(file, 'r+');
+    writeSync(fd, '2', 3);
+    closeSync(fd);
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n1\n'));
+    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n2\n'));
+    // started ahead, then the file is written as usual (its time moves): the new bytes are hashed
+    await scanAhead(file, 'd');
+    tmp.write('ahead.csv', 'id\n3\n');
+    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n3\n'));
+  });
+
+  it('a read starts the scans of the later streams; a later file changed meanwhile is read and hashed as it is then', async () => {
+    const clients = tmp.write('clients.csv', 'id,name\nc1,Anna\n');
+    const deals = tmp.write('deals.csv', 'id,created_at,client_id\nd1,2025-01-01,c1\n');
+    const settings = { clients: { path: clients }, deals: { path: deals } };
+    const first = await readStream(settings, 'clients', { laterStreams: ['deals'] });
+    expect(first.records).toHaveLength(1);
+    const changed = 'id,created_at,client_id\nd1,2025-01-01,c1\nd2,2025-01-02,c1\n';
+    tmp.write('deals.csv', changed);
+    const second = await readStream(settings, 'deals');
+    expect(second.records.map((r) => r.id)).toEqual(['d1', 'd2']);
+    expect(second.state?.content_hash).toBe(sha256(settingsDigest('deals', settings.deals), changed));
+  });
+});
