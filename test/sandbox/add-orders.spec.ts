@@ -71,6 +71,22 @@ describe('sandbox add-orders rules', () => {
     expect(order.visits.map((item: { id: string }) => item.id)).toContain('7770001');
   });
 
+  it('finds the stored order and its visit whatever form the id and tracker came in', async () => {
+    const project = await sandbox.newProject();
+    await sandbox.post('_sandbox/visits', [{ id: '4440001', source: { system_name: 'google_ads' } }], { project });
+    // a number for the id and the tracker, then the same order with text: one order, unchanged
+    expect((await addOrders([{ id: 51, tracker: 4440001, price: '10' }], project)).body).toMatchObject({ saved: 1 });
+    expect((await addOrders([{ id: '51', tracker: '4440001', price: '10' }], project)).body)
+      .toMatchObject({ saved: 0, skipped_because_not_changed: 1, skipped_by_waiting_visit_info: 0 });
+    // an update without a tracker keeps the stored one, whose visit is known: written, not held
+    expect((await addOrders([{ id: '51', price: '20' }], project)).body).toMatchObject({ saved: 1, skipped_by_waiting_visit_info: 0 });
+    // an id of spaces only is an id too
+    expect((await addOrders([{ id: '   ', price: '5' }], project)).body).toMatchObject({ saved: 1 });
+    expect((await addOrders([{ id: '   ', price: '5' }], project)).body).toMatchObject({ saved: 0, skipped_because_not_changed: 1 });
+    const list = await sandbox.post('project/integration/order/list', {}, { project });
+    expect(list.body.total).toBe(2);
+  });
+
   it('answers skipped_because_not_changed for an order identical to the stored one', async () => {
     const order = { id: 'same-1', date_create: 1704103200, status: '1', price: '10', fields: { a: 'b' } };
     expect((await addOrders([order])).body).toMatchObject({ saved: 1 });
