@@ -1,4 +1,5 @@
 import { promises as fs } from 'fs';
+import pLimit from 'p-limit';
 import { Worker } from 'worker_threads';
 
 /** What one pass over a sheet's bytes tells before it is parsed. */
@@ -61,6 +62,13 @@ try {
 }
 `;
 
+/**
+ * Scans running at once, in the whole process: each worker costs ~10 MB of memory (16 at once took 160 MB more),
+ * and two keep both cores of a small machine busy. Many connections starting together queue here.
+ */
+export const MAX_PARALLEL_SCANS = 2;
+const scanSlots = pLimit(MAX_PARALLEL_SCANS);
+
 /** Scans started ahead of their read, by file and settings digest, with the file's identity when they started. */
 const ahead = new Map<string, Promise<{ stamp: string; scan: Promise<FileScan> }>>();
 
@@ -102,7 +110,16 @@ async function stampOf(file: string): Promise<string> {
   return `${stat.size}:${stat.mtimeNs}:${stat.ino}`;
 }
 
+/** Scans running now (at most MAX_PARALLEL_SCANS; the others wait). */
+export function scansRunning(): number {
+  return scanSlots.activeCount;
+}
+
 function runScan(file: string, digest: string): Promise<FileScan> {
+  return scanSlots(() => scanOnWorker(file, digest));
+}
+
+function scanOnWorker(file: string, digest: string): Promise<FileScan> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(SCAN_SOURCE, {
       eval: true,

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import { closeSync, openSync, utimesSync, writeSync } from 'fs';
 import { settingsDigest } from '../../../connectors/spreadsheet/read-sheet';
-import { PLAIN_LINE_LIMIT, scanAhead, scanFile } from '../../../connectors/spreadsheet/source/file-scan';
+import { MAX_PARALLEL_SCANS, PLAIN_LINE_LIMIT, scanAhead, scanFile, scansRunning } from '../../../connectors/spreadsheet/source/file-scan';
 import { readStream, tempDir } from './read-helper';
 
 const sha256 = (digest: string, bytes: string) => createHash('sha256').update(`${digest}\0${bytes}`).digest('hex');
@@ -32,6 +32,18 @@ describe('spreadsheet connector: the file scan (content hash, plain or quoted), 
 
   it('rejects with the reason when the file cannot be read', async () => {
     await expect(scanFile(`${tmp.dir}/missing.csv`, 'd')).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+
+  it('runs at most two scans at once (a worker each); the others wait their turn', async () => {
+    const file = tmp.write('many.csv', `id,title\n${'1,abc\n'.repeat(200_000)}`);
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, scansRunning())), 1);
+    const scans = await Promise.all(Array.from({ length: 6 }, () => scanFile(file, 'd')));
+    clearInterval(watch);
+    expect(MAX_PARALLEL_SCANS).toBe(2);
+    expect(most).toBe(2);
+    expect(new Set(scans.map((scan) => scan.hash)).size).toBe(1);
+    expect(scansRunning()).toBe(0);
   });
 
   it('uses a scan started ahead while the file keeps its size, time and inode, once; scans again after a change', async () => {
