@@ -2,6 +2,7 @@ import { CsvError, Options, parse, Parser } from 'csv-parse';
 import { createReadStream } from 'fs';
 import iconv from 'iconv-lite';
 import { finished } from 'stream/promises';
+import { PLAIN_LINE_LIMIT } from '../source/file-scan';
 import type { TextShape } from '../source/text-sniff';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { readPlainRows } from './plain-csv-rows';
@@ -9,8 +10,11 @@ import { RowBatch, SkippedRecord } from './sheet-rows';
 
 /** bytes per read: the rows split from one chunk stay alive until the pager has taken them all */
 const CHUNK_BYTES = 32 * 1024;
-/** an unclosed quote would otherwise gather the rest of the file into one field in memory (twice PLAIN_LINE_LIMIT) */
-const MAX_RECORD_BYTES = 1 << 20;
+/**
+ * an unclosed quote would otherwise gather the rest of the file into one field in memory; twice the longest
+ * line split directly, so that a line near the limit goes through csv-parse, which knows exactly where it lies
+ */
+const MAX_RECORD_BYTES = 2 * PLAIN_LINE_LIMIT;
 
 /**
  * Streams a delimited text file as batches of raw rows (one batch per file chunk), with bounded memory.

@@ -16,7 +16,7 @@ export interface FileScan {
   plainDelimited: boolean;
 }
 
-/** Half csv-parse's record limit (csv-rows): a line near it goes through csv-parse, which knows exactly where it lies. */
+/** The longest line split directly (512 KB); csv-rows gives csv-parse twice this as its record limit. */
 export const PLAIN_LINE_LIMIT = 1 << 19;
 
 /**
