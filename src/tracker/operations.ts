@@ -1,7 +1,8 @@
 /**
  * Every operation of the specification, once: method, path exactly as the spec writes it,
  * and the client method that performs it. Section clients take their descriptor from
- * here, so the coverage test (which parses the spec) checks what really runs.
+ * here, so the coverage test (which holds this list to test/fixtures/tracker/service-operations.json,
+ * the specification's operations as data) checks what really runs.
  */
 
 export type HttpMethod = 'GET' | 'POST';

@@ -1,18 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { TRACKER_OPERATIONS, TrackerClient } from '../../src/tracker';
+import serviceOperations from '../fixtures/tracker/service-operations.json';
 
-/** The specification lives beside the project: ../shared/seeds/*.txt from the project root. */
-function readSpec(): string {
-  const dir = path.resolve(__dirname, '../../../shared/seeds');
-  const file = fs.readdirSync(dir).find((f) => f.endsWith('.txt'));
-  if (!file) throw new Error(`no specification .txt in ${dir}`);
-  return fs.readFileSync(path.join(dir, file), 'utf8');
+/**
+ * The service's operations as data (test/fixtures/tracker/service-operations.json: section, method and
+ * path of each, taken from the specification's Endpoints chapter). The client is held to this list.
+ */
+interface ServiceOperation {
+  section: string;
+  method: string;
+  path: string;
 }
 
-function specOperations(spec: string): string[] {
-  return [...spec.matchAll(/^\*\*(GET|POST) (\/[^*\s]+)\*\*/gm)].map((m) => `${m[1]} ${m[2]}`);
-}
+const fromSpec: ServiceOperation[] = serviceOperations.operations;
+const key = (op: { method: string; path: string }) => `${op.method} ${op.path}`;
 
 function resolveMethod(client: TrackerClient, clientMethod: string): unknown {
   const [section, method] = clientMethod.split('.');
@@ -21,19 +21,24 @@ function resolveMethod(client: TrackerClient, clientMethod: string): unknown {
 }
 
 describe('coverage of the specification', () => {
-  const fromSpec = specOperations(readSpec());
   const client = new TrackerClient({ baseUrl: 'http://127.0.0.1:9/v1', apiKey: 'k', project: '1', rateLimit: 'off' });
   afterAll(() => client.close());
 
-  it('finds the 55 operations in the specification', () => {
+  it('lists the 55 operations of the specification, each once, with its section', () => {
     expect(fromSpec).toHaveLength(55);
-    expect(new Set(fromSpec).size).toBe(55);
+    expect(new Set(fromSpec.map(key)).size).toBe(55);
+    for (const op of fromSpec) {
+      expect(op.section).toMatch(/\S/);
+      expect(['GET', 'POST']).toContain(op.method);
+      expect(op.path).toMatch(/^\/[\w/{}-]+$/);
+    }
   });
 
   it('has exactly one TRACKER_OPERATIONS entry for every operation of the spec', () => {
-    const declared = TRACKER_OPERATIONS.map((op) => `${op.method} ${op.path}`);
-    expect(declared.filter((d) => !fromSpec.includes(d))).toEqual([]);
-    expect(fromSpec.filter((s) => !declared.includes(s))).toEqual([]);
+    const spec = fromSpec.map(key);
+    const declared = TRACKER_OPERATIONS.map(key);
+    expect(declared.filter((d) => !spec.includes(d))).toEqual([]);
+    expect(spec.filter((s) => !declared.includes(s))).toEqual([]);
     expect(new Set(declared).size).toBe(declared.length);
   });
 
@@ -41,5 +46,18 @@ describe('coverage of the specification', () => {
     const missing = TRACKER_OPERATIONS.filter((op) => typeof resolveMethod(client, op.clientMethod) !== 'function');
     expect(missing.map((op) => op.clientMethod)).toEqual([]);
     expect(new Set(TRACKER_OPERATIONS.map((op) => op.clientMethod)).size).toBe(55);
+  });
+
+  it("groups the client's methods as the specification groups its operations: one section per client section", () => {
+    const sectionOf = new Map(fromSpec.map((op) => [key(op), op.section]));
+    const specSections = new Map<string, Set<string>>();
+    for (const op of TRACKER_OPERATIONS) {
+      const clientSection = op.clientMethod.split('.')[0];
+      const sections = specSections.get(clientSection) ?? new Set<string>();
+      sections.add(sectionOf.get(key(op)) ?? '(not in the spec)');
+      specSections.set(clientSection, sections);
+    }
+    const mixed = [...specSections].filter(([, sections]) => sections.size > 1).map(([name, sections]) => `${name}: ${[...sections].join(', ')}`);
+    expect(mixed).toEqual([]);
   });
 });
