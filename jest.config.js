@@ -9,4 +9,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 60000,
   maxWorkers: 2,
+  // the default output, plus why suites were skipped (no PostgreSQL, no chromium) and how to enable them
+  reporters: ['default', '<rootDir>/test/support/skip-reasons-reporter.js'],
 };

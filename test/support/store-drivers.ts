@@ -29,7 +29,8 @@ export function describePostgres(name: string, body: () => void): void {
       });
     });
   } else {
-    describe.skip(`${name} [postgres] skipped: set TEST_DATABASE_URL (e.g. \`source .ci/postgres.sh\`) to run it`, () => {
+    // the reason is in the suite's name: jest's summary (test/support/skip-reasons-reporter.js) lists it
+    describe.skip(`${name} [postgres] skipped: no PostgreSQL (set TEST_DATABASE_URL, or run \`source .ci/postgres.sh\` first)`, () => {
       it('runs on PostgreSQL', () => undefined);
     });
   }
