@@ -7,6 +7,10 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json', isolatedModules: true, diagnostics: false }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // what the plugin loader resolves for plugins under plain Node (src/connectors/plugin-resolution.ts):
+  // the contract by name, and the daemon's libraries for a plugin folder outside the repository
+  moduleNameMapper: { '^tracker-sync/connector$': '<rootDir>/src/connector.ts' },
+  modulePaths: ['<rootDir>/node_modules'],
   testTimeout: 60000,
   maxWorkers: 2,
   // the default output, plus why suites were skipped (no PostgreSQL, no chromium) and how to enable them

@@ -1,6 +1,5 @@
 import * as fs from 'fs';
-import type { CoreStream, StreamName } from '../../src/connectors/canonical';
-import { defineConnector, Page, ReadContext, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import { CoreStream, defineConnector, Page, ReadContext, ReadCursor, RejectedInput, StreamName } from 'tracker-sync/connector';
 import { readJsonLines } from './json-lines';
 import { RecordError, toCanonical, TYPE_OF_STREAM } from './records';
 import { ExampleCustomSettings } from './settings';

@@ -1,4 +1,4 @@
-import type { Client, CoreStream, Deal, Manager } from '../../src/connectors/canonical';
+import type { Client, CoreStream, Deal, Manager } from 'tracker-sync/connector';
 
 /**
  * The file's own record shape -> canonical records. Kept apart from reading so a new CRM only rewrites

@@ -2,13 +2,15 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ConnectorDefinition, isConnectorDefinition } from './connector-definition';
 import { ConnectorRegistry } from './connector-registry';
+import { servePluginImports } from './plugin-resolution';
 import { ensureTypeScriptHook } from './typescript-require-hook';
 
 /**
  * Loads connectors: every folder of the top-level `connectors/` directory (the built-ins and any plugin
  * dropped there) plus the folders named in config (`connector_paths`). A folder is a plugin when its
  * index.js / index.ts exports a definition. A folder that fails is recorded in `registry.failures`,
- * logged, and skipped: the daemon runs on without it.
+ * logged, and skipped: the daemon runs on without it. A plugin imports the contract as `tracker-sync/connector`
+ * and the daemon's libraries by name, wherever it lives (plugin-resolution.ts).
  */
 
 export interface LoaderLogger {
@@ -97,6 +99,7 @@ function loadFolder(folder: string): ConnectorDefinition[] {
   const file = indexFile(folder);
   if (!file) throw new Error('no index.ts or index.js');
   if (file.endsWith('.ts')) ensureTypeScriptHook();
+  servePluginImports(folder);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const exported = require(file) as Record<string, unknown>;
   const definitions = exportedDefinitions(exported);
