@@ -1,3 +1,4 @@
+import { basename } from 'path';
 import { ConnectorDefinition } from './connector-definition';
 import { settingsProblems, toSettingsInstance } from './settings-validation';
 
@@ -54,7 +55,12 @@ export class ConnectorRegistry {
     return toSettingsInstance(definition.settingsClass, settings) as S;
   }
 
+  /** Says why when a plugin failed to load: its folder is named like the connector, or it is listed. */
   private unknownConnector(connector: string): string {
-    return `${JSON.stringify(connector)} is not a known connector (known: ${this.names().join(', ')})`;
+    const failed = this.failures.find((failure) => basename(failure.path) === connector);
+    if (failed) return `${JSON.stringify(connector)} failed to load from ${failed.path}: ${failed.reason}`;
+    const unknown = `${JSON.stringify(connector)} is not a known connector (known: ${this.names().join(', ')})`;
+    if (this.failures.length === 0) return unknown;
+    return `${unknown}; plugins that failed to load: ${this.failures.map((f) => `${f.path} (${f.reason})`).join('; ')}`;
   }
 }

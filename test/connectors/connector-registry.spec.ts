@@ -66,6 +66,21 @@ describe('ConnectorRegistry', () => {
     ]);
   });
 
+  it('says why when the connector named is a plugin that failed to load', () => {
+    const withFailures = new ConnectorRegistry();
+    withFailures.register(genericCrm);
+    withFailures.failures.push({ path: '/opt/plugins/my-crm', reason: '/opt/plugins/my-crm/index.ts:3:7: \',\' expected.' });
+    withFailures.failures.push({ path: '/opt/plugins/other', reason: 'boom while loading' });
+    expect(withFailures.validateSettings('my-crm', {}, 'connections[0]')).toEqual([
+      "connections[0].connector: \"my-crm\" failed to load from /opt/plugins/my-crm: /opt/plugins/my-crm/index.ts:3:7: ',' expected.",
+    ]);
+    // a plugin whose folder is named otherwise: every failure is listed
+    expect(withFailures.validateSettings('renamed', {}, 'connections[1]')).toEqual([
+      'connections[1].connector: "renamed" is not a known connector (known: generic-crm); plugins that failed to load: ' +
+        "/opt/plugins/my-crm (/opt/plugins/my-crm/index.ts:3:7: ',' expected.); /opt/plugins/other (boom while loading)",
+    ]);
+  });
+
   it('instantiates typed settings with defaults applied', () => {
     const settings = registry.instantiateSettings<GenericCrmSettings>('generic-crm', { base_url: 'https://x', streams: { deals: { paginator: { type: 'offset' } } } });
     expect(settings).toBeInstanceOf(GenericCrmSettings);
