@@ -8,6 +8,10 @@ import { BootContext, prepareBoot, PrepareOptions, SANDBOX_PATH } from './bootst
 import { SyncService } from './engine';
 import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-exception.filter';
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
+import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
+
+/** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
+export const SANDBOX_DOCS_PATH = 'sandbox/docs';
 
 export interface Daemon {
   app: INestApplication;
@@ -31,6 +35,7 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
   // malformed JSON and unknown routes under the sandbox answer the service's error body; other routes keep Nest's
   if (boot.sandbox) app.useGlobalFilters(new MountedSandboxExceptionFilter(`/${SANDBOX_PATH}`, app.getHttpAdapter()));
   setupOpenApi(app);
+  if (boot.sandbox) setupSandboxOpenApi(app, SANDBOX_DOCS_PATH);
 
   const host = boot.config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boot.port}`;
@@ -42,7 +47,7 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       await app.listen(boot.port, host);
       boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health)`);
       if (boot.sandbox) {
-        boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);
+        boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1, OpenAPI /${SANDBOX_DOCS_PATH}); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);
       } else {
         boot.logger.info(`service: ${boot.tracker.baseUrl} (project ${boot.tracker.project ?? '?'})`);
       }

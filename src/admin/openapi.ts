@@ -1,9 +1,14 @@
 import { INestApplication } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SandboxModule } from '../sandbox/sandbox.module';
 
 export const DOCS_PATH = 'docs';
 
-/** OpenAPI document of the admin API, with its UI at /docs (open; the API itself needs the token). */
+/**
+ * OpenAPI document of the admin API, with its UI at /docs (open; the API itself needs the token).
+ * Every module but the embedded sandbox's, which has its own document (src/sandbox/sandbox-openapi.ts).
+ */
 export function setupOpenApi(app: INestApplication, version = '0.1.0'): void {
   const document = SwaggerModule.createDocument(
     app,
@@ -16,6 +21,11 @@ export function setupOpenApi(app: INestApplication, version = '0.1.0'): void {
       .setVersion(version)
       .addBearerAuth()
       .build(),
+    { include: adminModules(app) },
   );
   SwaggerModule.setup(DOCS_PATH, app, document);
+}
+
+function adminModules(app: INestApplication): Function[] {
+  return [...app.get(ModulesContainer).values()].map((module) => module.metatype).filter((type) => type !== SandboxModule);
 }

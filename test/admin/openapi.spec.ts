@@ -1,0 +1,60 @@
+/**
+ * One OpenAPI document per API, in the real daemon with its embedded sandbox: /docs (and /docs-json) is the
+ * admin API alone; the sandbox's operations are under /sandbox/docs (and /sandbox/docs-json).
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RunningDaemon, startDaemon, tempDir } from '../daemon/daemon-harness';
+
+interface OpenApiDocument {
+  info: { title: string };
+  paths: Record<string, Record<string, unknown>>;
+  components?: { securitySchemes?: Record<string, { type: string; in?: string; name?: string }> };
+}
+
+describe('OpenAPI documents of the daemon', () => {
+  const dir = tempDir('openapi');
+  let running: RunningDaemon;
+
+  beforeAll(async () => {
+    const config = join(dir.path, 'tracker-sync.yaml');
+    writeFileSync(config, `data_dir: ${JSON.stringify(join(dir.path, 'data'))}\nsandbox: { seed: none }\nconnections: []\n`);
+    running = await startDaemon({ ADMIN_TOKEN: 'openapi-test-token', LOG_LEVEL: 'error' }, config);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  async function json(path: string): Promise<OpenApiDocument> {
+    const res = await fetch(running.url + path);
+    expect(res.status).toBe(200);
+    return (await res.json()) as OpenApiDocument;
+  }
+
+  it('shows the admin API only at /docs', async () => {
+    const ui = await fetch(`${running.url}/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger-ui');
+    const doc = await json('/docs-json');
+    const paths = Object.keys(doc.paths);
+    expect(doc.info.title).toBe('tracker-sync admin API');
+    expect(paths).toEqual(expect.arrayContaining(['/api/connections', '/api/connections/{id}/resync', '/api/runs/{id}/rejected']));
+    expect(paths.filter((path) => path.startsWith('/sandbox'))).toEqual([]);
+    expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual(['/health']);
+  });
+
+  it("shows the embedded sandbox's operations at /sandbox/docs, under their mounted paths", async () => {
+    const ui = await fetch(`${running.url}/sandbox/docs`);
+    expect(ui.status).toBe(200);
+    expect(await ui.text()).toContain('swagger-ui');
+    const doc = await json('/sandbox/docs-json');
+    const paths = Object.keys(doc.paths);
+    expect(doc.info.title).toBe('tracker-sync sandbox');
+    expect(paths).toEqual(expect.arrayContaining(['/sandbox/api/v1/project/add-orders', '/sandbox/api/v1/project/clients/import']));
+    expect(doc.paths['/sandbox/api/v1/project/add-orders']).toHaveProperty('post');
+    expect(paths.every((path) => path.startsWith('/sandbox/api/v1/'))).toBe(true);
+    expect(doc.components?.securitySchemes?.['Api-key']).toMatchObject({ type: 'apiKey', in: 'header', name: 'Api-key' });
+  });
+});
