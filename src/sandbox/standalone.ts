@@ -2,7 +2,14 @@ import 'reflect-metadata';
 import { Command, InvalidArgumentError } from 'commander';
 import { createSandboxApp } from './sandbox-app';
 import { SandboxInfo } from './sandbox-info';
+import { setupSandboxOpenApi } from './sandbox-openapi';
 import type { SandboxOptions } from './sandbox-options';
+
+/**
+ * Not the daemon's file: the embedded sandbox keeps <data_dir>/sandbox.sqlite (./data/sandbox.sqlite by
+ * default), and two sandboxes writing one file would mix their projects, keys and budgets.
+ */
+const STANDALONE_DB = './data/sandbox-standalone.sqlite';
 
 interface CliFlags {
   port: string; host: string; db: string; seed: string; apiKey?: string; budget: string; faults: string;
@@ -28,7 +35,7 @@ async function main(): Promise<void> {
     .description('Offline, stateful twin of the service at http://127.0.0.1:<port>/api/v1')
     .option('--port <port>', 'port to listen on', '4010')
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--db <file>', 'SQLite file, or :memory:', './data/sandbox.sqlite')
+    .option('--db <file>', 'SQLite file, or :memory:', STANDALONE_DB)
     .option('--seed <seed>', 'demo or none', choice(['demo', 'none']), 'none')
     .option('--api-key <key>', 'Api-key of the demo project (generated when absent)')
     .option('--budget <onoff>', 'on or off: the per-project request budget', choice(['on', 'off']), 'on')
@@ -42,16 +49,19 @@ async function main(): Promise<void> {
     faults: Number(flags.faults), latencyMs: Number(flags.latency),
     clientTimeoutMs: flags.clientTimeout ? Number(flags.clientTimeout) : undefined,
   };
+  // first, before the database is opened: which file this sandbox keeps its projects in
+  process.stdout.write(`sandbox: database ${options.db} (use --db FILE or --db :memory:)\n`);
   if (options.db !== ':memory:') (await import('node:fs')).mkdirSync((await import('node:path')).dirname(options.db), { recursive: true });
   const app = await createSandboxApp(options, { prefix: 'api/v1' });
   app.enableShutdownHooks();
+  setupSandboxOpenApi(app, 'docs');
   await app.listen(Number(flags.port), flags.host);
   const baseUrl = `http://${flags.host}:${flags.port}/api/v1`;
   const info = app.get(SandboxInfo);
   info.setBaseUrl(baseUrl);
   const { projectId, apiKey } = info.getSandboxInfo();
   // The key is printed on purpose: this is the local sandbox's own key, the user needs it for curl.
-  process.stdout.write(`Sandbox listening at ${baseUrl}\nproject: ${projectId}\napi-key: ${apiKey}\n`);
+  process.stdout.write(`Sandbox listening at ${baseUrl} (OpenAPI http://${flags.host}:${flags.port}/docs)\nproject: ${projectId}\napi-key: ${apiKey}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -16,11 +16,11 @@ export interface Proc {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** `entry` relative to src/, without extension, e.g. 'main' or 'sandbox/standalone'. */
-export function spawnEntry(name: string, entry: string, args: string[], env: Record<string, string>): Proc {
+/** `entry` relative to src/, without extension, e.g. 'main' or 'sandbox/standalone'; `cwd` for relative paths. */
+export function spawnEntry(name: string, entry: string, args: string[], env: Record<string, string>, cwd = ROOT): Proc {
   const command = nodeEntry(entry);
   const proc = spawn(process.execPath, [...command, ...args], {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TS_NODE_TRANSPILE_ONLY: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
