@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'crypto';
 import { readFileSync, readlinkSync } from 'fs';
 import { hostname } from 'os';
+import type { MappingVersions } from './stream-handlers';
 
 /** Tunables of the engine (token ENGINE_OPTIONS); the defaults suit the daemon. */
 export interface EngineOptions {
@@ -24,11 +25,16 @@ export interface EngineOptions {
   holder?: string;
   /** folder for connectors' own files (ReadContext.workDir), default <data_dir>/connectors */
   workDir?: string;
+  /**
+   * per stream, a mapping version in place of the handler's (mapping/*.ts): what a release that bumps one
+   * does to a store, e.g. in tests
+   */
+  mappingVersions?: MappingVersions;
 }
 
 export const ENGINE_OPTIONS = 'ENGINE_OPTIONS';
 
-export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'workDir'>> & { workDir?: string };
+export type ResolvedEngineOptions = Required<Omit<EngineOptions, 'workDir' | 'mappingVersions'>> & Pick<EngineOptions, 'workDir' | 'mappingVersions'>;
 
 export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngineOptions {
   return {
@@ -40,6 +46,7 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
     scheduleJitterMs: options.scheduleJitterMs ?? 200,
     holder: options.holder ? ownHolder(options.holder) : processHolderId(),
     workDir: options.workDir,
+    mappingVersions: options.mappingVersions,
   };
 }
 

@@ -2,10 +2,10 @@ import { STREAM_ORDER } from '../connectors/canonical';
 import type { ConnectorDefinition, Page } from '../connectors/connector-definition';
 import { errorText } from './engine-errors';
 import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from './engine-types';
-import { payloadFingerprint, sourceFingerprint } from './fingerprint';
+import { fingerprinter } from './fingerprint';
 import { MappingError } from './mapping/mapping-error';
 import { RecordStateStore } from './persistence/record-state.store';
-import { streamHandler } from './stream-handlers';
+import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';
 
 export interface PreviewDeps {
   connectionId: string;
@@ -14,6 +14,8 @@ export interface PreviewDeps {
   recordStates: RecordStateStore;
   logger: { log(m: string): void; warn(m: string): void };
   workDir?: string;
+  /** EngineOptions.mappingVersions: the fingerprints must be those a run would compute */
+  mappingVersions?: MappingVersions;
 }
 
 /** A dry run: a few records per stream, their payloads and the checks' verdicts. Nothing is sent or stored. */
@@ -31,6 +33,7 @@ export async function previewConnection(deps: PreviewDeps, options: PreviewOptio
 async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'], limit: number): Promise<PreviewStream> {
   const result: PreviewStream = { stream, records: [], rejected: [] };
   const handler = streamHandler(stream);
+  const fingerprint = fingerprinter(mappingVersionOf(stream, deps.mappingVersions));
   const fingerprints: string[] = [];
   const abort = new AbortController();
   try {
@@ -54,7 +57,7 @@ async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'],
           entry.problems = [{ field: e instanceof MappingError ? e.field : 'record', reason: e instanceof MappingError ? e.reason : errorText(e) }];
         }
         const hash = page.hashes?.[i];
-        fingerprints.push(hash ? sourceFingerprint(hash) : entry.payload ? payloadFingerprint(entry.payload) : '');
+        fingerprints.push(hash ? fingerprint.source(hash) : entry.payload ? fingerprint.payload(entry.payload) : '');
         result.records.push(entry);
       });
       if (result.records.length >= limit) break;

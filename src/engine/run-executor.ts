@@ -4,7 +4,8 @@ import { errorText } from './engine-errors';
 import { RunMode } from './engine-types';
 import { CursorStore } from './persistence/cursor.store';
 import { RunScope } from './run-scope';
-import { streamHandler } from './stream-handlers';
+import { storedStateFor } from './fingerprint';
+import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';
 import { StreamPlan, StreamSync } from './stream-sync';
 
 export interface RunRequest {
@@ -23,6 +24,8 @@ export interface RunRequest {
   batchSize: number;
   concurrency: number;
   workDir?: string;
+  /** EngineOptions.mappingVersions */
+  mappingVersions?: MappingVersions;
 }
 
 export interface RunOutcome {
@@ -74,11 +77,12 @@ export class RunExecutor {
   private async plan(spec: StreamSpec, laterStreams: StreamName[]): Promise<StreamPlan> {
     const { mode, onlyIds } = this.request;
     const retry = !!onlyIds;
+    const mappingVersion = mappingVersionOf(spec.name, this.request.mappingVersions);
     const until = new Date(this.request.startedAt.getTime() - this.request.lagSeconds * 1000);
     let since: Date | null = null;
     let state: Record<string, unknown> | null = null;
     if (!retry && mode === 'incremental') {
-      state = await this.cursors.state(this.scope.connectionId, spec.name);
+      state = storedStateFor(await this.cursors.state(this.scope.connectionId, spec.name), mappingVersion);
       const cursor = spec.incremental ? await this.cursors.cursor(this.scope.connectionId, spec.name) : null;
       if (cursor) since = new Date(cursor.getTime() - this.request.overlapSeconds * 1000);
     } else if (!retry && mode === 'since' && spec.incremental) {
@@ -99,6 +103,7 @@ export class RunExecutor {
     return {
       spec,
       handler: streamHandler(spec.name),
+      mappingVersion,
       window,
       read,
       useFingerprints: mode === 'incremental' && !retry,

@@ -33,6 +33,11 @@ export interface HandlerContext {
 /** How one stream's records become payloads and reach the service. */
 export interface StreamHandler<R extends CanonicalRecord = any, P = any> {
   stream: StreamName;
+  /**
+   * the stream's mapping version (constants in mapping/): part of every fingerprint and of the stored stream
+   * state, so bumping it sends every record of the stream again once (see README: change the mapping → bump it)
+   */
+  mappingVersion: number;
   toPayload(record: R): P;
   check(payload: P): PayloadProblem[];
   /** sends one batch; throws when the whole batch failed (after the client's retries) */
@@ -57,4 +62,12 @@ const HANDLERS: Record<StreamName, StreamHandler> = {
 
 export function streamHandler(stream: StreamName): StreamHandler {
   return HANDLERS[stream];
+}
+
+/** Per stream, mapping versions that replace the handlers' own (EngineOptions.mappingVersions). */
+export type MappingVersions = Partial<Record<StreamName, number>>;
+
+/** The stream's mapping version: the handler's, unless overridden. */
+export function mappingVersionOf(stream: StreamName, overrides?: MappingVersions): number {
+  return overrides?.[stream] ?? HANDLERS[stream].mappingVersion;
 }

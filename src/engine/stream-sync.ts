@@ -5,7 +5,7 @@ import type { AcknowledgedRecord } from './persistence/record-state.store';
 import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError, errorText } from './engine-errors';
 import { StreamCounters } from './engine-types';
-import { payloadFingerprint, sourceFingerprint } from './fingerprint';
+import { fingerprinter, Fingerprinter, stateToStore } from './fingerprint';
 import { isValidDate, MappingError } from './mapping/mapping-error';
 import { PageGuard } from './page-guard';
 import { RejectionLog } from './rejection-log';
@@ -16,6 +16,8 @@ import { HandlerContext, OutgoingItem, StreamHandler } from './stream-handlers';
 export interface StreamPlan {
   spec: StreamSpec;
   handler: StreamHandler;
+  /** the stream's mapping version: part of every fingerprint and of the saved connector state */
+  mappingVersion: number;
   window: ReadCursor;
   read: () => AsyncIterable<Page>;
   /** drop records whose payload the service acknowledged already (not in full / since modes) */
@@ -88,6 +90,7 @@ export class StreamSync {
   private rewindTo: number | null = null;
   private lastCheckpointAt = Date.now();
   private readonly untilMs: number;
+  private readonly fingerprints: Fingerprinter;
 
   constructor(
     private readonly run: RunScope,
@@ -98,6 +101,7 @@ export class StreamSync {
     this.chunk = this.coverage.open();
     this.seen = plan.handler.onCompleteRead ? new Set() : null;
     this.untilMs = plan.window.until.getTime();
+    this.fingerprints = fingerprinter(plan.mappingVersion);
     this.rejections = new RejectionLog(run.runId, run.connectionId, stream);
     this.pageGuard = new PageGuard(`connection ${run.connectionId} stream ${stream}`);
   }
@@ -183,9 +187,9 @@ export class StreamSync {
   /** fingerprint (and, without a source hash, map + check now); null when rejected */
   private prepare(record: CanonicalRecord, id: string, ref: string | undefined, hash: string | undefined): Candidate | null {
     if (id === '') return this.reject([{ field: 'id', reason: 'is empty' }], id, ref, record);
-    if (hash) return { externalId: id, fingerprint: sourceFingerprint(hash), record, ref };
+    if (hash) return { externalId: id, fingerprint: this.fingerprints.source(hash), record, ref };
     const payload = this.toCheckedPayload(record, id, ref, null);
-    return payload === null ? null : { externalId: id, payload, fingerprint: payloadFingerprint(payload) };
+    return payload === null ? null : { externalId: id, payload, fingerprint: this.fingerprints.payload(payload) };
   }
 
   /** map + check; null when rejected */
@@ -199,7 +203,7 @@ export class StreamSync {
       return this.reject([{ field, reason }], id, ref, record, fingerprint);
     }
     const problems = this.plan.handler.check(payload);
-    if (problems.length) return this.reject(problems, id, ref, record, fingerprint ?? payloadFingerprint(payload));
+    if (problems.length) return this.reject(problems, id, ref, record, fingerprint ?? this.fingerprints.payload(payload));
     return payload;
   }
 
@@ -406,7 +410,7 @@ export class StreamSync {
       const value = this.plan.spec.sorted ? this.coverage.covered : this.coverage.seenMax;
       if (value !== null && (this.writtenCursor === null || value > this.writtenCursor)) cursor = new Date(value);
     }
-    const state = this.plan.saveState ? this.lastState : undefined;
+    const state = this.plan.saveState && this.lastState ? stateToStore(this.lastState, this.plan.mappingVersion) : undefined;
     await this.checkpoint([], { cursor, state, forgotten });
     if (this.deferred) this.run.logger.log(`${this.stream}: ${this.deferred} records updated after the run's start wait for the next run`);
     this.run.progress(this.stream, true);

@@ -110,10 +110,9 @@ export class SyncService implements OnApplicationShutdown {
   async preview(connectionId: string, options: PreviewOptions = {}): Promise<PreviewResult> {
     const connection = this.connectionConfig(connectionId);
     const { definition, settings } = this.connectorOf(connection);
-    return previewConnection(
-      { connectionId, definition, settings, recordStates: this.recordStates, logger: runScopedLogger(this.logger, connectionId, null), workDir: this.workDir(connectionId) },
-      options,
-    );
+    const logger = runScopedLogger(this.logger, connectionId, null);
+    const { mappingVersions } = this.options;
+    return previewConnection({ connectionId, definition, settings, recordStates: this.recordStates, logger, workDir: this.workDir(connectionId), mappingVersions }, options);
   }
 
   /**
@@ -266,6 +265,7 @@ export class SyncService implements OnApplicationShutdown {
       batchSize: connection.sync?.batch_size ?? this.config.tracker?.batch_size ?? 500,
       concurrency: this.config.tracker?.concurrency ?? 4,
       workDir: this.workDir(connection.id),
+      mappingVersions: this.options.mappingVersions,
     };
     return new RunExecutor(scope, this.cursors, request).execute();
   }

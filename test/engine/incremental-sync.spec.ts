@@ -1,3 +1,4 @@
+import { DEAL_MAPPING_VERSION } from '../../src/engine/mapping/deal.mapping';
 import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';
@@ -102,13 +103,13 @@ describeStores('engine: connector-given hashes (Page.hashes)', (driver) => {
     const first = await h.run('full');
     expect(first.streams.deals).toMatchObject({ read: 10, sent: 9, rejected: 1 });
     const states = await h.query(`SELECT fingerprint FROM record_state WHERE external_id = 'd1'`);
-    expect(states[0].fingerprint).toMatch(/^s:[0-9a-f]{32}$/);
+    expect(states[0].fingerprint).toMatch(new RegExp(`^s${DEAL_MAPPING_VERSION}:[0-9a-f]{32}$`));
 
     h.source.deals[7].price = 1;
     h.service.orderDeliveries.length = 0;
     const second = await h.run();
     expect(second.streams.deals).toMatchObject({ read: 10, unchanged: 8, sent: 1, rejected: 1 });
     expect(h.service.orderDeliveries).toEqual(['d8']);
-    expect(second.rejected[0]).toMatchObject({ external_id: 'd5', field: 'fields.note', fingerprint: expect.stringMatching(/^s:/) });
+    expect(second.rejected[0]).toMatchObject({ external_id: 'd5', field: 'fields.note', fingerprint: expect.stringMatching(`s${DEAL_MAPPING_VERSION}:`) });
   });
 });

@@ -1,11 +1,12 @@
 import type { Client } from '../../connectors/canonical';
 import { checkImportClient } from '../../tracker/payload-checks';
 import type { ImportClient } from '../../tracker/types/clients.types';
-import { clientToImportClient } from '../mapping/client.mapping';
+import { CLIENT_MAPPING_VERSION, clientToImportClient } from '../mapping/client.mapping';
 import type { StreamHandler } from '../stream-handlers';
 
 export const clientsHandler: StreamHandler<Client, ImportClient> = {
   stream: 'clients',
+  mappingVersion: CLIENT_MAPPING_VERSION,
   toPayload: clientToImportClient,
   check: (client) => checkImportClient(client),
   concurrent: true,

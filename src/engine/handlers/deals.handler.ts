@@ -2,12 +2,13 @@ import type { Deal } from '../../connectors/canonical';
 import { SerializedJson } from '../../tracker/http/serialized-json';
 import { checkAddOrder } from '../../tracker/payload-checks';
 import type { AddOrder } from '../../tracker/types/orders.types';
-import { dealToAddOrder } from '../mapping/deal.mapping';
+import { DEAL_MAPPING_VERSION, dealToAddOrder } from '../mapping/deal.mapping';
 import { invalidFormatIds } from '../service-answer';
 import type { StreamHandler } from '../stream-handlers';
 
 export const dealsHandler: StreamHandler<Deal, AddOrder> = {
   stream: 'deals',
+  mappingVersion: DEAL_MAPPING_VERSION,
   toPayload: dealToAddOrder,
   check: (order) => checkAddOrder(order),
   concurrent: true,

@@ -4,7 +4,16 @@ import type { ExpenseAddRequest } from '../../tracker/types/channels.types';
 import type { EventBulkSendItem } from '../../tracker/types/events.types';
 import type { LeadCreateRequest } from '../../tracker/types/leads.types';
 import type { MediaPlanCreateRequest } from '../../tracker/types/mediaplans.types';
-import { eventToBulkItem, expenseToRequest, leadToCreateRequest, mediaPlanToRequest } from '../mapping/extra.mapping';
+import {
+  EVENT_MAPPING_VERSION,
+  eventToBulkItem,
+  EXPENSE_MAPPING_VERSION,
+  expenseToRequest,
+  LEAD_MAPPING_VERSION,
+  leadToCreateRequest,
+  MEDIAPLAN_MAPPING_VERSION,
+  mediaPlanToRequest,
+} from '../mapping/extra.mapping';
 import type { StreamHandler } from '../stream-handlers';
 import { sendEach } from './per-record';
 
@@ -15,6 +24,7 @@ import { sendEach } from './per-record';
  */
 export const expensesHandler: StreamHandler<Expense, ExpenseAddRequest> = {
   stream: 'expenses',
+  mappingVersion: EXPENSE_MAPPING_VERSION,
   toPayload: expenseToRequest,
   check: (e) => checkExpense(e),
   concurrent: false,
@@ -33,6 +43,7 @@ export const expensesHandler: StreamHandler<Expense, ExpenseAddRequest> = {
 
 export const mediaplansHandler: StreamHandler<MediaPlanTarget, MediaPlanCreateRequest> = {
   stream: 'mediaplans',
+  mappingVersion: MEDIAPLAN_MAPPING_VERSION,
   toPayload: mediaPlanToRequest,
   check: (p) => checkMediaPlan(p),
   concurrent: false,
@@ -41,6 +52,7 @@ export const mediaplansHandler: StreamHandler<MediaPlanTarget, MediaPlanCreateRe
 
 export const leadsHandler: StreamHandler<Lead, LeadCreateRequest> = {
   stream: 'leads',
+  mappingVersion: LEAD_MAPPING_VERSION,
   toPayload: leadToCreateRequest,
   check: (l) => checkLead(l),
   concurrent: false,
@@ -56,6 +68,7 @@ export const leadsHandler: StreamHandler<Lead, LeadCreateRequest> = {
 
 export const eventsHandler: StreamHandler<CustomEvent, EventBulkSendItem> = {
   stream: 'events',
+  mappingVersion: EVENT_MAPPING_VERSION,
   toPayload: eventToBulkItem,
   check: (e) => (e.name ? [] : [{ id: '', field: 'name', reason: 'is required' }]),
   concurrent: true,

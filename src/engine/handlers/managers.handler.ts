@@ -1,7 +1,7 @@
 import type { Manager } from '../../connectors/canonical';
 import { checkManager } from '../../tracker/payload-checks';
 import type { ManagerInput } from '../../tracker/types/managers.types';
-import { managerToInput } from '../mapping/client.mapping';
+import { MANAGER_MAPPING_VERSION, managerToInput } from '../mapping/client.mapping';
 import type { HandlerContext, OutgoingItem, StreamHandler } from '../stream-handlers';
 import { isRefusal, sendEach } from './per-record';
 
@@ -11,6 +11,7 @@ import { isRefusal, sendEach } from './per-record';
  */
 export const managersHandler: StreamHandler<Manager, ManagerInput> = {
   stream: 'managers',
+  mappingVersion: MANAGER_MAPPING_VERSION,
   toPayload: managerToInput,
   check: (m) => checkManager(m),
   concurrent: false,

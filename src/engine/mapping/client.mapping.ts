@@ -2,6 +2,10 @@ import type { Client, Manager } from '../../connectors/canonical';
 import type { ImportClient } from '../../tracker/types/clients.types';
 import type { ManagerInput } from '../../tracker/types/managers.types';
 
+/** Bump when a change of the mapping or checks of a stream changes what is sent: its records are sent again once. */
+export const CLIENT_MAPPING_VERSION = 1;
+export const MANAGER_MAPPING_VERSION = 1;
+
 /** Client → clients/import item: several phones or emails are joined by ','. */
 export function clientToImportClient(client: Client): ImportClient {
   const out: ImportClient = {

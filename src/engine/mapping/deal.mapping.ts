@@ -3,6 +3,9 @@ import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } from '../../tracker/types/orders.types';
 import { finiteNumber, instant, moneyText } from './mapping-error';
 
+/** Bump when a change here (or in the deals handler's checks) changes what is sent: every deal is sent again once. */
+export const DEAL_MAPPING_VERSION = 1;
+
 const LEVEL_KEYS = ['level1', 'level2', 'level3', 'level4', 'level5'];
 
 /** Deal → add-orders item. Dates carry '+0000' (the service reads bare dates as UTC+03:00). */

@@ -6,6 +6,12 @@ import type { LeadCreateRequest, LeadStatusId } from '../../tracker/types/leads.
 import type { MediaPlanCreateRequest, MediaPlanMetric } from '../../tracker/types/mediaplans.types';
 import { finiteNumber, instant } from './mapping-error';
 
+/** Bump when a change of the mapping or checks of a stream changes what is sent: its records are sent again once. */
+export const EXPENSE_MAPPING_VERSION = 1;
+export const MEDIAPLAN_MAPPING_VERSION = 1;
+export const LEAD_MAPPING_VERSION = 1;
+export const EVENT_MAPPING_VERSION = 1;
+
 export function expenseToRequest(e: Expense): ExpenseAddRequest {
   const out: ExpenseAddRequest = { source: e.channel, from_date: e.from_date, to_date: e.to_date, marketing_cost: e.marketing_cost };
   if (e.timezone) out.timezone = e.timezone;
