@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadConfig, TrackerSyncConfig } from './config';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
-import { createLogger } from './observability/logger';
+import { createLogger, LogDestination } from './observability/logger';
 import type { SandboxOptions } from './sandbox/sandbox-options';
 import type { TrackerClientOptions } from './tracker/tracker-client';
 
@@ -35,6 +35,8 @@ export interface PrepareOptions {
   env?: NodeJS.ProcessEnv;
   /** the CLI listens on a free port of its own so it can run beside a running daemon */
   ephemeralPort?: boolean;
+  /** where log lines go (default stdout; the CLI's go to stderr) */
+  logDestination?: LogDestination;
 }
 
 /** @throws ConfigError listing every problem of the config file, connector settings included. */
@@ -42,7 +44,7 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
   const argv = options.argv ?? process.argv;
   const env = options.env ?? process.env;
   const { config, registry } = await loadConfigAndConnectors(argv, env);
-  const logger = createLogger(config.log);
+  const logger = createLogger(config.log, options.logDestination);
   for (const failure of registry.failures) logger.warn(`connector plugin ${failure.path} skipped: ${failure.reason}`);
 
   const port = options.ephemeralPort || config.server.port === 0 ? await freePort() : config.server.port;

@@ -9,6 +9,8 @@ import { SyncService } from '../engine';
 import { SANDBOX_BODY_LIMIT } from '../sandbox/sandbox-app';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from '../scheduler/scheduler-options';
 import type { CliContext } from './cli-context';
+import { QuietFrameworkLogger } from './cli-logger';
+import { cliLogSink } from './output/log-sink';
 
 /** A run interrupted by Ctrl-C gets this long to checkpoint its batch in flight. */
 const SHUTDOWN_TIMEOUT_MS = 8_000;
@@ -39,9 +41,8 @@ class CliSchedulerOptionsModule {
  * somewhere: then this is an HTTP app listening on a free loopback port, serving only the sandbox.
  */
 export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Promise<CliApp> {
-  const boot = await prepareBoot({ argv, env, ephemeralPort: true });
-  // the CLI prints its own progress and summary; the run's log lines only when asked for
-  if (!env.LOG_LEVEL) boot.logger.level = 'warn';
+  // stdout is the command's answer: log lines go to stderr, at the configured level (log.level, LOG_LEVEL)
+  const boot = await prepareBoot({ argv, env, ephemeralPort: true, logDestination: cliLogSink });
 
   @Module({ imports: [AppModule.forRoot(boot, { http: false }), CliSchedulerOptionsModule.forRoot(), AdminServicesModule] })
   class CliRootModule {}
@@ -49,8 +50,7 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
   const app = boot.sandbox
     ? await sandboxServingApp(CliRootModule, boot)
     : await NestFactory.createApplicationContext(CliRootModule, { bufferLogs: true });
-  // Nest's and the engine's lines through the daemon's logger: same format, same level
-  app.useLogger(app.get(PinoNestLogger));
+  useQuietLogger(app);
   return {
     context: { app, config: boot.config },
     boot,
@@ -60,9 +60,16 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
 
 async function sandboxServingApp(root: new () => object, boot: BootContext): Promise<INestApplicationContext> {
   const app = await NestFactory.create<NestExpressApplication>(root, { bufferLogs: true, bodyParser: false });
+  // before listen(): listening flushes the buffered lines, to the console when no logger is set yet
+  useQuietLogger(app);
   app.useBodyParser('json', { limit: SANDBOX_BODY_LIMIT });
   await app.listen(boot.port, new URL(boot.tracker.baseUrl).hostname.replace(/^\[|\]$/g, ''));
   return app;
+}
+
+/** Nest's and the engine's lines through the daemon's logger (same format, same level), minus Nest's start-up chatter. */
+function useQuietLogger(app: INestApplicationContext): void {
+  app.useLogger(new QuietFrameworkLogger(app.get(PinoNestLogger)));
 }
 
 async function closeApp(app: INestApplicationContext): Promise<void> {

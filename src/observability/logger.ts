@@ -23,21 +23,27 @@ const REDACT_PATHS = [
   '*.refresh_token',
 ];
 
+/** Where log lines go: `process.stdout` for the daemon, stderr for the CLI (its stdout is the answer). */
+export interface LogDestination {
+  write(line: string): unknown;
+  isTTY?: boolean;
+}
+
 /**
  * Both formats write through `process.stdout` (synchronous on Linux for files, pipes and terminals)
  * rather than a file descriptor of their own: log lines then stay in order with the one-time token
- * notice and the CLI's output, and a process embedding the daemon sees every line.
+ * notice, and a process embedding the daemon sees every line.
  */
-export function createLogger(options: LogOptions = {}): Logger {
+export function createLogger(options: LogOptions = {}, destination: LogDestination = process.stdout): Logger {
   const base: LoggerOptions = {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '***' },
     base: undefined,
     hooks: { logMethod: logMethodHook },
   };
-  if (options.format === 'json') return pino(base, process.stdout);
+  if (options.format === 'json') return pino(base, { write: (line: string) => destination.write(line) });
   const prettify = prettyFactory({
-    colorize: process.stdout.isTTY === true,
+    colorize: destination.isTTY === true,
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss',
     // connection and run are already in the message's "[demo-sheet run 3]" prefix
@@ -45,6 +51,6 @@ export function createLogger(options: LogOptions = {}): Logger {
     messageFormat: '{if context}[{context}] {end}{msg}',
   });
   // formatted in the caller's tick: no worker thread, no stream buffering between lines
-  const stream = { write: (line: string) => process.stdout.write(prettify(line)) };
+  const stream = { write: (line: string) => destination.write(prettify(line)) };
   return pino(base, stream);
 }

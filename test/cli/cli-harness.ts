@@ -45,7 +45,8 @@ export async function runCliInProcess(args: string[]): Promise<CliResult> {
   const out: string[] = [];
   const err: string[] = [];
   const output: CliOutput = { line: (t) => out.push(t), error: (t) => err.push(t), isTTY: false };
-  const code = await runCliMain(['node', 'cli.js', ...args], { PATH: process.env.PATH }, output);
+  // the log lines would go to jest's own stderr: only problems
+  const code = await runCliMain(['node', 'cli.js', ...args], { PATH: process.env.PATH, LOG_LEVEL: 'warn' }, output);
   return { code, stdout: out.map((l) => `${l}\n`).join(''), stderr: err.map((l) => `${l}\n`).join('') };
 }
 

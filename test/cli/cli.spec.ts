@@ -20,6 +20,7 @@ describe('cli sync (child process)', () => {
   let dir: string;
   let ok: CliResult;
   let failed: CliResult;
+  let embedded: CliResult;
 
   // Both children start at once: most of their time is ts-node compiling the daemon's modules.
   beforeAll(async () => {
@@ -30,9 +31,11 @@ describe('cli sync (child process)', () => {
     writeFileSync(csv, CSV_ROWS.join('\n'));
     const okConfig = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv);
     const failingConfig = writeConfig(dir, failing.url, 'failing-key-123', csv, 'failing.yaml');
-    [ok, failed] = await Promise.all([
+    const embeddedConfig = writeConfig(dir, null, '', csv, 'embedded.yaml');
+    [ok, failed, embedded] = await Promise.all([
       runCli(['sync', 'sheet', '--config', okConfig], {}, 80_000),
       runCli(['sync', 'sheet', '--config', failingConfig], {}, 80_000),
+      runCli(['status', '--config', embeddedConfig], {}, 80_000),
     ]);
   }, 90_000);
 
@@ -43,7 +46,6 @@ describe('cli sync (child process)', () => {
   });
 
   it('prints a summary line per stream and the first 20 rejected records, and exits 0 despite them', () => {
-    expect(ok.stderr).toBe('');
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^run \d+ succeeded/m);
     expect(ok.stdout).toMatch(
@@ -53,6 +55,21 @@ describe('cli sync (child process)', () => {
     expect(ok.stdout.split('\n').filter((l) => l.startsWith('rejected deals '))).toHaveLength(20);
     expect(ok.stdout).toMatch(/^… and 3 more$/m);
     expect(ok.stdout).not.toContain('cli-secret-token-31337');
+  });
+
+  it("prints only the answer on stdout: the run's log lines go to stderr at the configured level", () => {
+    expect(ok.stdout).not.toMatch(/INFO|\[SyncEngine\]/);
+    const logLines = ok.stderr.split('\n').filter((l) => l !== '');
+    expect(logLines.length).toBeGreaterThan(0);
+    for (const line of logLines) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] (INFO|WARN): /);
+    expect(ok.stderr).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: \[SyncEngine\] \[sheet run \d+\] run started: mode incremental, trigger cli$/m);
+  });
+
+  it('prints no framework log line, with the embedded sandbox serving its hundred routes', () => {
+    expect(embedded.code).toBe(0);
+    expect(embedded.stdout).toMatch(/^sheet {2}\(cli-test-source\) {2}idle {2}last run: never {2}next run: \d{4}-/);
+    expect(embedded.stdout.trim().split('\n')).toHaveLength(1);
+    expect(embedded.stderr).not.toMatch(/Nest|Mapped \{|RouterExplorer|InstanceLoader|RoutesResolver/);
   });
 
   it('exits non-zero when the service keeps failing', () => {
