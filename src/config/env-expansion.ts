@@ -2,19 +2,32 @@
  * `${NAME}` and `${NAME:-default}` in string values of the parsed YAML (never in the raw text,
  * so a value containing quotes or colons cannot break the file's structure). `$${` keeps a
  * literal `${`. A value that expands to nothing counts as absent, so `base_url: ${TRACKER_BASE_URL}`
- * with the variable unset means "no base_url" rather than an empty URL.
+ * with the variable unset means "no base_url" rather than an empty URL; a required one is reported as
+ * `path: ${NAME} is not set (environment variable NAME)`.
  */
 import { isMapping } from './config-validators';
 
 const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
-export function expandEnvReferences(value: unknown, env: NodeJS.ProcessEnv): unknown {
-  if (typeof value === 'string') return expandString(value, env);
-  if (Array.isArray(value)) return value.map((item) => expandEnvReferences(item, env));
+/** A value that named variables which are not set (and gave no default), by config path. */
+export interface UnsetReference {
+  /** the value as written, e.g. '${AMO_TOKEN}' (quoted in messages only when it was nothing but references) */
+  written: string;
+  variables: string[];
+  /** it expanded to nothing, so the key was left out */
+  absent: boolean;
+}
+
+export type UnsetReferences = Map<string, UnsetReference>;
+
+/** `unset` collects the paths whose values referenced unset variables, for {@link blameUnsetVariables}. */
+export function expandEnvReferences(value: unknown, env: NodeJS.ProcessEnv, unset: UnsetReferences = new Map(), path = ''): unknown {
+  if (typeof value === 'string') return expandString(value, env, unset, path);
+  if (Array.isArray(value)) return value.map((item, index) => expandEnvReferences(item, env, unset, `${path}[${index}]`));
   if (!isMapping(value)) return value;
   const expanded: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
-    const result = expandEnvReferences(item, env);
+    const result = expandEnvReferences(item, env, unset, path ? `${path}.${key}` : key);
     if (!isAbsent(item, result)) expanded[key] = result;
   }
   return expanded;
@@ -26,12 +39,36 @@ function isAbsent(original: unknown, expanded: unknown): boolean {
   return typeof original === 'string' && original.includes('${') && expanded === '';
 }
 
-function expandString(text: string, env: NodeJS.ProcessEnv): string {
-  return text.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
+function expandString(text: string, env: NodeJS.ProcessEnv, unset: UnsetReferences, path: string): string {
+  const missing: string[] = [];
+  const expanded = text.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
     if (name === undefined) return '${';
     const value = env[name];
-    return value !== undefined && value !== '' ? value : (fallback ?? '');
+    if (value !== undefined && value !== '') return value;
+    if (fallback === undefined) missing.push(name);
+    return fallback ?? '';
   });
+  if (missing.length) unset.set(path, { written: text, variables: [...new Set(missing)], absent: expanded === '' });
+  return expanded;
+}
+
+/**
+ * Problems of values that referenced unset variables name the variables: a required key left out because
+ * `${AMO_TOKEN}` is unset reads `connections[0].settings.token: ${AMO_TOKEN} is not set (environment variable
+ * AMO_TOKEN)` instead of "is required". A value that kept other text
+ * (`https://${HOST}/api`) keeps its problem, which then says which variable is not set.
+ */
+export function blameUnsetVariables(problems: string[], unset: UnsetReferences): string[] {
+  if (unset.size === 0) return problems;
+  const blamed = problems.map((problem) => {
+    for (const [path, reference] of unset) {
+      const variables = `environment variable${reference.variables.length > 1 ? 's' : ''} ${reference.variables.join(', ')}`;
+      if (!problem.startsWith(`${path}: `)) continue;
+      return reference.absent ? `${path}: ${reference.written} is not set (${variables})` : `${problem} (${variables} not set)`;
+    }
+    return problem;
+  });
+  return [...new Set(blamed)];
 }
 
 /** Environment variables that override the file, as in the README. */

@@ -10,7 +10,7 @@ import { ConfigLocation, locateConfig } from './config-location';
 import { crossFieldProblems, SettingsValidator, settingsProblems } from './config-rules';
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
-import { applyEnvOverrides, expandEnvReferences } from './env-expansion';
+import { applyEnvOverrides, blameUnsetVariables, expandEnvReferences, UnsetReferences } from './env-expansion';
 import { describeValidationErrors } from './validation-problems';
 import { readYamlConfig } from './yaml-source';
 
@@ -45,7 +45,8 @@ export interface ValidateConfigOptions {
 /** The same pipeline for an already parsed document (YAML `null` means an empty file). */
 export function validateConfig(document: unknown, options: ValidateConfigOptions = {}): TrackerSyncConfig {
   const env = options.env ?? process.env;
-  const expanded = expandEnvReferences(document ?? {}, env);
+  const unset: UnsetReferences = new Map();
+  const expanded = expandEnvReferences(document ?? {}, env, unset);
   if (!isMapping(expanded)) {
     throw new ConfigError(['the file must be a mapping of sections (server:, tracker:, connections:, ...)'], options.file);
   }
@@ -57,7 +58,7 @@ export function validateConfig(document: unknown, options: ValidateConfigOptions
     ...crossFieldProblems(config),
     ...settingsProblems(config, options.settingsValidator),
   ];
-  if (problems.length > 0) throw new ConfigError(problems, options.file);
+  if (problems.length > 0) throw new ConfigError(blameUnsetVariables(problems, unset), options.file);
   return withDerivedDefaults(config);
 }
 

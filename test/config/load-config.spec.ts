@@ -2,6 +2,9 @@ import { join } from 'path';
 import { loadConfig, resolveConfigPath, SettingsValidator } from '../../src/config/load-config';
 import { ConnectionConfig, RateLimitConfig, TrackerSyncConfig } from '../../src/config/config.schema';
 import { ConfigFiles, configErrorOf } from './config-files';
+import genericCrm from '../../connectors/generic-crm';
+import spreadsheet from '../../connectors/spreadsheet';
+import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 
 const files = new ConfigFiles();
 afterAll(() => files.remove());
@@ -258,6 +261,37 @@ log: { level: info, format: pretty }
     expect(error.problems).toEqual([
       'server.port: "eighty" must be an integer between 0 and 65535 (from PORT)',
       'log.format: "xml" must be one of "pretty", "json" (from LOG_FORMAT)',
+    ]);
+  });
+
+  it('names the variable when a required setting, at any depth, is left out because its variable is unset', () => {
+    const registry = new ConnectorRegistry();
+    registry.register(genericCrm);
+    registry.register(spreadsheet);
+    const yaml = `
+tracker: { base_url: "https://service.example/api/v1", api_key: "\${SERVICE_KEY}", project: "7" }
+connections:
+  - id: "\${CONNECTION_ID}"
+    connector: generic-crm
+    settings: { preset: amocrm, base_url: "https://x.amocrm.ru", token: "\${AMO_TOKEN}" }
+  - id: sheet
+    connector: spreadsheet
+    settings: { deals: { path: "\${SHEETS}\${DEALS_FILE:-}" }, clients: { path: "\${SHEETS}/clients.csv" } }
+`;
+    const error = configErrorOf(() => load(yaml, { SHEETS: '' }, registry.validateSettings));
+    expect(error.problems).toEqual([
+      'connections[0].id: ${CONNECTION_ID} is not set (environment variable CONNECTION_ID)',
+      'tracker.api_key: ${SERVICE_KEY} is not set (environment variable SERVICE_KEY)',
+      'connections[0].settings.token: ${AMO_TOKEN} is not set (environment variable AMO_TOKEN)',
+      'connections[1].settings.deals.path: ${SHEETS}${DEALS_FILE:-} is not set (environment variable SHEETS)',
+    ]);
+    expect(error.message).not.toContain('should not be empty');
+  });
+
+  it('keeps the problem of a value that kept other text, and says which variable is not set', () => {
+    const error = configErrorOf(() => load('tracker: { base_url: "https://${SERVICE_HOST}:${SERVICE_PORT}/api/v1", api_key: k, project: "1" }'));
+    expect(error.problems).toEqual([
+      'tracker.base_url: "https://:/api/v1" must be a URL starting with http:// or https:// (environment variables SERVICE_HOST, SERVICE_PORT not set)',
     ]);
   });
 
