@@ -1,4 +1,5 @@
 import { parseCalendarDate, parseDate } from '../dates';
+import { statusMapper } from './status-map';
 
 /** Conversions of one source value to a canonical field type; a bad value throws FieldError. */
 
@@ -60,9 +61,9 @@ export function toCalendarDate(value: unknown, field: string, spec: DateSpec): s
   return date;
 }
 
-/** CRM stage id -> the service's status id through status_map ('*' for the rest); without a map, the CRM's id. */
+/** CRM stage id -> the service's status id through status_map (exact keys, then `*` patterns); without a map, the CRM's id. */
 export function toStatus(value: unknown, field: string, statusMap: Record<string, string> | undefined): string | null {
   const stage = toId(value, field);
   if (stage === null || !statusMap) return stage;
-  return statusMap[stage] ?? statusMap['*'] ?? stage;
+  return statusMapper(statusMap)(stage);
 }

@@ -49,6 +49,20 @@ describe('generic-crm mapping', () => {
     expect(toStatus('NEW', 'status', undefined)).toBe('NEW');
   });
 
+  it('matches status_map keys with "*" patterns: exact keys first, then the most specific pattern, "*" last', () => {
+    const map = { 'cancel-*': '2', 'cancel-by-*': '3', 'cancel-by-shop': '4', '*-done': '1', '*': '0' };
+    expect(toStatus('cancel-other', 'status', map)).toBe('2');
+    expect(toStatus('cancel-by-client', 'status', map)).toBe('3');
+    expect(toStatus('cancel-by-shop', 'status', map)).toBe('4');
+    expect(toStatus('delivery-done', 'status', map)).toBe('1');
+    expect(toStatus('new', 'status', map)).toBe('0');
+    // fewer stars wins between patterns with as many fixed characters; regex characters are literal
+    expect(toStatus('abXc', 'status', { 'a*b*c': 'two', 'ab*c': 'one' })).toBe('one');
+    expect(toStatus('aXb', 'status', { 'a.b': 'dot', '*': 'rest' })).toBe('rest');
+    // without "*" an unmatched stage passes unchanged
+    expect(toStatus('new', 'status', { 'cancel-*': '2' })).toBe('new');
+  });
+
   it('reads dates in the CRM format and zone, and writes cursors in the configured one', () => {
     expect(parseDate(1705312800, 'unix')).toEqual(new Date('2024-01-15T10:00:00Z'));
     expect(parseDate('2024-01-15 13:00:00', 'YYYY-MM-DD HH:mm:ss', 'Europe/Moscow')).toEqual(new Date('2024-01-15T10:00:00Z'));
