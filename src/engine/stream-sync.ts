@@ -3,6 +3,7 @@ import type { Page, ReadCursor, StreamSpec } from '../connectors/connector-defin
 import { Checkpoint, writeCheckpoint } from './checkpoint';
 import type { AcknowledgedRecord } from './persistence/record-state.store';
 import { Chunk, CoverageTracker } from './coverage-tracker';
+import { isAccessRefusal } from '../tracker/tracker-error';
 import { StreamSortError, errorText } from './engine-errors';
 import { StreamCounters } from './engine-types';
 import { fingerprinter, Fingerprinter, stateToStore } from './fingerprint';
@@ -119,7 +120,8 @@ export class StreamSync {
     const aborted = await this.readAll();
     await this.drain();
     if (this.failure) {
-      await this.saveProgress().catch(() => undefined);
+      // A refused Api-key or project: nothing was acknowledged, and nothing of this run is kept.
+      if (!isAccessRefusal(this.failure)) await this.saveProgress().catch(() => undefined);
       throw this.failure;
     }
     if (aborted) {
@@ -298,6 +300,7 @@ export class StreamSync {
     try {
       answer = await this.plan.handler.send(context, batch);
     } catch (e) {
+      if (isAccessRefusal(e)) return this.fail(e); // the run's problem, named as the service said it
       const first = batch[0]?.externalId;
       const last = batch[batch.length - 1]?.externalId;
       this.fail(new Error(`stream ${this.stream}: batch of ${batch.length} records (${first}…${last}) failed: ${errorText(e)}`));

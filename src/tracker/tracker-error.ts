@@ -16,7 +16,17 @@ export interface TrackerApiErrorInit {
   retryable: boolean;
   /** Extra words for the message, e.g. a network error text. */
   note?: string;
+  /** The service refused the Api-key or the project: no call can succeed, the run must stop. */
+  refused?: AccessRefusal;
+  /**
+   * The request may have been processed although no answer says so (a timeout, a dropped connection, a 5xx),
+   * and it was not repeated because repeating would create the record twice.
+   */
+  outcomeUnknown?: boolean;
 }
+
+/** What the service refused: the Api-key itself, or the project for this key (`project` = its number). */
+export type AccessRefusal = { what: 'api_key' } | { what: 'project'; project: string | undefined };
 
 export class TrackerApiError extends Error {
   readonly operation: string;
@@ -27,6 +37,8 @@ export class TrackerApiError extends Error {
   readonly details?: unknown;
   readonly body?: unknown;
   readonly retryable: boolean;
+  readonly refused?: AccessRefusal;
+  readonly outcomeUnknown: boolean;
 
   constructor(init: TrackerApiErrorInit) {
     super(describe(init));
@@ -39,6 +51,8 @@ export class TrackerApiError extends Error {
     this.details = init.details;
     this.body = init.body;
     this.retryable = init.retryable;
+    this.refused = init.refused;
+    this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
 }
 
@@ -47,7 +61,15 @@ function describe(init: TrackerApiErrorInit): string {
   const status = init.httpStatus === null ? 'no HTTP answer' : `HTTP ${init.httpStatus}`;
   const parts = [init.error, init.description, init.note].filter((p): p is string => !!p);
   const details = init.details === undefined ? '' : ` details=${safeJson(init.details)}`;
-  return `tracker ${where} failed: ${status}${parts.length ? ': ' + parts.join(': ') : ''}${details}`;
+  const said = `${status}${parts.length ? ': ' + parts.join(': ') : ''}${details}`;
+  if (init.refused) return `${refusalText(init.refused)}; the service said ${said} (on ${where})`;
+  const unknown = init.outcomeUnknown ? '; it may have been processed, so it was not sent again' : '';
+  return `tracker ${where} failed: ${said}${unknown}`;
+}
+
+function refusalText(refused: AccessRefusal): string {
+  if (refused.what === 'api_key') return 'the service refused the Api-key (tracker.api_key, env TRACKER_API_KEY)';
+  return `the service refused project ${refused.project ?? '(none)'} for this Api-key (tracker.project, env TRACKER_PROJECT)`;
 }
 
 function safeJson(value: unknown): string {
@@ -61,4 +83,9 @@ function safeJson(value: unknown): string {
 
 export function isTrackerApiError(e: unknown): e is TrackerApiError {
   return e instanceof TrackerApiError;
+}
+
+/** The service refused the Api-key or the project: the run's problem, never a record's. */
+export function isAccessRefusal(e: unknown): e is TrackerApiError & { refused: AccessRefusal } {
+  return e instanceof TrackerApiError && e.refused !== undefined;
 }

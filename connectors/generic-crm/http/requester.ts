@@ -89,7 +89,8 @@ export class Requester {
       }
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
-        throw new SourceError(where(), `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`);
+        const refused = isCredentialRefusal(response.status) ? `${CREDENTIALS_REFUSED}: ` : '';
+        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`);
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
@@ -150,9 +151,22 @@ export class Requester {
       if (!failed) continue;
       const message = rule.message_path ? getPath(body, rule.message_path) : undefined;
       const text = [JSON.stringify(value), message === undefined ? '' : String(message)].filter(Boolean).join(': ');
-      throw new SourceError(where(), `HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`);
+      const refused = AUTH_ERROR_CODE.test(String(value)) ? `${CREDENTIALS_REFUSED}: ` : '';
+      throw new SourceError(where(), `${refused}HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`);
     }
   }
+}
+
+/**
+ * A CRM refusing the connection's token or key fails the run (never a record): the message says so before
+ * the CRM's own answer. 401/403 (after one fresh OAuth2 token), or an error object whose code names the
+ * credentials (Bitrix24 `expired_token`, `invalid_token`, `NO_AUTH_FOUND`, `INVALID_CREDENTIALS`...).
+ */
+const CREDENTIALS_REFUSED = "the CRM refused the connection's credentials (settings.token / settings.auth)";
+const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.?denied/i;
+
+function isCredentialRefusal(status: number): boolean {
+  return status === 401 || status === 403;
 }
 
 function isSet(value: unknown): boolean {

@@ -1,4 +1,4 @@
-import { TrackerApiError } from '../tracker-error';
+import { AccessRefusal, TrackerApiError } from '../tracker-error';
 import { TrackerOperation } from '../operations';
 import { isRetryableStatus } from './retry-policy';
 
@@ -6,12 +6,14 @@ import { isRetryableStatus } from './retry-policy';
  * Decides whether an answer is an acknowledgement. The real service answers failures
  * with HTTP 200 and `{"status":"error",...}` unless told `Use-Http-Code: 1`; we send that
  * header and still treat any `"status":"error"` body as a failure, whatever its status.
+ * `project`: the client's project, named when the service refuses it.
  */
 export function failureOf(
   op: TrackerOperation,
   httpStatus: number,
   body: unknown,
   redact: (v: unknown) => unknown,
+  project?: string,
 ): TrackerApiError | null {
   if (!isErrorBody(body) && httpStatus >= 200 && httpStatus < 300) return null;
   // Everything below comes from the redacted body: a service may echo the Api-key back.
@@ -27,7 +29,23 @@ export function failureOf(
     body: safeBody,
     retryable: isRetryableStatus(httpStatus),
     note: errorBody ? undefined : snippet(safeBody),
+    refused: accessRefusal(op, httpStatus, errorBody?.error, project),
   });
+}
+
+/** Error codes of a refused key or project, as the sandbox (and common APIs) write them in the body. */
+const KEY_REFUSED = new Set(['unauthorized', 'unauthorised', 'invalid_api_key', 'api_key_invalid', 'wrong_api_key']);
+const PROJECT_REFUSED = new Set(['forbidden', 'access_denied', 'no_access']);
+
+/**
+ * 401, or an `unauthorized` error body (also inside HTTP 200): the Api-key. 403, or `forbidden`: the
+ * project (on an operation without a project, the key's own rights).
+ */
+function accessRefusal(op: TrackerOperation, httpStatus: number, code: unknown, project: string | undefined): AccessRefusal | undefined {
+  const text = typeof code === 'string' ? code.toLowerCase() : '';
+  if (httpStatus === 401 || KEY_REFUSED.has(text)) return { what: 'api_key' };
+  if (httpStatus === 403 || PROJECT_REFUSED.has(text)) return op.projectScoped ? { what: 'project', project } : { what: 'api_key' };
+  return undefined;
 }
 
 interface ErrorBody {

@@ -144,7 +144,7 @@ export class TrackerHttp {
 
   private async jsonOutcome<T>(op: TrackerOperation, response: AxiosResponse): Promise<Attempt<T>> {
     const body = parseMaybeJson(response.data);
-    const error = failureOf(op, response.status, body, this.redact);
+    const error = failureOf(op, response.status, body, this.redact, this.options.project);
     if (!error) return { ok: true, value: body as T };
     return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after']) };
   }
@@ -159,7 +159,7 @@ export class TrackerHttp {
       return { ok: true, value: { stream, fileName, contentType } };
     }
     const buffer = await readAll(stream);
-    const error = failureOf(op, response.status, parseMaybeJson(buffer.toString('utf8')), this.redact);
+    const error = failureOf(op, response.status, parseMaybeJson(buffer.toString('utf8')), this.redact, this.options.project);
     if (!error) {
       const fileName = fileNameFromContentDisposition(response.headers['content-disposition']);
       return { ok: true, value: { stream: Readable.from([buffer]), fileName, contentType } };

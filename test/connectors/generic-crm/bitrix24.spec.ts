@@ -44,7 +44,7 @@ describe('generic-crm preset bitrix24', () => {
 
   it('names the connection and stream, never the webhook code, when the code is wrong', async () => {
     const read = readAll(connector, 'managers', { ...bitrix24.settings(crm.url), token: 'wrong-code-000' }, { connectionId: 'b24' });
-    await expect(read).rejects.toThrow(/^connection b24, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/user\.get\.json: HTTP 401: .*INVALID_CREDENTIALS/);
+    await expect(read).rejects.toThrow(/^connection b24, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/user\.get\.json: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 401: .*INVALID_CREDENTIALS/);
   });
 
   it('reports a missing webhook code as a configuration error of the settings, before any request', async () => {

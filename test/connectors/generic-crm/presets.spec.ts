@@ -60,7 +60,7 @@ describe('generic-crm presets', () => {
       const bad = typedSettings(connector, { ...amocrm.settings(crm.url), token: 'wrong-token' });
       const result = await connector.check(bad, { ...context, settings: bad });
       expect(result.ok).toBe(false);
-      expect(result.message).toMatch(/^connection amo, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?limit=250: HTTP 401: /);
+      expect(result.message).toMatch(/^connection amo, stream managers, GET http:\/\/127\.0\.0\.1:\d+\/api\/v4\/users\?limit=250: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 401: /);
     } finally {
       await crm.close();
     }

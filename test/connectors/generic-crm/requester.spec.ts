@@ -126,7 +126,7 @@ describe('generic-crm requester', () => {
         for (const extra of variants) {
           const read = readAll(connector, 'deals', customSettings(server.url, {}, extra), { connectionId: 'auth' });
           const error: Error = await read.then(() => new Error('no error'), (e: Error) => e);
-          expect(error.message).toMatch(/^connection auth, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/deals.*: HTTP 403: \{"message":"forbidden"\}$/);
+          expect(error.message).toMatch(/^connection auth, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/deals\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 403: \{"message":"forbidden"\}$/);
           expect(error.message).not.toMatch(/secret|pass-2/);
         }
         expect(seen).toEqual(['hdr-secret-1||', `|Basic ${Buffer.from('bob:basic-pass-2').toString('base64')}|`, '||qp-secret-3']);
@@ -161,7 +161,7 @@ describe('generic-crm requester', () => {
     );
   });
 
-  it('turns a 200 answer carrying an error object into an error', async () => {
+  it('turns a 200 answer carrying an error object into an error (one naming access: a refusal of the credentials)', async () => {
     await withServer(
       () => ({ body: { error: 'ACCESS_DENIED', error_description: 'Access denied for the webhook' } }),
       async (server) => {
@@ -169,7 +169,7 @@ describe('generic-crm requester', () => {
           connectionId: 'b24',
         });
         await expect(read).rejects.toThrow(
-          /^connection b24, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/deals: HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied for the webhook\)$/,
+          /^connection b24, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/deals: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied for the webhook\)$/,
         );
       },
     );
