@@ -2,7 +2,7 @@ import type { ReadContext, DiscoveredField } from '../../src/connectors/connecto
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { openSession } from './source-session';
-import { enabledStreams, streamDefinition } from './source-config';
+import { enabledStreams, pagesStreamOf, streamDefinition } from './source-config';
 
 /** The source's fields (dotted paths with an example value) from the first record of each stream, to help write a mapping. */
 export async function discoverFields(
@@ -13,14 +13,18 @@ export async function discoverFields(
   const fields: DiscoveredField[] = [];
   for (const stream of enabledStreams(session.source)) {
     const definition = streamDefinition(session.source, stream);
-    const request = definition.request!;
-    const answer = await session.requester(stream).send({
+    const pagesOf = pagesStreamOf(session.source, stream);
+    const fetched = streamDefinition(session.source, pagesOf);
+    const request = fetched.request!;
+    const answer = await session.requester(pagesOf).send({
       method: request.method ?? 'GET',
       path: request.path!.replace(/\{\{[^}]*\}\}/g, ''),
       body: request.method === 'POST' ? {} : undefined,
     });
-    const records = getPath(answer.body, definition.records ?? '');
-    const first = Array.isArray(records) ? records[0] : undefined;
+    const records = getPath(answer.body, fetched.records ?? '');
+    let first = Array.isArray(records) ? records[0] : undefined;
+    // a `from` stream: the first record embedded in the first record of the other stream
+    if (pagesOf !== stream) first = [getPath(first, definition.records ?? '')].flat()[0];
     for (const [name, example] of flatten(first)) {
       fields.push({ stream, name, type: example === null ? 'null' : typeof example, example });
     }

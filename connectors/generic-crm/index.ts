@@ -3,7 +3,8 @@ import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../.
 import { discoverFields } from './discover';
 import { GenericCrmSettings } from './settings';
 import { openSession } from './source-session';
-import { CORE_STREAMS, enabledStreams, resolveSource, streamDefinition } from './source-config';
+import { PageSpill } from './page-spill';
+import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
 import { readStream } from './stream-reader';
 
@@ -19,7 +20,8 @@ export default defineConnector<GenericCrmSettings>({
   streams(settings): StreamSpec[] {
     const source = resolveSource(settings);
     return enabledStreams(source).map((name) => {
-      const incremental = source.streams[name]?.incremental;
+      // a `from` stream follows the window and cursor of the stream whose pages it reads
+      const incremental = source.streams[pagesStreamOf(source, name)]?.incremental;
       return { name, incremental: !!incremental, sorted: !!incremental?.sorted };
     });
   },
@@ -54,14 +56,23 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
   let inputs: Parameters<typeof readStream>[0];
   try {
     const session = openSession(context);
+    const { source } = session;
+    const plan = planStream(name, streamDefinition(source, name), source);
+    const pagesOf = pagesStreamOf(source, name);
+    // Another stream of this run reading the same pages gets them from disk instead of a second fetch.
+    const enabled = enabledStreams(source);
+    const later = (context.laterStreams ?? []).filter((s): s is CoreStream => enabled.includes(s as CoreStream));
     inputs = {
-      plan: planStream(name, streamDefinition(session.source, name), session.source),
-      source: session.source,
-      requester: session.requester(name),
+      plan,
+      pages: pagesOf === name ? plan : planStream(pagesOf, streamDefinition(source, pagesOf), source),
+      source,
+      requester: session.requester(pagesOf),
       cursor,
       context,
-      where,
+      where: pagesOf === name ? where : `${where} (pages of ${pagesOf})`,
       redact: (text) => session.redactor.redact(text),
+      spill: PageSpill.of(context.workDir, context.connectionId, pagesOf),
+      keepPages: later.some((s) => pagesStreamOf(source, s) === pagesOf),
     };
   } catch (error) {
     throw new Error(`${where}: ${(error as Error).message}`);

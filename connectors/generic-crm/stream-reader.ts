@@ -1,47 +1,74 @@
-import type { Deal } from '../../src/connectors/canonical';
-import type { Page, ReadContext, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import type { Page, ReadContext } from '../../src/connectors/connector-definition';
 import { formatDate } from './dates';
-import { Requester, RequestSpec } from './http/requester';
-import { excerpt, SourceError } from './http/source-error';
+import { RequestSpec } from './http/requester';
+import { SourceError } from './http/source-error';
+import { mapEmbedded, mapPage, PageInputs, ReadStats } from './page-mapper';
+import { PageSpill, RawPage, SpillWriter } from './page-spill';
 import { PageState } from './pagination/paginator';
 import { RepeatGuard } from './pagination/repeat-guard';
 import { Reslicer } from './pagination/reslicer';
-import { BuildResult, buildRecord } from './records/canonical-builder';
-import { FieldError } from './records/field-values';
-import { CustomFieldReader } from './records/custom-fields';
-import { enrichPage } from './records/enricher';
-import { readFields } from './records/mapping';
 import { getPath } from './records/paths';
-import { ResolvedSource } from './source-config';
-import { customFieldReader, StreamPlan } from './stream-plan';
+import { customFieldReader } from './stream-plan';
 import { renderTemplate, TemplateVariables } from './templates';
 
-export interface StreamReadInputs {
-  plan: StreamPlan;
-  source: ResolvedSource;
-  requester: Requester;
-  cursor: ReadCursor;
+export interface StreamReadInputs extends PageInputs {
   context: ReadContext;
   /** 'connection amo, stream deals' */
   where: string;
-  redact(text: string): string;
+  /** this run's copy of the fetched pages on disk */
+  spill: PageSpill;
+  /** a later stream of this run reads the same pages: keep them in the spill */
+  keepPages: boolean;
 }
 
-interface ReadStats {
-  pages: number;
-  read: number;
-  rejected: number;
-  withoutVisit: number;
-  outsideWindow: number;
-}
-
-/** Reads one stream page by page: request → select → enrich → map → canonical records. */
+/**
+ * Reads one stream page by page: request → select → enrich → map → canonical records. A `from` stream maps
+ * the records embedded in the other stream's pages; pages another stream of the run fetched are replayed.
+ */
 export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page> {
   const { plan, requester, cursor, context } = inputs;
   const custom = await customFieldReader(plan, requester);
+  const reslice = new Reslicer(inputs.pages, cursor.since, inputs.where);
+  const stats: ReadStats = { pages: 0, read: 0, rejected: 0, withoutVisit: 0, outsideWindow: 0, replayed: false };
+  for await (const raw of rawPages(inputs, reslice, stats)) {
+    stats.pages++;
+    const page = plan === inputs.pages
+      ? await mapPage(inputs, raw, custom, stats, reslice)
+      : await mapEmbedded(inputs, raw, custom, stats, reslice);
+    if (page.records.length > 0 || (page.rejected ?? []).length > 0) yield page;
+    if (context.limit !== undefined && stats.read >= context.limit) break;
+  }
+  logSummary(inputs, stats);
+}
+
+/** The pages' raw records: replayed from this run's spill when it covers the window, else fetched (and spilled when needed). */
+async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: ReadStats): AsyncGenerator<RawPage> {
+  const { spill, cursor, context } = inputs;
+  const replay = await spill.replay(cursor);
+  if (replay) {
+    stats.replayed = true;
+    for await (const page of replay) {
+      if (context.signal?.aborted) return;
+      yield page;
+    }
+    if (!inputs.keepPages) await spill.remove();
+    return;
+  }
+  // a run's read (not a preview or check) removes what an earlier, unfinished run left
+  if (context.laterStreams) await spill.remove();
+  const writer = inputs.keepPages ? await spill.create(cursor) : null;
+  let complete = false;
+  try {
+    yield* fetchPages(inputs, reslice, writer);
+    complete = !context.signal?.aborted;
+  } finally {
+    if (writer) await (complete ? writer.complete() : writer.discard());
+  }
+}
+
+async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null): AsyncGenerator<RawPage> {
+  const { pages: plan, requester, context } = inputs;
   const guard = new RepeatGuard(inputs.where);
-  const reslice = new Reslicer(plan, cursor.since ?? new Date(0), inputs.where);
-  const stats: ReadStats = { pages: 0, read: 0, rejected: 0, withoutVisit: 0, outsideWindow: 0 };
   let state = plan.paginator.first();
   while (!context.signal?.aborted) {
     const spec = await requestFor(inputs, state, reslice.sliceStart);
@@ -50,23 +77,21 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
     const answer = await requester.send(spec);
     const raw = selectRecords(answer.body, plan.definition.records ?? '', answer.url);
     if (raw.length > 0) guard.afterPage(JSON.stringify(raw), description);
-    stats.pages++;
-    const page = await mapPage(inputs, raw, custom, stats, reslice);
-    if (page.records.length > 0 || (page.rejected ?? []).length > 0) yield page;
-    if (context.limit !== undefined && stats.read >= context.limit) break;
+    await writer?.write(raw);
+    yield raw;
     const next = plan.paginator.next(state, answer, raw.length);
-    if (!next) break;
+    if (!next) return;
     state = reslice.shouldRestart(next) ? plan.paginator.first() : next;
   }
-  logSummary(inputs, stats);
 }
 
-async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart: Date): Promise<RequestSpec> {
-  const { plan, source, cursor } = inputs;
+async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart: Date | null): Promise<RequestSpec> {
+  const { pages: plan, source, cursor } = inputs;
   const request = plan.definition.request ?? {};
   const method = request.method ?? 'GET';
   const variables: TemplateVariables = {
-    cursor: formatDate(sliceStart, plan.cursorFormat.format, plan.cursorFormat.timezone),
+    // undefined on a first run: a lone "{{cursor}}" is then left out of the request
+    cursor: sliceStart ? formatDate(sliceStart, plan.cursorFormat.format, plan.cursorFormat.timezone) : undefined,
     until: formatDate(cursor.until, plan.cursorFormat.format, plan.cursorFormat.timezone),
     visit_field: source.visit_field,
     page_size: plan.definition.paginator?.page_size,
@@ -91,78 +116,11 @@ function selectRecords(body: unknown, path: string, url: string): Record<string,
   return found as Record<string, unknown>[];
 }
 
-async function mapPage(
-  inputs: StreamReadInputs,
-  raw: Record<string, unknown>[],
-  custom: CustomFieldReader | null,
-  stats: ReadStats,
-  reslice: Reslicer,
-): Promise<Page> {
-  const { plan, requester, cursor } = inputs;
-  const selected = plan.filter ? await filterRecords(raw, plan.filter) : raw;
-  for (const enrich of plan.definition.enrich ?? []) {
-    await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field });
-  }
-  const page: Page & { rejected: RejectedInput[] } = { records: [], refs: [], rejected: [] };
-  for (const [index, item] of selected.entries()) {
-    const ref = `${plan.stream} page ${stats.pages} item ${index + 1}`;
-    const result = await mapRecord(plan, item, custom);
-    if (result.rejected) {
-      const rawText = inputs.redact(excerpt(JSON.stringify(item)));
-      page.rejected.push({ ...result.rejected, ref, excerpt: rawText });
-      stats.rejected++;
-      continue;
-    }
-    const record = result.record as Deal;
-    if (!inWindow(record, cursor, plan.incremental)) {
-      stats.outsideWindow++;
-      continue;
-    }
-    if (reslice.isDuplicate(record)) continue;
-    if (plan.stream === 'deals' && !record.visit_id) stats.withoutVisit++;
-    page.records.push(record);
-    page.refs!.push(ref);
-    stats.read++;
-  }
-  return page;
-}
-
-async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null): Promise<BuildResult> {
-  try {
-    return buildRecord(plan.stream, await readFields(plan.fields, item), custom?.read(item) ?? [], plan.build);
-  } catch (error) {
-    if (!(error instanceof FieldError)) throw error;
-    return { rejected: { id: await idOf(plan, item), field: error.field, reason: error.message } };
-  }
-}
-
-async function idOf(plan: StreamPlan, item: Record<string, unknown>): Promise<string> {
-  try {
-    const id = await plan.fields.find((field) => field.name === 'id')?.read(item);
-    return id === undefined || id === null ? '' : String(id);
-  } catch {
-    return '';
-  }
-}
-
-async function filterRecords(
-  records: Record<string, unknown>[],
-  filter: (record: unknown) => Promise<unknown>,
-): Promise<Record<string, unknown>[]> {
-  const kept: Record<string, unknown>[] = [];
-  for (const record of records) if (await filter(record)) kept.push(record);
-  return kept;
-}
-
-/** Sources without a server-side filter (Pipedrive) are filtered here; the signpost holds later changes back. */
-function inWindow(record: { updated_at?: Date | null }, cursor: ReadCursor, incremental: boolean): boolean {
-  if (!incremental || !record.updated_at) return true;
-  const time = record.updated_at.getTime();
-  return (!cursor.since || time >= cursor.since.getTime()) && time <= cursor.until.getTime();
-}
-
 function logSummary(inputs: StreamReadInputs, stats: ReadStats): void {
-  const parts = [`${stats.read} records in ${stats.pages} pages`, `${stats.rejected} rejected`];
+  const { plan, pages } = inputs;
+  const ofPages = plan === pages ? '' : ` of ${pages.stream}`;
+  const replayed = stats.replayed ? ' (kept from an earlier stream of this run, not fetched again)' : '';
+  const parts = [`${stats.read} records in ${stats.pages} pages${ofPages}${replayed}`, `${stats.rejected} rejected`];
   if (stats.outsideWindow > 0) parts.push(`${stats.outsideWindow} outside the window`);
   if (inputs.plan.stream === 'deals') {
     parts.push(`${stats.withoutVisit} deals without a visit number (field ${JSON.stringify(inputs.source.visit_field)})`);

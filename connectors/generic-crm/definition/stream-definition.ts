@@ -104,10 +104,20 @@ export class EnrichDefinition {
   @IsOptional() @IsInt() @Min(1) batch_size?: number;
 }
 
+export const STREAM_NAMES = ['managers', 'clients', 'deals'] as const;
+
 export class StreamDefinition {
   @IsOptional() @IsBoolean() enabled?: boolean;
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
-  /** dotted path of the records array in the body ('' = the body itself) */
+  /**
+   * Take the records from another stream's pages instead of fetching (clients embedded in orders): that
+   * stream's request, paginator, window and cursor are used, each page fetched once per run.
+   */
+  @IsOptional() @IsIn(STREAM_NAMES) from?: (typeof STREAM_NAMES)[number];
+  /**
+   * dotted path of the records array in the body ('' = the body itself); with `from`, the path of the
+   * embedded record (an object or a list) in each record of the other stream
+   */
   @IsOptional() @IsString() records?: string;
   /** JSONata predicate; records for which it is false are skipped */
   @IsOptional() @IsString() filter?: string;

@@ -11,7 +11,8 @@ export class Reslicer {
 
   constructor(
     private readonly plan: StreamPlan,
-    public sliceStart: Date,
+    /** null on a first run: `{{cursor}}` is undefined (left out) until a restart moves it */
+    public sliceStart: Date | null,
     private readonly where: string,
   ) {}
 
@@ -23,7 +24,7 @@ export class Reslicer {
     const tokenParam = this.plan.definition.paginator?.token_param;
     if (!this.limit || !tokenParam || Number(next.params[tokenParam]) < this.limit) return false;
     // The next slice starts with the records on the boundary again; if they fill the cap it cannot progress.
-    if (this.boundaryTime <= this.sliceStart.getTime() || this.boundaryIds.size >= this.limit) {
+    if (this.boundaryTime <= (this.sliceStart?.getTime() ?? -Infinity) || this.boundaryIds.size >= this.limit) {
       throw new Error(
         `${this.where}: more than ${this.limit} records share the modification time ${new Date(this.boundaryTime).toISOString()}; the search cannot be re-sliced`,
       );

@@ -1,0 +1,176 @@
+import type { Deal } from '../../src/connectors/canonical';
+import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import { Requester } from './http/requester';
+import { excerpt } from './http/source-error';
+import { Reslicer } from './pagination/reslicer';
+import { BuildResult, buildRecord } from './records/canonical-builder';
+import { CustomFieldReader } from './records/custom-fields';
+import { enrichPage } from './records/enricher';
+import { FieldError, toId, toInstant } from './records/field-values';
+import { readFields } from './records/mapping';
+import { getPath } from './records/paths';
+import { ResolvedSource } from './source-config';
+import { StreamPlan } from './stream-plan';
+
+/** One page of raw source records → canonical records and rejected inputs. */
+
+export interface PageInputs {
+  /** the stream read */
+  plan: StreamPlan;
+  /** the stream whose pages these are: `plan`, or the stream its `from` names */
+  pages: StreamPlan;
+  source: ResolvedSource;
+  requester: Requester;
+  cursor: ReadCursor;
+  redact(text: string): string;
+}
+
+export interface ReadStats {
+  pages: number;
+  read: number;
+  rejected: number;
+  withoutVisit: number;
+  outsideWindow: number;
+  /** the pages came from the spill another stream of the run wrote */
+  replayed: boolean;
+}
+
+interface Owner {
+  id: string;
+  updated_at: Date | null;
+}
+
+export async function mapPage(
+  inputs: PageInputs,
+  raw: Record<string, unknown>[],
+  custom: CustomFieldReader | null,
+  stats: ReadStats,
+  reslice: Reslicer,
+): Promise<Page> {
+  const { plan, requester, cursor } = inputs;
+  const selected = plan.filter ? await filterRecords(raw, plan.filter) : raw;
+  for (const enrich of plan.definition.enrich ?? []) {
+    await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field });
+  }
+  const page: Page & { rejected: RejectedInput[] } = { records: [], refs: [], rejected: [] };
+  for (const [index, item] of selected.entries()) {
+    const ref = `${plan.stream} page ${stats.pages} item ${index + 1}`;
+    const result = await mapRecord(plan, item, custom);
+    if (result.rejected) {
+      const rawText = inputs.redact(excerpt(JSON.stringify(item)));
+      page.rejected.push({ ...result.rejected, ref, excerpt: rawText });
+      stats.rejected++;
+      continue;
+    }
+    const record = result.record as Deal;
+    if (!inWindow(record, cursor, plan.incremental)) {
+      stats.outsideWindow++;
+      continue;
+    }
+    if (reslice.isDuplicate(record)) continue;
+    if (plan.stream === 'deals' && !record.visit_id) stats.withoutVisit++;
+    page.records.push(record);
+    page.refs!.push(ref);
+    stats.read++;
+  }
+  return page;
+}
+
+/**
+ * A `from` stream: the records embedded in each record of the other stream's page (`records` is their path,
+ * an object or a list). They carry their owner's updated_at, so this stream's window and cursor follow the
+ * other stream's. Owners outside the window, or whose id or updated_at cannot be read, bring nothing (their
+ * own stream rejects them). A record embedded twice in one page is read once: the last copy.
+ */
+export async function mapEmbedded(
+  inputs: PageInputs,
+  raw: Record<string, unknown>[],
+  custom: CustomFieldReader | null,
+  stats: ReadStats,
+  reslice: Reslicer,
+): Promise<Page> {
+  const { plan, pages: owners, cursor } = inputs;
+  const found: { item: Record<string, unknown>; owner: Owner }[] = [];
+  for (const ownerItem of owners.filter ? await filterRecords(raw, owners.filter) : raw) {
+    const owner = await ownerOf(owners, ownerItem);
+    if (!owner) continue;
+    if (!inWindow(owner, cursor, owners.incremental)) {
+      stats.outsideWindow++;
+      continue;
+    }
+    if (reslice.isDuplicate(owner)) continue;
+    for (const item of asRecords(getPath(ownerItem, plan.definition.records ?? ''))) {
+      if (!plan.filter || (await plan.filter(item))) found.push({ item, owner });
+    }
+  }
+  for (const enrich of plan.definition.enrich ?? []) {
+    await enrichPage(found.map((f) => f.item), enrich, inputs.requester, { visit_field: inputs.source.visit_field });
+  }
+  const kept = new Map<string, { record: Page['records'][number]; ref: string }>();
+  const rejected: RejectedInput[] = [];
+  for (const { item, owner } of found) {
+    const ref = `${plan.stream} in ${owners.stream} ${owner.id} (page ${stats.pages})`;
+    const result = await mapRecord(plan, item, custom);
+    if (result.rejected) {
+      rejected.push({ ...result.rejected, ref, excerpt: inputs.redact(excerpt(JSON.stringify(item))) });
+      stats.rejected++;
+      continue;
+    }
+    const record = Object.assign(result.record, { updated_at: owner.updated_at });
+    kept.delete(record.id); // the last copy wins, in its position (times stay in the owners' order)
+    kept.set(record.id, { record, ref });
+  }
+  stats.read += kept.size;
+  return { records: [...kept.values()].map((k) => k.record), refs: [...kept.values()].map((k) => k.ref), rejected };
+}
+
+async function ownerOf(plan: StreamPlan, item: Record<string, unknown>): Promise<Owner | null> {
+  try {
+    const values = await readFields(plan.fields.filter((f) => f.name === 'id' || f.name === 'updated_at'), item);
+    const id = toId(values.id, 'id');
+    return id === null ? null : { id, updated_at: toInstant(values.updated_at, 'updated_at', plan.build.dateSpec('updated_at')) };
+  } catch (error) {
+    if (error instanceof FieldError) return null;
+    throw error;
+  }
+}
+
+function asRecords(value: unknown): Record<string, unknown>[] {
+  const items = Array.isArray(value) ? value : [value];
+  return items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
+}
+
+async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null): Promise<BuildResult> {
+  try {
+    return buildRecord(plan.stream, await readFields(plan.fields, item), custom?.read(item) ?? [], plan.build);
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    return { rejected: { id: await idOf(plan, item), field: error.field, reason: error.message } };
+  }
+}
+
+async function idOf(plan: StreamPlan, item: Record<string, unknown>): Promise<string> {
+  try {
+    const id = await plan.fields.find((field) => field.name === 'id')?.read(item);
+    return id === undefined || id === null ? '' : String(id);
+  } catch {
+    return '';
+  }
+}
+
+async function filterRecords(
+  records: Record<string, unknown>[],
+  filter: (record: unknown) => Promise<unknown>,
+): Promise<Record<string, unknown>[]> {
+  const kept: Record<string, unknown>[] = [];
+  for (const record of records) if (await filter(record)) kept.push(record);
+  return kept;
+}
+
+/** Sources without a server-side filter (Pipedrive) are filtered here; the signpost holds later changes back. */
+function inWindow(record: { updated_at?: Date | null }, cursor: ReadCursor, incremental: boolean): boolean {
+  if (!incremental || !record.updated_at) return true;
+  const time = record.updated_at.getTime();
+  return (!cursor.since || time >= cursor.since.getTime()) && time <= cursor.until.getTime();
+}
+
