@@ -27,10 +27,10 @@ const CASES: ConfigCase[] = [
     problems: [/^conections: unknown key \(did you mean "connections"\?\)/, /^tracker\.apikey: unknown key \(did you mean "api_key"\?\)/, /^connections\[0\]\.shedule: unknown key/],
   },
   { file: 'bad-cron.yaml', problems: [/^connections\[0\]\.schedule: "61 \* \* \* \*" is not a cron expression/] },
-  { file: 'missing-api-key.yaml', problems: [/^tracker\.api_key: is required when tracker\.base_url is set/] },
+  { file: 'missing-api-key.yaml', problems: [/^tracker\.api_key: \$\{TRACKER_API_KEY_NOT_SET\} is not set \(environment variable TRACKER_API_KEY_NOT_SET\)$/] },
   { file: 'missing-project.yaml', problems: [/^tracker\.project: is required when tracker\.base_url is set/] },
   // the preset authenticates with a bearer token: a connection without one cannot work, say so before the first run
-  { file: 'missing-crm-token.yaml', problems: [/^connections\[0\]\.settings\.token: .*(required|missing)/] },
+  { file: 'missing-crm-token.yaml', problems: [/^connections\[0\]\.settings\.token: \$\{AMOCRM_TOKEN_NOT_SET\} is not set \(environment variable AMOCRM_TOKEN_NOT_SET\)$/] },
   { file: 'broken-yaml.yaml', problems: [/^line \d+, column \d+: /] },
   { file: 'duplicate-connection-ids.yaml', problems: [/^connections\[1\]\.id: "sheet" is already the id of connections\[0\]/] },
   { file: 'unknown-connector.yaml', problems: [/^connections\[0\]\.connector: "spreadshit" is not a known connector/] },
