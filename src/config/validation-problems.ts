@@ -41,7 +41,7 @@ function writtenValue(written: unknown, error: ValidationError): unknown {
 
 function describeConstraint(error: ValidationError, path: string, value: unknown, origins: ValueOrigins): string {
   const constraints = error.constraints ?? {};
-  if (constraints.whitelistValidation) return `${path}: unknown key${suggestion(error)}`;
+  if (constraints.whitelistValidation) return `${path}: unknown key${didYouMean(error)}`;
   if (value === undefined) return `${path}: is required`;
   const [name, message] = Object.entries(constraints)[0];
   const wording = name === 'nestedValidation' && message.includes('nested property') ? 'must be a mapping (key: value)' : message;
@@ -55,8 +55,8 @@ function withoutSubject(message: string, property: string): string {
   return message.startsWith(`${property} `) ? message.slice(property.length + 1) : message;
 }
 
-/** A typo such as `bacth_size` gets the key it was probably meant to be. */
-function suggestion(error: ValidationError): string {
+/** A typo such as `bacth_size` gets the key it was probably meant to be: ` (did you mean "batch_size"?)`, or ''. */
+export function didYouMean(error: ValidationError): string {
   const known = error.target ? knownKeys(error.target.constructor) : [];
   const close = known.find((key) => editDistance(key, error.property) <= Math.max(1, Math.floor(key.length / 4)));
   return close ? ` (did you mean "${close}"?)` : '';
@@ -74,14 +74,19 @@ export function formatValue(key: string, value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+/** Edits (insert, delete, substitute, swap two neighbours) between two keys: `delas` is one from `deals`. */
 function editDistance(a: string, b: string): number {
+  let beforePrevious: number[] = [];
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const substitution = previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j] + 1, current[j - 1] + 1, substitution));
+      let best = Math.min(previous[j] + 1, current[j - 1] + 1, substitution);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, beforePrevious[j - 2] + 1);
+      current.push(best);
     }
+    beforePrevious = previous;
     previous = current;
   }
   return previous[b.length];

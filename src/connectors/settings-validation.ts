@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
+import { didYouMean } from '../config/validation-problems';
 
 /**
  * Validation of a connection's `settings` with the connector's class-validator class.
@@ -26,7 +27,7 @@ function flattenErrors(errors: ValidationError[], parentPath: string): string[] 
   const problems: string[] = [];
   for (const error of errors) {
     const path = joinPath(parentPath, error.property);
-    const messages = Object.entries(error.constraints ?? {}).map(([constraint, message]) => describe(constraint, message, error.property));
+    const messages = Object.entries(error.constraints ?? {}).map(([constraint, message]) => describe(constraint, message, error));
     // One line per key: a value failing several rules says so once.
     if (messages.length > 0) problems.push(`${path}: ${[...new Set(messages)].join('; ')}`);
     problems.push(...flattenErrors(error.children ?? [], path));
@@ -39,9 +40,9 @@ function joinPath(parent: string, property: string): string {
 }
 
 /** class-validator starts each message with the property name; the path already says it. */
-function describe(constraint: string, message: string, property: string): string {
-  if (constraint === 'whitelistValidation') return 'unknown key';
-  const prefix = `${property} `;
+function describe(constraint: string, message: string, error: ValidationError): string {
+  if (constraint === 'whitelistValidation') return `unknown key${didYouMean(error)}`;
+  const prefix = `${error.property} `;
   const text = message.startsWith(prefix) ? message.slice(prefix.length) : message;
   return text.replace(' conforming to the specified constraints', '');
 }

@@ -36,7 +36,7 @@ const CASES: ConfigCase[] = [
   { file: 'unknown-connector.yaml', problems: [/^connections\[0\]\.connector: "spreadshit" is not a known connector/] },
   {
     file: 'bad-connector-settings.yaml',
-    problems: [/^connections\[0\]\.settings\.deals\.header_rwo: unknown key/, /^connections\[0\]\.settings\.deals\.path: /, /^connections\[0\]\.settings\.deals\.delimiter: /],
+    problems: [/^connections\[0\]\.settings\.deals\.header_rwo: unknown key \(did you mean "header_row"\?\)$/, /^connections\[0\]\.settings\.deals\.path: /, /^connections\[0\]\.settings\.deals\.delimiter: /],
   },
   {
     file: 'out-of-range.yaml',

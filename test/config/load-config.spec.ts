@@ -97,6 +97,23 @@ connections:
     expect(error.problems).toEqual(['connections[0].settings.deals.path: is required', 'connections[1].connector: unknown connector "nope"']);
   });
 
+  it('suggests the meant key for a typo in connector settings, nested keys included, as at the top level', () => {
+    const registry = new ConnectorRegistry();
+    registry.register(genericCrm);
+    registry.register(spreadsheet);
+    const yaml = `
+connections:
+  - { id: sheet, connector: spreadsheet, settings: { delas: { path: d.csv }, clients: { path: c.csv, colums: { id: No } } } }
+  - { id: crm, connector: generic-crm, settings: { preset: amocrm, base_url: "https://x.amocrm.ru", token: t, rate_limt: 3, zzz: 1 } }
+`;
+    expect(configErrorOf(() => load(yaml, {}, registry.validateSettings)).problems).toEqual([
+      'connections[0].settings.delas: unknown key (did you mean "deals"?)',
+      'connections[0].settings.clients.colums: unknown key (did you mean "columns"?)',
+      'connections[1].settings.rate_limt: unknown key (did you mean "rate_limit"?)',
+      'connections[1].settings.zzz: unknown key',
+    ]);
+  });
+
   it('reports duplicate connection ids, required and badly typed fields', () => {
     const error = configErrorOf(() =>
       load(`

@@ -41,7 +41,7 @@ describe('spreadsheet connector: definition, settings, check and discover', () =
     expect(problems).toEqual(
       expect.arrayContaining([
         'connections[1].settings.orders: unknown key',
-        'connections[1].settings.deals.colums: unknown key',
+        'connections[1].settings.deals.colums: unknown key (did you mean "columns"?)',
         expect.stringMatching(/^connections\[1\]\.settings\.deals\.header_row: /),
         expect.stringMatching(/^connections\[1\]\.settings\.deals\.delimiter: /),
         'connections[1].settings.deals.timezone: "Mars/Olympus" is not an IANA time zone (e.g. "Europe/Moscow")',
