@@ -33,6 +33,8 @@ export class PaginatorDefinition {
   /** page_number */
   @IsOptional() @IsString() page_param?: string;
   @IsOptional() @IsInt() start_page?: number;
+  /** page_number: dotted path of the number of pages in the answer; the page with that number is the last */
+  @IsOptional() @IsString() total_pages_path?: string;
   /** offset */
   @IsOptional() @IsString() offset_param?: string;
   /** cursor: dotted path of the next token in the body, and the parameter that sends it back */

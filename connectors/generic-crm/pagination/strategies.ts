@@ -32,9 +32,13 @@ export class PageNumberPagination implements Paginator {
   first(): PageState {
     return { params: { ...sizeParams(this.definition), [this.param]: this.definition.start_page ?? 1 } };
   }
-  next(current: PageState, _answer: SourceAnswer, recordCount: number): PageState | null {
+  next(current: PageState, answer: SourceAnswer, recordCount: number): PageState | null {
     if (isLastByCount(this.definition, recordCount)) return null;
-    return { params: { ...current.params, [this.param]: Number(current.params[this.param]) + 1 } };
+    const page = Number(current.params[this.param]);
+    // the answer says how many pages there are: no request for an empty page after a full last one
+    const total = this.definition.total_pages_path ? Number(getPath(answer.body, this.definition.total_pages_path)) : NaN;
+    if (Number.isFinite(total) && page >= total) return null;
+    return { params: { ...current.params, [this.param]: page + 1 } };
   }
 }
 

@@ -34,6 +34,20 @@ describe('generic-crm paginators', () => {
     });
   });
 
+  it('page_number: stops at the page count the answer gives (no request for an empty page after a full last one)', async () => {
+    const FOUR = items(1, 4);
+    const handler: FixtureHandler = (r) => {
+      const page = Number(r.query.get('page'));
+      return { body: { orders: FOUR.slice((page - 1) * 2, page * 2), pagination: { currentPage: page, totalPageCount: 2 } } };
+    };
+    await withServer(handler, async (server) => {
+      const paginator = { type: 'page_number', page_size: 2, size_param: 'limit', total_pages_path: 'pagination.totalPageCount' };
+      const { records } = await readAll(connector, 'deals', customSettings(server.url, { records: 'orders', paginator }));
+      expect(ids(records)).toEqual(['1', '2', '3', '4']);
+      expect(server.requests.map((r) => r.query.get('page'))).toEqual(['1', '2']);
+    });
+  });
+
   it('offset: advances by the records received and stops on an empty page when short pages are allowed', async () => {
     const handler: FixtureHandler = (r) => {
       const offset = Number(r.query.get('offset'));
