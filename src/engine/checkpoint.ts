@@ -3,9 +3,11 @@ import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import { ServiceCounters, StreamCounters } from './engine-types';
 import { CursorStore } from './persistence/cursor.store';
 import { isoNow } from './persistence/iso-time';
+import { OpenRejectionStore } from './persistence/open-rejection.store';
 import { AcknowledgedRecord, RecordStateStore } from './persistence/record-state.store';
 import { RunStore } from './persistence/run.store';
 import { SerialWriter } from './persistence/serial-writer';
+import type { OpenRejectionChanges } from './rejection-log';
 
 export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;
 
@@ -26,6 +28,13 @@ export interface Checkpoint {
   state?: Record<string, unknown>;
   /** some earlier rejection of this connection is unresolved: resolve those now acknowledged */
   resolveRejections: boolean;
+  /** open rejections settled or restated (the rejections above enter the open set in any case) */
+  openRejections?: OpenRejectionChanges;
+  /**
+   * the stream's read was complete (the whole source, to its end): its open rejections that this run did not
+   * reject again are gone from the source, except `kept` (records deferred to the next run)
+   */
+  completeRead?: { kept: string[] };
 }
 
 /**
@@ -53,7 +62,12 @@ async function applyCheckpoint(m: EntityManager, cp: Checkpoint): Promise<void> 
   if (cp.rejections.length) {
     const rows = cp.rejections.map((r) => ({ ...r, resolved: false, created_at: now }));
     for (let i = 0; i < rows.length; i += 200) await m.getRepository(RejectedRecordEntity).insert(rows.slice(i, i + 200));
+    await OpenRejectionStore.record(m, cp.runId, cp.rejections, now);
   }
+  if (cp.openRejections?.dropEarlier.length) {
+    await OpenRejectionStore.dropEarlier(m, cp.connectionId, cp.stream, cp.runId, cp.openRejections.dropEarlier);
+  }
+  if (cp.completeRead) await OpenRejectionStore.closeGone(m, cp.connectionId, cp.stream, cp.runId, cp.completeRead.kept);
   await RunStore.writeCounters(m, cp.runId, cp.streams, cp.counters);
   if (cp.cursor) await CursorStore.advance(m, cp.connectionId, cp.stream, cp.cursor);
   if (cp.rewind) await CursorStore.rewind(m, cp.connectionId, cp.stream, cp.rewind);

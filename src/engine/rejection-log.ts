@@ -1,11 +1,29 @@
 import type { RejectedInput } from '../connectors/connector-definition';
+import { openRejectionKey } from '../store/entities/open-rejection.entity';
 import type { NewRejection } from './checkpoint';
 
 const EXCERPT_MAX = 200;
 
-/** Rejected records of one stream, kept until the next checkpoint writes them. */
+/** What a checkpoint changes in the open rejections besides adding its rejections. */
+export interface OpenRejectionChanges {
+  /** keys whose rows from earlier runs go: the service now holds the record, or this run rejected it anew */
+  dropEarlier: string[];
+}
+
+/**
+ * Rejected records of one stream, kept until the next checkpoint writes them; and the stream's open
+ * rejections (loaded as it starts), to tell which of them this run settles.
+ */
 export class RejectionLog {
   private pending: NewRejection[] = [];
+  /** keys of the stream's open rejections as it started, less those settled since */
+  private open = new Set<string>();
+  /** open keys rejected again by this run: never settled by it */
+  private readonly restated = new Set<string>();
+  /** keys for the next checkpoint's OpenRejectionChanges (settled by an unchanged record, or restated) */
+  private dropEarlier: string[] = [];
+  /** open keys of records deferred to the next run: a complete read leaves them open */
+  private readonly deferredOpen = new Set<string>();
 
   constructor(
     private readonly runId: number,
@@ -38,8 +56,49 @@ export class RejectionLog {
     return rows;
   }
 
+  /** The stream's open rejection keys, read as it starts. */
+  startWith(open: Set<string>): void {
+    this.open = open;
+  }
+
+  /** The service already holds this version of the record (fingerprint unchanged): as good as sent. */
+  noteUnchanged(id: string): void {
+    if (this.open.size) this.dropEarlier.push(...this.settle([id]));
+  }
+
+  /** A record updated after the run's start, left for the next run. */
+  noteDeferred(id: string): void {
+    const key = `id:${id}`;
+    if (this.open.has(key)) this.deferredOpen.add(key);
+  }
+
+  /** Open keys a complete read must leave open. */
+  get deferredKeys(): string[] {
+    return [...this.deferredOpen];
+  }
+
+  /** For a checkpoint: the changes noted since the last one, plus the open keys its acknowledged ids settle. */
+  openChanges(acknowledged: readonly { externalId: string }[]): OpenRejectionChanges {
+    const dropEarlier = this.dropEarlier;
+    this.dropEarlier = [];
+    if (this.open.size && acknowledged.length) dropEarlier.push(...this.settle(acknowledged.map((a) => a.externalId)));
+    return { dropEarlier };
+  }
+
+  /** The open keys these sent ids settle (once each); a record this run rejected again stays open. */
+  private settle(ids: string[]): string[] {
+    const settled: string[] = [];
+    for (const id of ids) {
+      const key = `id:${id}`;
+      if (!this.open.has(key) || this.restated.has(key)) continue;
+      this.open.delete(key);
+      settled.push(key);
+    }
+    return settled;
+  }
+
   private add(externalId: string, field: string, reason: string, ref: string | null, excerpt: string | null, source: NewRejection['source'], fingerprint: string | null): void {
-    this.pending.push({
+    const row: NewRejection = {
       run_id: this.runId,
       connection_id: this.connectionId,
       stream: this.stream,
@@ -50,7 +109,14 @@ export class RejectionLog {
       excerpt,
       source,
       fingerprint,
-    });
+    };
+    this.pending.push(row);
+    if (!this.open.size) return;
+    const key = openRejectionKey(row);
+    if (this.open.has(key) && !this.restated.has(key)) {
+      this.restated.add(key); // its problems now are this run's: older ones go with this row's checkpoint
+      this.dropEarlier.push(key);
+    }
   }
 }
 

@@ -1,6 +1,7 @@
 import type { StreamName } from '../connectors/canonical';
 import type { TrackerClient } from '../tracker/tracker-client';
 import { ServiceCounters, StreamCounters } from './engine-types';
+import { OpenRejectionStore } from './persistence/open-rejection.store';
 import { RecordStateStore } from './persistence/record-state.store';
 import { SerialWriter } from './persistence/serial-writer';
 
@@ -10,6 +11,7 @@ export interface RunScope {
   connectionId: string;
   writer: SerialWriter;
   recordStates: RecordStateStore;
+  openRejections: OpenRejectionStore;
   tracker: TrackerClient;
   logger: { log(m: string): void; warn(m: string): void; error(m: string): void; debug(m: string): void };
   /** aborted on shutdown: stop reading, let batches in flight finish */
@@ -25,7 +27,7 @@ export interface RunScope {
 }
 
 export function zeroStreamCounters(): StreamCounters {
-  return { read: 0, unchanged: 0, sent: 0, rejected: 0, sent_without_visit: 0 };
+  return { read: 0, unchanged: 0, sent: 0, rejected: 0, sent_without_visit: 0, uncertain: 0 };
 }
 
 export function snapshotStreams(streams: RunScope['streams']): RunScope['streams'] {

@@ -51,7 +51,7 @@ interface Candidate {
 }
 
 /** What only some checkpoints carry: the final cursor, the connector's state, managers deleted from the service. */
-type CheckpointExtra = Pick<Checkpoint, 'cursor' | 'state' | 'forgotten'>;
+type CheckpointExtra = Pick<Checkpoint, 'cursor' | 'state' | 'forgotten' | 'completeRead'>;
 
 export interface StreamOutcome {
   /** false when the run was asked to stop before the stream's end */
@@ -117,6 +117,7 @@ export class StreamSync {
   }
 
   async execute(): Promise<StreamOutcome> {
+    await this.loadOpenRejections();
     const aborted = await this.readAll();
     await this.drain();
     if (this.failure) {
@@ -175,6 +176,7 @@ export class StreamSync {
     const at = this.updatedAt(record, id);
     if (at !== null && at > this.untilMs) {
       this.deferred++; // after the run's signpost: the next run reads it
+      this.rejections.noteDeferred(id);
       return;
     }
     if (this.plan.onlyIds && !this.plan.onlyIds.has(id)) return;
@@ -247,6 +249,7 @@ export class StreamSync {
     for (const c of candidates) {
       if (this.plan.useFingerprints && known.get(c.externalId) === c.fingerprint) {
         this.counters.unchanged++;
+        this.rejections.noteUnchanged(c.externalId);
         continue;
       }
       const payload = c.payload !== undefined ? c.payload : this.toCheckedPayload(c.record!, c.externalId, c.ref, c.fingerprint);
@@ -307,6 +310,7 @@ export class StreamSync {
       return;
     }
     const refused = new Map(answer.refused.map((r) => [r.externalId, r]));
+    const uncertain = new Map((answer.uncertain ?? []).map((u) => [u.externalId, u.reason]));
     const acknowledged = [];
     for (const item of batch) {
       item.chunk.pending--;
@@ -315,6 +319,13 @@ export class StreamSync {
         this.counters.rejected++;
         const payload = refusal.payload !== undefined ? refusal.payload : item.payload;
         this.rejections.fromService(item.externalId, refusal.field, refusal.reason, payload, item.fingerprint);
+        continue;
+      }
+      const doubt = uncertain.get(item.externalId);
+      if (doubt !== undefined) {
+        // neither acknowledged nor sent again: kept like a rejection, so that it is seen and can be retried by hand
+        this.counters.uncertain++;
+        this.rejections.fromService(item.externalId, 'delivery', doubt, item.payload, item.fingerprint);
         continue;
       }
       this.counters.sent++;
@@ -368,6 +379,8 @@ export class StreamSync {
       acknowledged,
       forgotten: extra.forgotten,
       rejections: this.rejections.drain(),
+      openRejections: this.rejections.openChanges(acknowledged),
+      completeRead: extra.completeRead,
       streams: snapshotStreams(this.run.streams),
       counters: { ...this.run.counters },
       cursor: rewind ? undefined : extra.cursor ?? this.prefixCursor(),
@@ -414,9 +427,27 @@ export class StreamSync {
       if (value !== null && (this.writtenCursor === null || value > this.writtenCursor)) cursor = new Date(value);
     }
     const state = this.plan.saveState && this.lastState ? stateToStore(this.lastState, this.plan.mappingVersion) : undefined;
-    await this.checkpoint([], { cursor, state, forgotten });
+    await this.checkpoint([], { cursor, state, forgotten, completeRead: this.completeRead() });
     if (this.deferred) this.run.logger.log(`${this.stream}: ${this.deferred} records updated after the run's start wait for the next run`);
     this.run.progress(this.stream, true);
+  }
+
+  /**
+   * The read covered the whole source to its end (no since, no id filter, not skipped as unchanged): an open
+   * rejection it did not meet again is gone from the source. An incremental read cannot know absence.
+   */
+  private completeRead(): Checkpoint['completeRead'] {
+    if (!this.plan.wholeSource || this.plan.onlyIds || this.sawUnchangedPage) return undefined;
+    return { kept: this.rejections.deferredKeys };
+  }
+
+  /** The stream's open rejections as it starts: which of them this run settles is told as it goes. */
+  private async loadOpenRejections(): Promise<void> {
+    try {
+      this.rejections.startWith(await this.run.openRejections.keys(this.run.connectionId, this.stream));
+    } catch (e) {
+      throw new Error(`stream ${this.stream}: the store could not read open rejections: ${errorText(e)}`);
+    }
   }
 
   private async deleteMissing(): Promise<string[] | undefined> {

@@ -14,6 +14,7 @@ import { ENGINE_OPTIONS, EngineOptions, ResolvedEngineOptions, resolveEngineOpti
 import { PreviewOptions, PreviewResult, ProgressEvent, RunSummary, StartRunOptions } from './engine-types';
 import { CursorStore } from './persistence/cursor.store';
 import { LeaseStore } from './persistence/lease.store';
+import { OpenRejectionStore } from './persistence/open-rejection.store';
 import { RecordStateStore } from './persistence/record-state.store';
 import { RunStore } from './persistence/run.store';
 import { SerialWriter, serialWriter } from './persistence/serial-writer';
@@ -242,6 +243,7 @@ export class SyncService implements OnApplicationShutdown {
       connectionId: connection.id,
       writer: this.writer,
       recordStates: this.recordStates,
+      openRejections: new OpenRejectionStore(this.dataSource),
       tracker: this.tracker,
       logger,
       signal: slot.abort.signal,

@@ -4,6 +4,7 @@ export * from './entities/stream-state.entity';
 export * from './entities/run.entity';
 export * from './entities/record-state.entity';
 export * from './entities/rejected-record.entity';
+export * from './entities/open-rejection.entity';
 export * from './entities/lease.entity';
 export * from './entities/daemon.entity';
 export * from './store-entities';

@@ -2,12 +2,14 @@ import { ConnectionEntity } from './entities/connection.entity';
 import { CursorEntity } from './entities/cursor.entity';
 import { DaemonEntity } from './entities/daemon.entity';
 import { LeaseEntity } from './entities/lease.entity';
+import { OpenRejectionEntity } from './entities/open-rejection.entity';
 import { RecordStateEntity } from './entities/record-state.entity';
 import { RejectedRecordEntity } from './entities/rejected-record.entity';
 import { RunEntity } from './entities/run.entity';
 import { StreamStateEntity } from './entities/stream-state.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { ClusterSchema1763900000000 } from './migrations/1763900000000-cluster-schema';
+import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rejections';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -16,9 +18,10 @@ export const STORE_ENTITIES = [
   RunEntity,
   RecordStateEntity,
   RejectedRecordEntity,
+  OpenRejectionEntity,
   LeaseEntity,
   DaemonEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000];
