@@ -24,10 +24,19 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
-    console.error(error.message);
-  } else {
-    console.error('tracker-sync failed to start:', error instanceof Error ? (error.stack ?? error.message) : error);
-  }
+  console.error(startFailure(error));
   process.exit(1);
 });
+
+/** The config's problems, or a port we cannot listen on, as the operator's next step; anything else with its stack. */
+function startFailure(error: unknown): string {
+  if (error instanceof ConfigError) return error.message;
+  const listen = error as NodeJS.ErrnoException & { address?: string; port?: number };
+  if (listen?.syscall === 'listen' && listen.code === 'EADDRINUSE') {
+    return `port ${listen.port} on ${listen.address} is in use: set PORT (or server.port) to another port`;
+  }
+  if (listen?.syscall === 'listen' && listen.code === 'EACCES') {
+    return `port ${listen.port} on ${listen.address} needs privileges this user lacks: set PORT (or server.port) to a port above 1023`;
+  }
+  return `tracker-sync failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
+}
