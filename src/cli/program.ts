@@ -4,6 +4,7 @@ import { isCalendarDate } from '../admin/dto/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';
+import { newConnectorCommand } from './commands/new-connector.command';
 import { previewCommand } from './commands/preview.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
@@ -65,6 +66,13 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .action((connection: string, options: { stream?: StreamName; limit: number }) =>
       act((ctx) => previewCommand(ctx, out, connection, options)),
     );
+
+  program
+    .command('new-connector')
+    .description('create a connector plugin from the template (connectors/example-custom); needs no config')
+    .argument('<name>', 'the connector name, e.g. my-crm')
+    .option('--dir <folder>', 'create <folder>/<name> (a folder to list in connector_paths) instead of connectors/<name>')
+    .action((name: string, options: { dir?: string }) => setExitCode(newConnectorCommand(out, name, options)));
 
   return program;
 }

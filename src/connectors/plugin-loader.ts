@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ConnectorDefinition, isConnectorDefinition } from './connector-definition';
 import { ConnectorRegistry } from './connector-registry';
-import { servePluginImports } from './plugin-resolution';
+import { PROJECT_ROOT, servePluginImports } from './plugin-resolution';
 import { ensureTypeScriptHook } from './typescript-require-hook';
 
 /**
@@ -21,14 +21,14 @@ export interface LoaderLogger {
 
 /** Running compiled (dist/src/connectors/plugin-loader.js) or from source under ts-jest. */
 const COMPILED = __filename.endsWith('.js');
-const PROJECT_ROOT = COMPILED ? path.resolve(__dirname, '../../..') : path.resolve(__dirname, '../..');
 
 /** Built-in folders: compiled ones first when running from dist, then the source tree (plugins dropped later). */
 export function builtInConnectorRoots(): string[] {
   return COMPILED ? [path.resolve(__dirname, '../../connectors'), sourceRoot()] : [sourceRoot()];
 }
 
-function sourceRoot(): string {
+/** The connectors/ folder of the source tree: the built-ins' sources and plugins dropped in. */
+export function sourceRoot(): string {
   return path.join(PROJECT_ROOT, 'connectors');
 }
 

@@ -13,9 +13,9 @@ export const CONTRACT_MODULE = 'tracker-sync/connector';
 type ResolveFilename = (request: string, parent: Module | undefined, isMain: boolean, options?: { paths?: string[] }) => string;
 const nodeModule = Module as unknown as { _resolveFilename: ResolveFilename };
 
-/** The daemon's package root: its node_modules serve the plugins' bare imports. */
+/** The daemon's package root (also from dist/src/connectors/): its node_modules serve the plugins' bare imports. */
 const COMPILED = __filename.endsWith('.js');
-const PROJECT_ROOT = path.resolve(__dirname, COMPILED ? '../../..' : '../..');
+export const PROJECT_ROOT = path.resolve(__dirname, COMPILED ? '../../..' : '../..');
 
 const pluginFolders = new Set<string>();
 let installed = false;
