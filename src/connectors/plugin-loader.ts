@@ -22,9 +22,14 @@ export interface LoaderLogger {
 /** Running compiled (dist/src/connectors/plugin-loader.js) or from source under ts-jest. */
 const COMPILED = __filename.endsWith('.js');
 
+const COMPILED_ROOT = path.resolve(__dirname, '../../connectors');
+
+/** The connectors the build type-checks and compiles (tsconfig.build.json includes these folders only). */
+export const BUILT_IN_CONNECTORS = ['generic-crm', 'spreadsheet', 'example-custom'];
+
 /** Built-in folders: compiled ones first when running from dist, then the source tree (plugins dropped later). */
 export function builtInConnectorRoots(): string[] {
-  return COMPILED ? [path.resolve(__dirname, '../../connectors'), sourceRoot()] : [sourceRoot()];
+  return COMPILED ? [COMPILED_ROOT, sourceRoot()] : [sourceRoot()];
 }
 
 /** The connectors/ folder of the source tree: the built-ins' sources and plugins dropped in. */
@@ -46,6 +51,8 @@ export async function loadConnectors(
   const loadedNames = new Set<string>();
   const roots = options.builtIns === false ? extraFolders : [...builtInConnectorRoots(), ...extraFolders];
   for (const folder of pluginFolders(roots, registry)) {
+    // Another folder in dist/connectors was compiled by an older build: its source is loaded, not a stale copy.
+    if (COMPILED && path.dirname(folder) === COMPILED_ROOT && !BUILT_IN_CONNECTORS.includes(path.basename(folder))) continue;
     // A built-in both compiled in dist/ and in the source tree: the compiled one came first and wins.
     if (COMPILED && loadedNames.has(path.basename(folder)) && path.dirname(folder) === sourceRoot()) continue;
     try {

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { BUILT_IN_CONNECTORS } from '../../src/connectors/plugin-loader';
 
 const ROOT = resolve(__dirname, '../..');
 const TSC = require.resolve('typescript/bin/tsc');
@@ -47,6 +48,12 @@ describe('the build (tsconfig.build.json)', () => {
       'connectors/spreadsheet/index.ts',
       'src/connector.ts',
     ]);
+  });
+
+  it('compiles exactly the connectors the loader takes from dist/ (older builds may have left others there)', () => {
+    const include: string[] = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8')).include;
+    const compiled = include.filter((pattern) => pattern.startsWith('connectors/')).map((pattern) => pattern.split('/')[1]);
+    expect(compiled.sort()).toEqual([...BUILT_IN_CONNECTORS].sort());
   });
 
   it("passes despite the dropped-in plugin's type error, and fails on a built-in's", () => {
