@@ -3,7 +3,8 @@ import type { RejectedInput } from '../connectors/connector-definition';
 import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import type { RunStatusValue } from '../store/entities/run.entity';
 
-export type RunMode = 'incremental' | 'full' | 'since';
+/** How a run reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only). */
+export type RunMode = 'incremental' | 'full' | 'since' | 'retry';
 export type RunTrigger = 'schedule' | 'admin' | 'cli' | 'startup';
 export type RunStatus = RunStatusValue;
 

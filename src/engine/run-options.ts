@@ -17,7 +17,8 @@ export function parseSince(value: string): Date {
 
 export function validateStartOptions(options: StartRunOptions): Date | null {
   if (!['incremental', 'full', 'since'].includes(options.mode)) {
-    throw new InvalidRunOptionsError(`mode: ${JSON.stringify(options.mode)} is not one of incremental, full, since`);
+    const retry = options.mode === 'retry' ? ' (a retry run re-sends the rejected records of a run: SyncService.retryRejected)' : '';
+    throw new InvalidRunOptionsError(`mode: ${JSON.stringify(options.mode)} is not one of incremental, full, since${retry}`);
   }
   for (const s of options.onlyStreams ?? []) {
     if (!STREAM_ORDER.includes(s)) throw new InvalidRunOptionsError(`onlyStreams: ${JSON.stringify(s)} is not a stream (${STREAM_ORDER.join(', ')})`);

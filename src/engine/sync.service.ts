@@ -4,7 +4,7 @@ import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { TrackerSyncConfig, ConnectionConfig } from '../config/config.schema';
 import type { StreamName } from '../connectors/canonical';
-import type { ConnectorDefinition } from '../connectors/connector-definition';
+import type { SourceProgress, ConnectorDefinition } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import { TrackerClient } from '../tracker/tracker-client';
@@ -88,7 +88,7 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   /**
-   * Re-sends the unresolved rejected records of a run: a new run (mode 'full', trigger 'admin') that reads
+   * Re-sends the unresolved rejected records of a run: a new run (mode 'retry', trigger 'admin') that reads
    * the source again but processes only those ids, ignoring fingerprints and moving no cursor.
    * Each record that is acknowledged resolves its rejections.
    */
@@ -104,7 +104,7 @@ export class SyncService implements OnApplicationShutdown {
       onlyIds.set(row.stream as StreamName, ids);
     }
     if (onlyIds.size === 0) throw new InvalidRunOptionsError(`run ${runId} has no unresolved rejected records with an id to retry`);
-    return this.startInternal(run.connection_id, { mode: 'full', trigger: 'admin', onlyIds });
+    return this.startInternal(run.connection_id, { mode: 'retry', trigger: 'admin', onlyIds });
   }
 
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */
@@ -174,7 +174,7 @@ export class SyncService implements OnApplicationShutdown {
   private async startInternal(connectionId: string, options: InternalStart): Promise<{ runId: number; done: Promise<RunSummary> }> {
     if (this.stopping) throw new EngineStoppingError();
     const connection = this.connectionConfig(connectionId);
-    const since = validateStartOptions(options);
+    const since = options.onlyIds ? null : validateStartOptions(options);
     const current = this.active.get(connectionId);
     if (current) throw new RunInProgressError(connectionId, current.runId);
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
@@ -223,7 +223,7 @@ export class SyncService implements OnApplicationShutdown {
     renewal.unref();
     let outcome: RunOutcome;
     try {
-      logger.log(`run started: mode ${options.mode}${options.since ? ` since ${options.since}` : ''}, trigger ${options.trigger}${options.onlyIds ? ' (retry of rejected records)' : ''}`);
+      logger.log(`run started: mode ${options.mode}${options.since ? ` since ${options.since}` : ''}, trigger ${options.trigger}${options.onlyIds ? ` (${[...options.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
       outcome = await this.execute(connection, runId, slot, options, logger);
     } catch (e) {
       outcome = { status: 'failed', error: errorText(e) };
@@ -330,13 +330,17 @@ export class SyncService implements OnApplicationShutdown {
   /** 'progress' events of a run: per stream, at most one per progressIntervalMs unless forced (stream end). */
   private progressEmitter(connectionId: string, runId: number, streams: RunScope['streams']): RunScope['progress'] {
     const lastAt = new Map<string, number>();
-    return (stream, force = false) => {
+    const sources = new Map<string, SourceProgress>();
+    return (stream, force = false, source) => {
+      if (source) sources.set(stream, source);
       const now = Date.now();
       if (!force && now - (lastAt.get(stream) ?? 0) < this.options.progressIntervalMs) return;
       lastAt.set(stream, now);
       const c = streams[stream];
       if (!c) return;
       const event: ProgressEvent = { connectionId, runId, stream, read: c.read, sent: c.sent, unchanged: c.unchanged, rejected: c.rejected };
+      const position = sources.get(stream);
+      if (position) event.source = position;
       this.events.emit('progress', event);
     };
   }

@@ -234,7 +234,7 @@ describe('admin REST API', () => {
       const res = await api('post', `/api/runs/${withRejected.id}/rejected/retry`);
       expect(res.status).toBe(202);
       expect(res.body.run_id).toBeGreaterThan(withRejected.id);
-      await finished(res.body.run_id);
+      expect(await finished(res.body.run_id)).toMatchObject({ mode: 'retry', trigger: 'admin' });
     });
   });
 

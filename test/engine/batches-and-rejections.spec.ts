@@ -101,7 +101,9 @@ describeStores('engine: batches, service answers and rejections', (driver) => {
     h.service.orderDeliveries.length = 0;
     const { done } = await h.sync.retryRejected(first.runId);
     const retry = await done;
-    expect(retry).toMatchObject({ status: 'succeeded', mode: 'full', trigger: 'admin' });
+    expect(retry).toMatchObject({ status: 'succeeded', mode: 'retry', trigger: 'admin' });
+    expect((await h.query(`SELECT mode FROM run WHERE id = ?`, [retry.runId]))[0].mode).toBe('retry');
+    await expect(h.sync.start(h.connectionId, { mode: 'retry', trigger: 'cli' })).rejects.toThrow(/is not one of incremental, full, since \(a retry run/);
     expect(h.service.orderDeliveries).toEqual(['d2']);
     expect(await h.cursor()).toBe(cursor);
     const rows = await h.query(`SELECT resolved FROM rejected_record WHERE run_id = ?`, [first.runId]);

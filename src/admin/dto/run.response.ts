@@ -21,7 +21,11 @@ export const COUNTER_KEYS: readonly (keyof RunCountersResponse)[] = SERVICE_COUN
 export class RunResponse {
   @ApiProperty() id: number;
   @ApiProperty() connection_id: string;
-  @ApiProperty({ enum: ['incremental', 'full', 'since'] }) mode: string;
+  @ApiProperty({
+    enum: ['incremental', 'full', 'since', 'retry'],
+    description: 'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry)',
+  })
+  mode: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: '2025-01-31' }) since: string | null;
   @ApiProperty({ enum: ['schedule', 'admin', 'cli', 'startup'] }) trigger: string;
   @ApiProperty({ enum: ['running', 'succeeded', 'failed', 'interrupted'] }) status: string;

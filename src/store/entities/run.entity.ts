@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
-export type RunModeValue = 'incremental' | 'full' | 'since';
+export type RunModeValue = 'incremental' | 'full' | 'since' | 'retry';
 export type RunTriggerValue = 'schedule' | 'admin' | 'cli' | 'startup';
 export type RunStatusValue = 'running' | 'succeeded' | 'failed' | 'interrupted';
 
