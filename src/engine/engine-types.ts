@@ -28,6 +28,8 @@ export interface StreamCounters {
   sent: number;
   rejected: number;
   sent_without_visit: number;
+  /** sent, but whether the service created them is unknown (a create call timed out); not sent again. Absent while 0 */
+  uncertain?: number;
 }
 
 /** The service's add-orders counters, summed over a run's acknowledged batches. */

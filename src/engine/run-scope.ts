@@ -27,7 +27,7 @@ export interface RunScope {
 }
 
 export function zeroStreamCounters(): StreamCounters {
-  return { read: 0, unchanged: 0, sent: 0, rejected: 0, sent_without_visit: 0, uncertain: 0 };
+  return { read: 0, unchanged: 0, sent: 0, rejected: 0, sent_without_visit: 0 };
 }
 
 export function snapshotStreams(streams: RunScope['streams']): RunScope['streams'] {

@@ -22,6 +22,11 @@ export interface BatchAnswer {
   /** records the service refused (not acknowledged; they become rejected records) */
   /** `payload`: what was sent, for a handler that let go of the items' payloads once they were serialised */
   refused: { externalId: string; field: string; reason: string; payload?: unknown }[];
+  /**
+   * records whose create call may or may not have landed, and that were not sent again to avoid a duplicate:
+   * not acknowledged, counted `uncertain`, kept with the reason like a rejected record
+   */
+  uncertain?: { externalId: string; reason: string }[];
 }
 
 export interface HandlerContext {

@@ -324,7 +324,7 @@ export class StreamSync {
       const doubt = uncertain.get(item.externalId);
       if (doubt !== undefined) {
         // neither acknowledged nor sent again: kept like a rejection, so that it is seen and can be retried by hand
-        this.counters.uncertain++;
+        this.counters.uncertain = (this.counters.uncertain ?? 0) + 1;
         this.rejections.fromService(item.externalId, 'delivery', doubt, item.payload, item.fingerprint);
         continue;
       }

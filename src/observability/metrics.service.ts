@@ -5,7 +5,7 @@ import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client
 export interface RunOutcome {
   connectionId: string;
   status: string;
-  streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number }>>;
+  streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number; uncertain?: number }>>;
   /** the service's add-orders counters (an interface such as ServiceCounters fits) */
   counters: object;
 }
@@ -18,7 +18,7 @@ export interface RequestOutcome {
   retry: boolean;
 }
 
-const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'] as const;
+const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit', 'uncertain'] as const;
 
 /** Prometheus metrics, all prefixed tracker_sync_, served at /metrics. */
 @Injectable()
@@ -32,7 +32,7 @@ export class MetricsService {
   });
   private readonly records = new Counter({
     name: 'tracker_sync_records_total',
-    help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected, sent_without_visit)',
+    help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected, sent_without_visit, uncertain)',
     labelNames: ['connection', 'stream', 'outcome'],
     registers: [this.registry],
   });

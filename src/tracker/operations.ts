@@ -17,6 +17,11 @@ export interface TrackerOperation {
   projectScoped: boolean;
   /** The answer is a file, not JSON. */
   binary?: boolean;
+  /**
+   * Each call creates a new record (no id of ours makes it an upsert): a call that may have landed (a timeout,
+   * a dropped connection, a 5xx) is not repeated by the transport, which would create the record twice.
+   */
+  createsRecord?: boolean;
 }
 
 export const OPS = {
@@ -26,10 +31,10 @@ export const OPS = {
   ordersExternalUrl: { method: 'GET', path: '/project/orders/{orderId}/external-url', clientMethod: 'orders.externalUrl', projectScoped: true },
   channelsList: { method: 'POST', path: '/project/analytics/source/list', clientMethod: 'channels.list', projectScoped: true },
   expensesList: { method: 'POST', path: '/project/analytics/source/cost/list', clientMethod: 'channels.listExpenses', projectScoped: true },
-  expensesAdd: { method: 'POST', path: '/project/analytics/source/cost/add', clientMethod: 'channels.addExpense', projectScoped: true },
+  expensesAdd: { method: 'POST', path: '/project/analytics/source/cost/add', clientMethod: 'channels.addExpense', projectScoped: true, createsRecord: true },
   expensesUpdate: { method: 'POST', path: '/project/analytics/source/cost/update', clientMethod: 'channels.updateExpense', projectScoped: true },
   expensesDelete: { method: 'POST', path: '/project/analytics/source/cost/delete', clientMethod: 'channels.deleteExpense', projectScoped: true },
-  calltrackingCreate: { method: 'POST', path: '/project/calltracking/script/create', clientMethod: 'calltracking.create', projectScoped: true },
+  calltrackingCreate: { method: 'POST', path: '/project/calltracking/script/create', clientMethod: 'calltracking.create', projectScoped: true, createsRecord: true },
   calltrackingList: { method: 'POST', path: '/project/calltracking/script/list', clientMethod: 'calltracking.list', projectScoped: true },
   calltrackingUpdate: { method: 'POST', path: '/project/calltracking/script/update', clientMethod: 'calltracking.update', projectScoped: true },
   calltrackingDelete: { method: 'POST', path: '/project/calltracking/script/delete', clientMethod: 'calltracking.delete', projectScoped: true },
@@ -39,13 +44,13 @@ export const OPS = {
   campaignContacts: { method: 'POST', path: '/project/clients/campaign/contact/list', clientMethod: 'clients.campaignContacts', projectScoped: true },
   campaignsList: { method: 'POST', path: '/project/clients/campaign/list', clientMethod: 'clients.campaigns', projectScoped: true },
   mediaplansList: { method: 'POST', path: '/project/mediaplan/target/list', clientMethod: 'mediaplans.list', projectScoped: true },
-  mediaplansCreate: { method: 'POST', path: '/project/mediaplan/target/create', clientMethod: 'mediaplans.create', projectScoped: true },
+  mediaplansCreate: { method: 'POST', path: '/project/mediaplan/target/create', clientMethod: 'mediaplans.create', projectScoped: true, createsRecord: true },
   mediaplansUpdate: { method: 'POST', path: '/project/mediaplan/target/update', clientMethod: 'mediaplans.update', projectScoped: true },
   mediaplansDelete: { method: 'POST', path: '/project/mediaplan/target/delete', clientMethod: 'mediaplans.delete', projectScoped: true },
-  speechCallAdd: { method: 'POST', path: '/project/speech/call/add', clientMethod: 'speech.addCall', projectScoped: true },
+  speechCallAdd: { method: 'POST', path: '/project/speech/call/add', clientMethod: 'speech.addCall', projectScoped: true, createsRecord: true },
   speechDictionaryList: { method: 'POST', path: '/project/speech/dictionary/list', clientMethod: 'speech.listDictionaries', projectScoped: true },
   speechPhraseList: { method: 'POST', path: '/project/speech/dictionary/custom/phrase/list', clientMethod: 'speech.listPhrases', projectScoped: true },
-  speechDictionaryCreate: { method: 'POST', path: '/project/speech/dictionary/custom/create', clientMethod: 'speech.createDictionary', projectScoped: true },
+  speechDictionaryCreate: { method: 'POST', path: '/project/speech/dictionary/custom/create', clientMethod: 'speech.createDictionary', projectScoped: true, createsRecord: true },
   speechDictionaryUpdate: { method: 'POST', path: '/project/speech/dictionary/custom/update', clientMethod: 'speech.updateDictionary', projectScoped: true },
   speechDictionaryDelete: { method: 'POST', path: '/project/speech/dictionary/custom/delete', clientMethod: 'speech.deleteDictionary', projectScoped: true },
   speechCallList: { method: 'POST', path: '/project/speech/call/list', clientMethod: 'speech.listCalls', projectScoped: true },
@@ -55,21 +60,21 @@ export const OPS = {
   emailAttachment: { method: 'GET', path: '/project/emailtracking/email/{email_id}/attachment/{attachment_id}', clientMethod: 'emailtracking.attachment', projectScoped: true, binary: true },
   leadsList: { method: 'POST', path: '/project/leads/lead/list', clientMethod: 'leads.list', projectScoped: true },
   leadStatusesList: { method: 'POST', path: '/project/leads/status/list', clientMethod: 'leads.statuses', projectScoped: true },
-  leadsCreate: { method: 'POST', path: '/project/leads/lead/create', clientMethod: 'leads.create', projectScoped: true },
+  leadsCreate: { method: 'POST', path: '/project/leads/lead/create', clientMethod: 'leads.create', projectScoped: true, createsRecord: true },
   leadsUpdate: { method: 'POST', path: '/project/leads/lead/update', clientMethod: 'leads.update', projectScoped: true },
   proxyLeadsList: { method: 'GET', path: '/project/proxy-leads', clientMethod: 'proxyLeads.list', projectScoped: true },
   proxyLeadsGet: { method: 'GET', path: '/project/proxy-leads/{proxyLeadId}', clientMethod: 'proxyLeads.get', projectScoped: true },
-  eventsAdd: { method: 'POST', path: '/project/events/add', clientMethod: 'events.add', projectScoped: true },
+  eventsAdd: { method: 'POST', path: '/project/events/add', clientMethod: 'events.add', projectScoped: true, createsRecord: true },
   eventsArchive: { method: 'POST', path: '/project/events/meta/{eventId}/archive', clientMethod: 'events.archive', projectScoped: true },
   eventsLog: { method: 'GET', path: '/project/events/log', clientMethod: 'events.log', projectScoped: true },
-  eventsSend: { method: 'POST', path: '/project/events/send', clientMethod: 'events.send', projectScoped: true },
-  eventsBulkSend: { method: 'POST', path: '/project/events/bulk/send', clientMethod: 'events.bulkSend', projectScoped: true },
+  eventsSend: { method: 'POST', path: '/project/events/send', clientMethod: 'events.send', projectScoped: true, createsRecord: true },
+  eventsBulkSend: { method: 'POST', path: '/project/events/bulk/send', clientMethod: 'events.bulkSend', projectScoped: true, createsRecord: true },
   managersAdd: { method: 'POST', path: '/project/integration/manager/add', clientMethod: 'managers.add', projectScoped: true },
   managersList: { method: 'POST', path: '/project/integration/manager/list', clientMethod: 'managers.list', projectScoped: true },
   managersUpdate: { method: 'POST', path: '/project/integration/manager/update', clientMethod: 'managers.update', projectScoped: true },
   managersDelete: { method: 'POST', path: '/project/integration/manager/delete', clientMethod: 'managers.delete', projectScoped: true },
   projectsList: { method: 'GET', path: '/user/projects', clientMethod: 'projects.list', projectScoped: false },
-  projectsCreate: { method: 'POST', path: '/account/project/create', clientMethod: 'projects.create', projectScoped: false },
+  projectsCreate: { method: 'POST', path: '/account/project/create', clientMethod: 'projects.create', projectScoped: false, createsRecord: true },
   trackingCodesList: { method: 'POST', path: '/project/settings/counter/list', clientMethod: 'projects.trackingCodes', projectScoped: true },
   billingTransactions: { method: 'POST', path: '/user/billing/transactions/list', clientMethod: 'billing.transactions', projectScoped: true },
   billingExportExcel: { method: 'POST', path: '/user/billing/transactions/list/export/excel', clientMethod: 'billing.exportExcel', projectScoped: true, binary: true },

@@ -40,7 +40,7 @@ export class TrackerApiError extends Error {
   readonly refused?: AccessRefusal;
   readonly outcomeUnknown: boolean;
 
-  constructor(init: TrackerApiErrorInit) {
+  constructor(private readonly init: TrackerApiErrorInit) {
     super(describe(init));
     this.name = 'TrackerApiError';
     this.operation = init.operation;
@@ -54,6 +54,11 @@ export class TrackerApiError extends Error {
     this.refused = init.refused;
     this.outcomeUnknown = init.outcomeUnknown ?? false;
   }
+
+  /** The same failure of a call that may have landed and was therefore not repeated. */
+  withOutcomeUnknown(): TrackerApiError {
+    return new TrackerApiError({ ...this.init, outcomeUnknown: true });
+  }
 }
 
 function describe(init: TrackerApiErrorInit): string {
@@ -63,7 +68,7 @@ function describe(init: TrackerApiErrorInit): string {
   const details = init.details === undefined ? '' : ` details=${safeJson(init.details)}`;
   const said = `${status}${parts.length ? ': ' + parts.join(': ') : ''}${details}`;
   if (init.refused) return `${refusalText(init.refused)}; the service said ${said} (on ${where})`;
-  const unknown = init.outcomeUnknown ? '; it may have been processed, so it was not sent again' : '';
+  const unknown = init.outcomeUnknown ? '; it may have been processed' : '';
   return `tracker ${where} failed: ${said}${unknown}`;
 }
 
@@ -83,6 +88,11 @@ function safeJson(value: unknown): string {
 
 export function isTrackerApiError(e: unknown): e is TrackerApiError {
   return e instanceof TrackerApiError;
+}
+
+/** A call that creates a record failed in a way that leaves unknown whether it landed (see `outcomeUnknown`). */
+export function isOutcomeUnknown(e: unknown): e is TrackerApiError {
+  return e instanceof TrackerApiError && e.outcomeUnknown;
 }
 
 /** The service refused the Api-key or the project: the run's problem, never a record's. */

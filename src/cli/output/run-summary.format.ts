@@ -9,6 +9,7 @@ export interface StreamNumbers {
   sent: number;
   rejected: number;
   sent_without_visit?: number;
+  uncertain?: number;
 }
 
 export type ServiceNumbers = Record<string, number>;
@@ -44,6 +45,7 @@ export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers
     const parts = [`read ${s.read}`, `sent ${s.sent}`, `unchanged ${s.unchanged}`, `rejected ${s.rejected}`];
     if (name === counterHolder) for (const key of SERVICE_COUNTER_ORDER) parts.push(`${key} ${counters[key] ?? 0}`);
     if (name === 'deals' || (s.sent_without_visit ?? 0) > 0) parts.push(`sent_without_visit ${s.sent_without_visit ?? 0}`);
+    if ((s.uncertain ?? 0) > 0) parts.push(`uncertain ${s.uncertain}`);
     return `${name}: ${parts.join(SEP)}`;
   });
 }

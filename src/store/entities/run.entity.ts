@@ -11,6 +11,8 @@ export interface StoredStreamCounters {
   sent: number;
   rejected: number;
   sent_without_visit: number;
+  /** records whose create call may or may not have landed (not sent again); absent while 0 */
+  uncertain?: number;
 }
 
 /** One sync of one connection; the service's counters are summed over its acknowledged batches. */

@@ -112,6 +112,7 @@ export class TrackerHttp {
       );
       if (outcome.ok) return outcome.value;
       const { error } = outcome;
+      if (op.createsRecord && error.retryable && mayHaveLanded(error)) throw error.withOutcomeUnknown();
       if (!error.retryable || attempt > this.options.retries) throw error;
       const waitMs = outcome.retryAfterMs ?? backoffDelayMs(attempt, this.options.retryBaseMs);
       this.options.logger?.warn(`${error.message}; retry ${attempt}/${this.options.retries} in ${waitMs} ms`);
@@ -222,6 +223,18 @@ export class TrackerHttp {
     this.options.logger?.debug?.(`tracker ${op.clientMethod} ${op.method} ${op.path} → ${status} in ${durationMs.toFixed(0)} ms`);
     this.options.onRequest?.({ operation: op.clientMethod, status, durationMs, retry });
   }
+}
+
+/** Network errors of a request that never reached the service: repeating it cannot create anything twice. */
+const NEVER_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH']);
+
+/**
+ * A transient failure after which the service may still have processed the request: a timeout, a connection
+ * dropped after sending, a 5xx. A 429 says the request was not taken.
+ */
+function mayHaveLanded(error: TrackerApiError): boolean {
+  if (error.httpStatus === null) return !NEVER_SENT.has(error.error ?? '');
+  return error.httpStatus !== 429;
 }
 
 /** Axios codes of a request that was never valid: repeating it cannot help. */
