@@ -4,6 +4,7 @@ import { SchedulerModule } from '../scheduler/scheduler.module';
 import { ConnectionCheckService } from './connections/connection-check.service';
 import { ConnectionControlService } from './connections/connection-control.service';
 import { ConnectionStatusService } from './connections/connection-status.service';
+import { OpenRejectionsService } from './connections/open-rejections.service';
 import { RunTriggerService } from './runs/run-trigger.service';
 import { RunsQueryService } from './runs/runs-query.service';
 import { SecretScrubber } from './secrets/secret-scrubber.service';
@@ -15,6 +16,7 @@ const SERVICES = [
   ConnectionStatusService,
   ConnectionControlService,
   ConnectionCheckService,
+  OpenRejectionsService,
 ];
 
 /**

@@ -6,6 +6,7 @@ import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';
 import { newConnectorCommand } from './commands/new-connector.command';
 import { previewCommand } from './commands/preview.command';
+import { rejectedCommand, RejectedOptions } from './commands/rejected.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
@@ -52,6 +53,18 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .action((connection: string, options: { limit: number }) => act((ctx) => runsCommand(ctx, out, connection, options.limit)));
 
   program
+    .command('rejected')
+    .description("open rejections: the connection's records rejected and not fixed yet, whatever run saw them last")
+    .argument('<connection>', 'connection id')
+    .option('--stream <stream>', `one stream (${STREAM_ORDER.join(', ')})`, parseStream)
+    .option('--limit <n>', 'how many', parsePositiveInt, 100)
+    .option('--offset <n>', 'skip this many', parseCount, 0)
+    .option('--json', 'print the JSON of GET /api/connections/{id}/rejected')
+    .action((connection: string, options: RejectedOptions, command: Command) =>
+      act((ctx) => rejectedCommand(ctx, out, connection, { ...options, json: Boolean(command.optsWithGlobals().json) })),
+    );
+
+  program
     .command('check')
     .description("run the connector's check: reach the source and verify credentials")
     .argument('<connection>', 'connection id')
@@ -85,6 +98,12 @@ function parseSince(value: string): string {
 function parsePositiveInt(value: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError(`"${value}" is not a positive whole number`);
+  return n;
+}
+
+function parseCount(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`"${value}" is not a whole number`);
   return n;
 }
 

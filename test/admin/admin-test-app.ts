@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdminModule, setupOpenApi } from '../../src/admin';
 import { AppConfigModule, TrackerSyncConfig, validateConfig } from '../../src/config';
+import type { ConnectorDefinition } from '../../src/connectors/connector-definition';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { EngineModule } from '../../src/engine/engine.module';
 import { ObservabilityModule } from '../../src/observability/observability.module';
@@ -23,6 +24,8 @@ export interface TestAppOptions {
   adminToken?: string;
   /** reuse a data folder (a "second start") */
   dataDir?: string;
+  /** connectors besides test-source (e.g. the built-in spreadsheet connector) */
+  connectors?: ConnectorDefinition[];
 }
 
 /** A loopback sandbox standing in for the service; one per test file. */
@@ -74,6 +77,7 @@ class TestSharedModule {
 export async function startAdminApp(sandboxUrl: string, options: TestAppOptions): Promise<{ app: INestApplication; url: string; config: TrackerSyncConfig }> {
   const registry = new ConnectorRegistry();
   registry.register(testConnector);
+  for (const connector of options.connectors ?? []) registry.register(connector);
   const config = testConfig(sandboxUrl, options.dataDir ?? tempDataDir(), options, registry);
 
   @Module({

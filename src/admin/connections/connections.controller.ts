@@ -1,8 +1,10 @@
-import { Body, Delete, Get, HttpCode, HttpStatus, Param, Post } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { PreviewResult, SyncService } from '../../engine';
 import { AdminController } from '../admin-controller.decorator';
 import { CheckResponse, ClearCursorsResponse } from '../dto/connection.response';
+import { OpenRejectionListResponse } from '../dto/open-rejection.response';
+import { OpenRejectionsQueryDto } from '../dto/open-rejections-query.dto';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
 import { RunIdResponse } from '../dto/run.response';
@@ -11,6 +13,7 @@ import { ConnectionCheckService } from './connection-check.service';
 import { ConnectionStatusListResponse, ConnectionStatusResponse } from './connection-status.response';
 import { ConnectionControlService } from './connection-control.service';
 import { ConnectionStatusService } from './connection-status.service';
+import { OpenRejectionsService } from './open-rejections.service';
 
 @AdminController('connections')
 @ApiNotFoundResponse({ description: 'unknown connection' })
@@ -21,6 +24,7 @@ export class ConnectionsController {
     private readonly triggers: RunTriggerService,
     private readonly checks: ConnectionCheckService,
     private readonly sync: SyncService,
+    private readonly openRejections: OpenRejectionsService,
   ) {}
 
   @Get()
@@ -33,6 +37,19 @@ export class ConnectionsController {
   @ApiOkResponse({ type: ConnectionStatusResponse })
   get(@Param('id') id: string): Promise<ConnectionStatusResponse> {
     return this.status.get(id);
+  }
+
+  @Get(':id/rejected')
+  @ApiOperation({
+    summary: 'open rejections: records rejected and not fixed yet, whatever run saw them last',
+    description:
+      'A record enters when a run rejects it and leaves when a later run sends it, or when a complete read of its ' +
+      'stream no longer finds it. Per stream, oldest first; `field` and `reason` are those of the latest rejection.',
+  })
+  @ApiOkResponse({ type: OpenRejectionListResponse })
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  rejected(@Param('id') id: string, @Query() query: OpenRejectionsQueryDto): Promise<OpenRejectionListResponse> {
+    return this.openRejections.list(id, query);
   }
 
   @Post(':id/sync')
