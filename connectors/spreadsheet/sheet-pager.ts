@@ -84,8 +84,8 @@ export class SheetPager {
   private row(row: Cells | SkippedRecord, rowNumber: number): void {
     if (rowNumber < this.headerRow) return;
     if (row instanceof SkippedRecord) {
-      if (this.reader) this.reject(rowNumber, '', '', `the row cannot be parsed (line ${row.line}): ${row.reason}`, '');
-      return;
+      if (!this.reader) throw new SheetSourceError(`${this.o.sheetName} row ${rowNumber}: cannot be the header: ${row.reason}`);
+      return this.reject(rowNumber, this.idOf(row.excerpt.split(this.o.delimiter), true), '', row.reason, clip(row.excerpt));
     }
     if (isEmptyRow(row)) return;
     if (!this.reader) return this.header(row);
@@ -147,10 +147,12 @@ export class SheetPager {
     return true;
   }
 
-  private idOf(cells: Cells): string {
+  /** `partial`: the cells of a row's first characters, whose last one may be cut */
+  private idOf(cells: Cells, partial = false): string {
     const col = this.reader!.col('id');
-    const value = col >= 0 && col < cells.length ? cells[col] : '';
-    return value === null || value === undefined ? '' : String(value).trim();
+    const value = col >= 0 && col < cells.length - (partial ? 1 : 0) ? cells[col] : '';
+    const id = value === null || value === undefined ? '' : String(value).trim();
+    return partial ? id.replace(/^"(.*)"$/, '$1') : id;
   }
 
   private reject(rowNumber: number, id: string, field: string, reason: string, rawExcerpt: string): void {
@@ -208,6 +210,10 @@ function excerpt(cells: Cells, delimiter: string): string {
     const cell = cells[i];
     text += (i > 0 ? delimiter : '') + (cell instanceof Date ? cell.toISOString() : String(cell ?? ''));
   }
+  return clip(text);
+}
+
+function clip(text: string): string {
   // eslint-disable-next-line no-control-regex
   const printable = text.replace(/[\u0000-\u0008\u000e-\u001f]/g, '�');
   return printable.length > EXCERPT_CHARS ? `${printable.slice(0, EXCERPT_CHARS)}…` : printable;

@@ -23,11 +23,13 @@ const range = (prefix: string, count: number) => Array.from({ length: count }, (
  * Every case runs through the whole path: spreadsheet connector → engine → sandbox.
  */
 const CASES: RowCase[] = [
-  {
-    name: 'unbalanced quote', file: fixture('unbalanced-quote.csv'), arrived: ['uq-1'],
-    // an unclosed quote swallows the rest of the file: the rows before it sync, the break is reported with its line
-    rejected: [{ id: '', field: '', reason: /line 4.*quote opened in this row is never closed/ }],
-  },
+  // a quote never closed fails the stream instead (source-errors.spec.ts)
+  // a row over 1 MB is rejected on its own, with its row number; the rows after it arrive
+  ...[false, true].map((quoted): RowCase => ({
+    name: `a 10 MB field in row 5${quoted ? ' (quotes elsewhere, CRLF)' : ''}`, file: (dir) => generatedInputs.overlongRow(dir, quoted),
+    arrived: [2, 3, 4, ...range('', 16).map((i) => Number(i) + 6)].map((row) => `${quoted ? 'lq' : 'lr'}-${row}`),
+    rejected: [{ id: `${quoted ? 'lq' : 'lr'}-5`, field: '', reason: /^the row is 10,485,7\d\d bytes long, more than the 1 MB a row may have$/, row: 5 }],
+  })),
   { name: 'too many columns', file: fixture('too-many-columns.csv'), arrived: ['mc-1', 'mc-3'], rejected: [{ id: 'mc-2', field: '', reason: /^the row has 8 columns, the header has 6$/ }] },
   { name: 'too few columns', file: fixture('too-few-columns.csv'), arrived: ['fc-1', 'fc-3'], rejected: [{ id: 'fc-2', field: '', reason: /^the row has 2 columns, the header has 6$/ }] },
   { name: 'binary garbage', file: generatedInputs.binaryGarbage, arrived: ['bg-1', 'bg-3'], rejected: [{ id: 'bg-2', field: '', reason: /^the row contains binary data \(NUL bytes\)$/ }] },
@@ -93,10 +95,13 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
     expect(run.streams.deals).toMatchObject({ sent: c.arrived.length, rejected: c.rejected.length });
 
     const rejected = await engine.rejected(run.runId);
+    const fileName = basename(files.get(c.name)!);
+    for (const [i, r] of c.rejected.entries()) {
+      if (r.row) expect({ id: r.id, ref: rejected[i]?.ref }).toEqual({ id: r.id, ref: `${fileName} row ${r.row}` });
+    }
     expect(rejected.map((r) => ({ id: r.external_id, field: r.field, reason: r.reason }))).toEqual(
       c.rejected.map((r) => ({ id: r.id, field: r.field, reason: expect.stringMatching(r.reason) })),
     );
-    const fileName = basename(files.get(c.name)!);
     for (const r of rejected) expect(r.ref).toMatch(new RegExp(`^${fileName.replace('.', '\\.')} row \\d+$`));
 
     const arrived = (await sandbox.orderIds(project)).filter((id) => id.startsWith(c.arrived[0].slice(0, 3)));

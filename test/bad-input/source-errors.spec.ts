@@ -51,6 +51,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { id: 'truncated-xlsx', connector: 'spreadsheet', settings: sheet(xlsx) },
       { id: 'missing-file', connector: 'spreadsheet', settings: sheet(join(dir.path, 'no-such-deals.csv')) },
       { id: 'empty-file', connector: 'spreadsheet', settings: sheet(empty) },
+      { id: 'unclosed-quote', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'unbalanced-quote.csv')) },
       { id: 'crm-cut-page', connector: 'generic-crm', settings: bitrix24.settings(cutCrm.url) },
       { id: 'crm-error-200', connector: 'generic-crm', settings: bitrix24.settings(errorCrm.url) },
       { id: 'good', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'negative-price.csv')) },
@@ -60,6 +61,8 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'truncated-xlsx', error: /^stream deals: truncated\.xlsx: cannot read the XLSX file \(truncated or corrupt\?\)/ },
       { connection: 'missing-file', error: /^stream deals: deals: file \S*no-such-deals\.csv does not exist/ },
       { connection: 'empty-file', error: /^stream deals: empty\.csv: no header row found/ },
+      // no row after a quote that never closes can be read: the run fails, naming the row where the quote opened
+      { connection: 'unclosed-quote', error: /^stream deals: unbalanced-quote\.csv row 3: a quote opened in this row is never closed/ },
       {
         connection: 'crm-cut-page',
         error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.deal\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,

@@ -1,29 +1,24 @@
-import { CsvError, Options, parse, Parser } from 'csv-parse';
+import { Options, parse, Parser } from 'csv-parse';
 import { createReadStream } from 'fs';
 import iconv from 'iconv-lite';
 import { finished } from 'stream/promises';
-import { PLAIN_LINE_LIMIT } from '../source/file-scan';
 import type { TextShape } from '../source/text-sniff';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { readPlainRows } from './plain-csv-rows';
-import { RowBatch, SkippedRecord } from './sheet-rows';
+import { Framed, OverlongRecord, RecordFramer } from './record-framer';
+import { MAX_ROW_BYTES, overlongRow, RowBatch } from './sheet-rows';
 
 /** bytes per read: the rows split from one chunk stay alive until the pager has taken them all */
 const CHUNK_BYTES = 32 * 1024;
-/**
- * an unclosed quote would otherwise gather the rest of the file into one field in memory; twice the longest
- * line split directly, so that a line near the limit goes through csv-parse, which knows exactly where it lies
- */
-const MAX_RECORD_BYTES = 2 * PLAIN_LINE_LIMIT;
 
 /**
  * Streams a delimited text file as batches of raw rows (one batch per file chunk), with bounded memory.
- * A file the scan found plain (no quote, no carriage return, no huge line: FileScan.plainDelimited) is split
- * directly (plain-csv-rows: same rows, several times faster).
- * csv-parse is driven by hand: a chunk is written, then every record it produced is drained synchronously,
- * which costs no promise per record (a `for await` over the parser does). Records the parser rejects
- * (bad quoting) arrive as SkippedRecord in their place; a fatal parser error is a SheetSourceError naming
- * the file and line.
+ * A file the scan found plain (no quote, no carriage return: FileScan.plainDelimited) is split directly
+ * (plain-csv-rows: same rows, several times faster). Any other goes through csv-parse, driven by hand: a chunk
+ * is written, then every record it produced is drained synchronously, which costs no promise per record (a
+ * `for await` over the parser does). In front of the parser, a RecordFramer finds where each record ends: a
+ * record over MAX_ROW_BYTES is rejected in its place (a SkippedRecord) and a new parser goes on after it; a quote
+ * never closed fails the read naming the row where it opened, after the rows before it.
  */
 export async function* readCsvRows(file: string, shape: TextShape, name: string, plainDelimited: boolean): AsyncGenerator<RowBatch> {
   if (plainDelimited) yield* readPlainRows(file, shape, CHUNK_BYTES);
@@ -31,30 +26,19 @@ export async function* readCsvRows(file: string, shape: TextShape, name: string,
 }
 
 class CsvRowReader {
-  /** records the parser skipped, with the count of records that came before them */
-  private readonly skips: Array<{ at: number; record: SkippedRecord }> = [];
-  private drained = 0;
-  private rowNumber = 0;
+  private readonly framer: RecordFramer;
+  private parser: Parser;
   private failure: unknown;
-  private readonly parser: Parser;
+  private rowNumber = 0;
+  private batch: RowBatch = { rows: [], numbers: [] };
 
   constructor(
     private readonly file: string,
     private readonly shape: TextShape,
     private readonly name: string,
   ) {
-    this.parser = parse({
-      delimiter: shape.delimiter,
-      bom: true,
-      relax_quotes: true,
-      relax_column_count: true,
-      skip_records_with_error: true,
-      max_record_size: MAX_RECORD_BYTES,
-      on_skip: (error: CsvError | undefined) => this.skipped(error),
-      // keeps each write synchronous: the readable side never pushes back within one chunk
-      readableHighWaterMark: 1 << 24,
-    } as unknown as Options);
-    this.parser.on('error', (error) => (this.failure = error));
+    this.framer = new RecordFramer(shape.delimiter.charCodeAt(0));
+    this.parser = this.newParser();
   }
 
   async *batches(): AsyncGenerator<RowBatch> {
@@ -62,42 +46,84 @@ class CsvRowReader {
     const input = createReadStream(this.file, { highWaterMark: CHUNK_BYTES });
     try {
       for await (const chunk of input) {
-        this.parser.write(decoder ? decoder.write(chunk as Buffer) : chunk);
-        this.throwOnFailure();
-        const batch = this.drain();
-        if (batch.rows.length > 0) yield batch;
+        await this.take(this.framer.push(decoder ? Buffer.from(decoder.write(chunk as Buffer)) : (chunk as Buffer)));
+        if (this.batch.rows.length > 0) yield this.takeBatch();
       }
-      this.parser.end();
-      await finished(this.parser, { readable: false }).catch((error) => (this.failure ??= error));
-      this.throwOnFailure();
-      const batch = this.drain();
-      if (batch.rows.length > 0) yield batch;
+      const rest = decoder?.end();
+      if (rest) await this.take(this.framer.push(Buffer.from(rest)));
+      const { framed, openQuoteRow } = this.framer.end();
+      await this.take(framed);
+      await this.endParser();
+      if (this.batch.rows.length > 0) yield this.takeBatch();
+      if (openQuoteRow !== null) {
+        throw new SheetSourceError(
+          `${this.name} row ${openQuoteRow}: a quote opened in this row is never closed, so no row from there on can be read ` +
+            `(close the quote, or double a quote meant as text: "")`,
+        );
+      }
     } finally {
       input.destroy();
       this.parser.destroy();
     }
   }
 
-  private skipped(error: CsvError | undefined): void {
-    const line = Number((error as { lines?: number } | undefined)?.lines ?? 0);
-    const at = this.drained + this.parser.readableLength;
-    this.skips.push({ at, record: new SkippedRecord(describeSkip(error), line) });
+  /**
+   * A parser for the records from the start of the file, or after a dropped record (then with the record
+   * delimiter already found, and no BOM to look for). Errors are fatal: with relax_quotes and relax_column_count
+   * csv-parse refuses only an unclosed quote or a record over max_record_size, and the framer keeps both from it.
+   */
+  private newParser(): Parser {
+    const parser = parse({
+      delimiter: this.shape.delimiter,
+      bom: this.framer.recordCount === 0,
+      record_delimiter: this.framer.recordDelimiter,
+      relax_quotes: true,
+      relax_column_count: true,
+      max_record_size: 2 * MAX_ROW_BYTES,
+      // keeps each write synchronous: the readable side never pushes back within one chunk
+      readableHighWaterMark: 1 << 24,
+    } as unknown as Options);
+    parser.on('error', (error) => (this.failure ??= error));
+    return parser;
   }
 
-  /** every record the last write produced, with skipped ones in their place */
-  private drain(): RowBatch {
-    const batch: RowBatch = { rows: [], numbers: [] };
-    for (;;) {
-      while (this.skips.length > 0 && this.skips[0].at <= this.drained) {
-        batch.rows.push(this.skips.shift()!.record);
-        batch.numbers.push(++this.rowNumber);
+  private async take(framed: Framed[]): Promise<void> {
+    for (const piece of framed) {
+      if (piece instanceof OverlongRecord) {
+        await this.endParser();
+        this.parser.destroy();
+        this.rowNumber = piece.row;
+        this.batch.rows.push(overlongRow(piece.bytes, excerptOf(piece.head)));
+        this.batch.numbers.push(piece.row);
+        this.parser = this.newParser();
+      } else {
+        this.parser.write(piece);
+        this.throwOnFailure();
+        this.drain();
       }
-      const record: string[] | null = this.parser.read();
-      if (record === null) return batch;
-      batch.rows.push(record);
-      batch.numbers.push(++this.rowNumber);
-      this.drained++;
     }
+  }
+
+  private async endParser(): Promise<void> {
+    this.parser.end();
+    await finished(this.parser, { readable: false }).catch((error) => (this.failure ??= error));
+    this.throwOnFailure();
+    this.drain();
+  }
+
+  /** every record the parser has produced so far */
+  private drain(): void {
+    const { rows, numbers } = this.batch;
+    for (let record: string[] | null = this.parser.read(); record !== null; record = this.parser.read()) {
+      rows.push(record);
+      numbers.push(++this.rowNumber);
+    }
+  }
+
+  private takeBatch(): RowBatch {
+    const batch = this.batch;
+    this.batch = { rows: [], numbers: [] };
+    return batch;
   }
 
   private throwOnFailure(): void {
@@ -107,12 +133,7 @@ class CsvRowReader {
   }
 }
 
-function describeSkip(error: CsvError | undefined): string {
-  if (error?.code === 'CSV_QUOTE_NOT_CLOSED') {
-    return `a quote opened in this row is never closed, so the rest of the file cannot be read (${error.message})`;
-  }
-  if (error?.code === 'CSV_MAX_RECORD_SIZE') {
-    return `the row is longer than ${MAX_RECORD_BYTES} bytes, most likely an unclosed quote; the rest of the file cannot be read`;
-  }
-  return error?.message ?? 'unreadable record';
+/** the start of a dropped row, without a character cut in two */
+export function excerptOf(head: Buffer): string {
+  return head.toString('utf8').replace(/\uFFFD+$/, '');
 }

@@ -2,41 +2,79 @@ import { createReadStream } from 'fs';
 import iconv from 'iconv-lite';
 import { StringDecoder } from 'string_decoder';
 import type { TextShape } from '../source/text-sniff';
-import { RowBatch } from './sheet-rows';
+import { MAX_ROW_BYTES, overlongRow, RowBatch } from './sheet-rows';
+
+const LF = 0x0a;
+const EXCERPT_BYTES = 256;
 
 /**
- * Rows of a file the scan found plain (FileScan.plainDelimited: no quote, no carriage return, no huge line), one
- * batch per file chunk, split on '\n' and the delimiter. Same records as csv-parse gives with `bom` and
+ * Rows of a file the scan found plain (FileScan.plainDelimited: no quote, no carriage return), one batch per
+ * file chunk, split on '\n' and the delimiter. Same records as csv-parse gives with `bom` and
  * `relax_column_count`: a leading UTF-8 BOM is dropped, an empty line is one empty cell, a final newline ends
- * the last record without adding one; several times faster and with far less garbage.
+ * the last record without adding one; several times faster and with far less garbage. A line over
+ * MAX_ROW_BYTES is not kept: it is skipped as it streams by and rejected in its place (a SkippedRecord).
  */
 export async function* readPlainRows(file: string, shape: TextShape, chunkBytes: number): AsyncGenerator<RowBatch> {
-  const decoder = shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : new StringDecoder('utf8');
+  const newDecoder = () => (shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : new StringDecoder('utf8'));
+  let decoder = newDecoder();
   const input = createReadStream(file, { highWaterMark: chunkBytes });
   const delimiter = shape.delimiter;
   let carry = '';
+  /** bytes of the line being read (the carry, or the skipped line) */
+  let lineBytes = 0;
+  /** the first bytes of a line over the limit, while the rest of it is skipped */
+  let skipping: Buffer | null = null;
   let rowNumber = 0;
   let first = true;
   try {
-    for await (const chunk of input) {
-      let text = carry + decoder.write(chunk as Buffer);
+    for await (const read of input) {
+      let chunk = read as Buffer;
+      const batch: RowBatch = { rows: [], numbers: [] };
+      let newline = chunk.indexOf(LF);
+      if (skipping === null && lineBytes + (newline < 0 ? chunk.length : newline) > MAX_ROW_BYTES) {
+        // the carry and this chunk up to the line's end are dropped; the decoder's partial character with them
+        skipping = Buffer.from(carry.slice(0, EXCERPT_BYTES));
+        if (skipping.length < EXCERPT_BYTES) skipping = Buffer.concat([skipping, chunk.subarray(0, EXCERPT_BYTES - skipping.length)]);
+        carry = '';
+        decoder = newDecoder();
+      }
+      if (skipping !== null) {
+        if (newline < 0) {
+          lineBytes += chunk.length;
+          continue;
+        }
+        batch.rows.push(overlongRow(lineBytes + newline + 1, skipping.toString('utf8').replace(/\uFFFD+$/, '')));
+        batch.numbers.push(++rowNumber);
+        skipping = null;
+        lineBytes = 0;
+        first = false;
+        chunk = chunk.subarray(newline + 1);
+        newline = chunk.indexOf(LF);
+      }
+      let text = carry + decoder.write(chunk);
       if (first && text !== '') {
         if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
         first = false;
       }
-      const end = text.lastIndexOf('\n');
-      if (end < 0) {
+      if (newline < 0) {
         carry = text;
+        lineBytes += chunk.length;
+        if (batch.rows.length > 0) yield batch;
         continue;
       }
+      const end = text.lastIndexOf('\n');
       carry = text.slice(end + 1);
+      lineBytes = chunk.length - chunk.lastIndexOf(LF) - 1;
       const lines = text.slice(0, end).split('\n');
-      const batch: RowBatch = { rows: new Array(lines.length), numbers: new Array(lines.length) };
       for (let i = 0; i < lines.length; i++) {
-        batch.rows[i] = lines[i].split(delimiter);
-        batch.numbers[i] = ++rowNumber;
+        batch.rows.push(lines[i].split(delimiter));
+        batch.numbers.push(++rowNumber);
       }
       yield batch;
+    }
+    if (skipping !== null) {
+      yield { rows: [overlongRow(lineBytes, skipping.toString('utf8').replace(/\uFFFD+$/, ''))], numbers: [++rowNumber] };
+      return;
     }
     let rest = carry + (decoder.end() ?? '');
     if (first && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);

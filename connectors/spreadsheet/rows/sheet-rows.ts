@@ -1,12 +1,23 @@
 /** What row readers (CSV, XLSX) hand to the mapping: batches of raw rows with their 1-based row numbers. */
 
-/** A CSV record the parser could not read (bad quoting); it becomes a rejected input. */
+/**
+ * The longest row read (1 MB of the file's text). A longer one is rejected on its own and the next row is read:
+ * it would otherwise be held whole in memory, and no field of the service takes that much.
+ */
+export const MAX_ROW_BYTES = 1 << 20;
+
+/** A row that was not parsed (longer than MAX_ROW_BYTES); it becomes a rejected input. */
 export class SkippedRecord {
   constructor(
     readonly reason: string,
-    /** physical line in the file where the parser noticed it */
-    readonly line: number,
+    /** the row's first characters */
+    readonly excerpt: string,
   ) {}
+}
+
+/** The SkippedRecord of a row of `bytes` bytes, over MAX_ROW_BYTES. */
+export function overlongRow(bytes: number, excerpt: string): SkippedRecord {
+  return new SkippedRecord(`the row is ${bytes.toLocaleString('en-US')} bytes long, more than the ${MAX_ROW_BYTES / (1 << 20)} MB a row may have`, excerpt);
 }
 
 /** Cells of one row: strings from CSV; strings, numbers, booleans or Dates from XLSX. */

@@ -10,14 +10,11 @@ export interface FileScan {
    */
   hash: string;
   /**
-   * No quote character, no carriage return and no line longer than `PLAIN_LINE_LIMIT` bytes: the rows of such
-   * a delimited text can be split directly (plain-csv-rows) instead of going through csv-parse.
+   * No quote character and no carriage return: the rows of such a delimited text can be split directly
+   * (plain-csv-rows) instead of going through csv-parse.
    */
   plainDelimited: boolean;
 }
-
-/** The longest line split directly (512 KB); csv-rows gives csv-parse twice this as its record limit. */
-export const PLAIN_LINE_LIMIT = 1 << 19;
 
 /**
  * The pass runs on a worker thread: hashing a 230 MB file took ~0.55 s of the main thread, and the scan for
@@ -30,28 +27,19 @@ const { parentPort, workerData } = require('worker_threads');
 const { createHash } = require('crypto');
 const { closeSync, openSync, readSync } = require('fs');
 try {
-  const { file, digest, lineLimit } = workerData;
+  const { file, digest } = workerData;
   const hash = createHash('sha256');
   hash.update(digest);
   hash.update('\\0');
   const buffer = Buffer.allocUnsafe(1 << 20);
   const fd = openSync(file, 'r');
   let plain = true;
-  let lineBytes = 0;
   try {
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
       const bytes = read === buffer.length ? buffer : buffer.subarray(0, read);
       hash.update(bytes);
       if (!plain) continue;
-      if (bytes.indexOf(0x22) >= 0 || bytes.indexOf(0x0d) >= 0) { plain = false; continue; }
-      let from = 0;
-      for (let newline = bytes.indexOf(0x0a); newline >= 0 && plain; newline = bytes.indexOf(0x0a, from)) {
-        if (lineBytes + newline - from > lineLimit) plain = false;
-        lineBytes = 0;
-        from = newline + 1;
-      }
-      lineBytes += bytes.length - from;
-      if (lineBytes > lineLimit) plain = false;
+      if (bytes.indexOf(0x22) >= 0 || bytes.indexOf(0x0d) >= 0) plain = false;
     }
   } finally {
     closeSync(fd);
@@ -123,7 +111,7 @@ function scanOnWorker(file: string, digest: string): Promise<FileScan> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(SCAN_SOURCE, {
       eval: true,
-      workerData: { file, digest, lineLimit: PLAIN_LINE_LIMIT },
+      workerData: { file, digest },
       // its heap holds next to nothing; V8's defaults would reserve far more of the process's memory
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
     });

@@ -9,4 +9,6 @@ export interface ExpectedRejection {
   id: string;
   field: string;
   reason: RegExp;
+  /** the row its ref must name (spreadsheet numbering: the header is row 1) */
+  row?: number;
 }

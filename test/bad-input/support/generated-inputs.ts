@@ -31,6 +31,18 @@ export const generatedInputs = {
     return write(dir, 'bom-in-the-middle.csv', Buffer.from(`\uFEFF${HEADER}bm-1,ok,0,01.03.2025,,100\n\uFEFFbm-2,pasted,0,02.03.2025,,100\nbm-3,ok,0,03.03.2025,,100\n`));
   },
 
+  /**
+   * 21 lines, row 5 with a 10 MB unquoted field (a pasted blob, a log dump in a comment cell); `quoted` adds
+   * quoted titles elsewhere and CRLF line ends (an Excel export), so that csv-parse reads the file.
+   */
+  overlongRow(dir: string, quoted = false): string {
+    const title = (i: number) => (quoted ? `"Deal ${i}, quoted"` : `Deal ${i}`);
+    const rows = Array.from({ length: 20 }, (_, i) => i + 2).map((row) =>
+      row === 5 ? `${quoted ? 'lq' : 'lr'}-5,${'x'.repeat(10 << 20)},0,01.03.2025,,100` : `${quoted ? 'lq' : 'lr'}-${row},${title(row)},0,01.03.2025,,100`);
+    const eol = quoted ? '\r\n' : '\n';
+    return write(dir, quoted ? 'overlong-row-quoted.csv' : 'overlong-row.csv', Buffer.from([HEADER.trim(), ...rows, ''].join(eol)));
+  },
+
   /** a real XLSX cut in half (an interrupted download) */
   async truncatedXlsx(dir: string): Promise<string> {
     const workbook = new ExcelJS.Workbook();

@@ -17,11 +17,8 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  {
-    file: 'unbalanced-quotes.csv',
-    ids: ['B1'],
-    rejected: [['unbalanced-quotes.csv row 3', '', '', /a quote opened in this row is never closed.*line 4/]],
-  },
+  // a quote never closed leaves no row after it readable: the stream fails, naming the row where it opened
+  { file: 'unbalanced-quotes.csv', error: /^unbalanced-quotes\.csv row 3: a quote opened in this row is never closed/ },
   {
     file: 'wrong-column-count.csv',
     ids: ['B1', 'B4'],

@@ -1,6 +1,13 @@
 import iconv from 'iconv-lite';
 import type { Deal } from '../../../src/connectors/canonical';
-import { readStream, tempDir } from './read-helper';
+import type { ReadContext } from '../../../src/connectors/connector-definition';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import type { SpreadsheetSettings } from '../../../connectors/spreadsheet/settings';
+import { OPEN_CURSOR, readStream, tempDir } from './read-helper';
+
+function context(settings: SpreadsheetSettings): ReadContext<SpreadsheetSettings> {
+  return { connectionId: 'test', settings, logger: { log: () => undefined, warn: () => undefined }, state: null };
+}
 
 describe('spreadsheet connector: bad rows become rejected inputs, the other rows go on', () => {
   const tmp = tempDir();
@@ -56,13 +63,49 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     expect(rejected).toEqual([]);
   });
 
-  it('reports an unclosed quote with its line; rows before it sync', async () => {
+  it('fails the read on a quote never closed, naming the row where it opened, after the rows before it', async () => {
     const file = tmp.write('unclosed.csv', 'id,title,created_at\nU1,ok,01.03.2025\nU2,"never closed,01.03.2025\nU3,lost,01.03.2025\n');
-    const { records, rejected } = await readStream<Deal>({ deals: { path: file } }, 'deals');
-    expect(records.map((d) => d.id)).toEqual(['U1']);
-    expect(rejected).toHaveLength(1);
-    expect(rejected[0].ref).toBe('unclosed.csv row 3');
-    expect(rejected[0].reason).toMatch(/Quote Not Closed/);
+    const ids: string[] = [];
+    const read = async () => {
+      for await (const page of spreadsheetConnector.read('deals', OPEN_CURSOR, context({ deals: { path: file } }))) {
+        ids.push(...page.records.map((r) => String(r.id)));
+      }
+    };
+    await expect(read()).rejects.toThrow(/^unclosed\.csv row 3: a quote opened in this row is never closed, so no row from there on can be read/);
+    expect(ids).toEqual([]); // the rows before it were read but their page was not complete
+  });
+
+  describe('a row over the size limit (1 MB) is rejected on its own; the rows after it are read', () => {
+    const huge = 'x'.repeat(10 << 20);
+    const good = (from: number, to: number, quoted = false) =>
+      Array.from({ length: to - from + 1 }, (_, i) => `L${from + i},${quoted ? '"deal, quoted"' : 'deal'},01.03.2025`);
+    const expectedIds = [...good(2, 4), ...good(6, 21)].map((line) => line.split(',')[0]);
+
+    it.each([
+      // no quote in the file: its lines are split directly
+      ['unquoted, LF', ['id,title,created_at', ...good(2, 4), `L5,${huge},01.03.2025`, ...good(6, 21), ''].join('\n'), 10 * 2 ** 20 + 15],
+      // quotes elsewhere and CRLF: csv-parse reads the file, the framer keeps the long row from it
+      ['unquoted, quotes elsewhere, CRLF', ['id,title,created_at', ...good(2, 4, true), `L5,${huge},01.03.2025`, ...good(6, 21, true), ''].join('\r\n'), 10 * 2 ** 20 + 16],
+      // a closed quoted field of 10 MB with line breaks in it: still one row
+      ['quoted, with line breaks', ['id,title,created_at', ...good(2, 4), `L5,"${huge}\n${huge.slice(0, 10)}",01.03.2025`, ...good(6, 21), ''].join('\n'), 10 * 2 ** 20 + 28],
+    ])('%s', async (_name, body, bytes) => {
+      const file = tmp.write('long-row.csv', body);
+      const { records, rejected, state } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+      expect(records.map((d) => d.id)).toEqual(expectedIds);
+      expect(rejected).toEqual([{
+        id: 'L5', field: '', ref: 'long-row.csv row 5',
+        reason: `the row is ${bytes.toLocaleString('en-US')} bytes long, more than the 1 MB a row may have`,
+        excerpt: expect.stringMatching(/^L5,"?xxxx.*…$/),
+      }]);
+      expect(state).toMatchObject({ content_hash: expect.any(String) });
+    });
+
+    it('a header row over the limit fails the read', async () => {
+      const file = tmp.write('long-header.csv', `id,${huge}\nL1,a\n`);
+      await expect(readStream({ deals: { path: file } }, 'deals')).rejects.toThrow(
+        /^long-header\.csv row 1: cannot be the header: the row is 10,485,764 bytes long, more than the 1 MB a row may have$/,
+      );
+    });
   });
 
   it('rejects rows with binary garbage and rows in another encoding; a BOM in the middle is dropped', async () => {
