@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'fs';
 import { join } from 'path';
-import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
+import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
 import * as sourceDefinition from '../../../connectors/generic-crm/definition/source-definition';
@@ -16,6 +16,10 @@ import { settingsProblems } from '../../../src/connectors/settings-validation';
  */
 
 type Class = new () => object;
+
+/** class-transformer keeps the @Type targets here; the package ships no typings for this entry point */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as { defaultMetadataStorage: MetadataStorage };
 
 /** Where each settings class is documented: a `#### \`heading\`` with a table of its options. */
 const HEADINGS = new Map<Class, string>([
