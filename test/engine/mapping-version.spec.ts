@@ -6,6 +6,7 @@ import spreadsheetConnector from '../../connectors/spreadsheet';
 import { ConnectionConfig, SyncOptionsConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import type { EngineOptions } from '../../src/engine/engine-options';
+import { fingerprinter } from '../../src/engine/fingerprint';
 import { DEAL_MAPPING_VERSION } from '../../src/engine/mapping/deal.mapping';
 import { SyncService } from '../../src/engine/sync.service';
 import { createStoreDataSource } from '../../src/store/store-data-source';
@@ -112,5 +113,16 @@ describe('engine: a bumped mapping version sends its stream again (payload finge
     const again = await h.run();
     expect(again.streams.deals).toMatchObject({ read: 5, sent: 0, unchanged: 5 });
     expect(h.service.orderDeliveries).toEqual([]);
+  });
+});
+
+describe('fingerprints', () => {
+  it('carry the version, keep the two kinds apart, and fit record_state.fingerprint (64 characters)', () => {
+    const v1 = fingerprinter(1);
+    const v12 = fingerprinter(12);
+    expect(v1.payload({ id: 'd1' })).toMatch(/^p1:[A-Za-z0-9+/=]{28}$/);
+    expect(v1.payload({ id: 'd1' })).not.toBe(v12.payload({ id: 'd1' }));
+    expect(v1.source('abc')).toBe('s1:abc');
+    expect(v12.source('x'.repeat(200))).toBe(`s12:${'x'.repeat(60)}`);
   });
 });
