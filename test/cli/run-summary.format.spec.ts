@@ -22,6 +22,18 @@ describe('run summary lines', () => {
     expect(lines[1]).toMatch(/sent_without_visit 7$/);
   });
 
+  it('shows uncertain records (a create call that timed out, not sent again) only when there are some', () => {
+    const lines = streamSummaryLines(
+      {
+        leads: { read: 3, sent: 2, unchanged: 0, rejected: 0, sent_without_visit: 0, uncertain: 1 },
+        events: { read: 4, sent: 4, unchanged: 0, rejected: 0, sent_without_visit: 0 },
+      },
+      counters,
+    );
+    expect(lines[0]).toBe('leads: read 3 · sent 2 · unchanged 0 · rejected 0 · uncertain 1');
+    expect(lines[1]).not.toContain('uncertain');
+  });
+
   it('names stream, id, origin, field and reason of a rejected record', () => {
     expect(rejectedLine({ stream: 'deals', external_id: 'r3', ref: 'deals.csv row 4', field: 'created_at', reason: '"31.02.2025" is not a valid date' })).toBe(
       'rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date',
