@@ -52,7 +52,7 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
     : await NestFactory.createApplicationContext(CliRootModule, { bufferLogs: true });
   useQuietLogger(app);
   return {
-    context: { app, config: boot.config },
+    context: { app, config: boot.config, json: false },
     boot,
     close: () => closeApp(app),
   };

@@ -4,9 +4,11 @@ import { isCalendarDate } from '../admin/dto/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';
+import { pauseCommand, resetCommand, resumeCommand } from './commands/connection-control.command';
 import { newConnectorCommand } from './commands/new-connector.command';
 import { previewCommand } from './commands/preview.command';
 import { rejectedCommand, RejectedOptions } from './commands/rejected.command';
+import { retryCommand } from './commands/retry.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
@@ -22,6 +24,8 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
   const program = new Command('tracker-sync')
     .description('Sync CRM deals, clients and managers into the service (same config and store as the daemon)')
     .option('--config <file>', 'config file (default: TRACKER_SYNC_CONFIG, else config/tracker-sync.yaml)')
+    .option('--json', "print the admin API's JSON answer for the same request instead of text (for scripts)")
+    .configureHelp({ showGlobalOptions: true })
     .showHelpAfterError()
     .configureOutput({
       writeOut: (text) => out.line(text.replace(/\n$/, '')),
@@ -59,7 +63,6 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .option('--stream <stream>', `one stream (${STREAM_ORDER.join(', ')})`, parseStream)
     .option('--limit <n>', 'how many', parsePositiveInt, 100)
     .option('--offset <n>', 'skip this many', parseCount, 0)
-    .option('--json', 'print the JSON of GET /api/connections/{id}/rejected')
     .action((connection: string, options: RejectedOptions, command: Command) =>
       act((ctx) => rejectedCommand(ctx, out, connection, { ...options, json: Boolean(command.optsWithGlobals().json) })),
     );
@@ -79,6 +82,30 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .action((connection: string, options: { stream?: StreamName; limit: number }) =>
       act((ctx) => previewCommand(ctx, out, connection, options)),
     );
+
+  program
+    .command('pause')
+    .description('stop scheduled runs of a connection (a sync by hand still runs)')
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => pauseCommand(ctx, out, connection)));
+
+  program
+    .command('resume')
+    .description('schedule the runs of a paused connection again')
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => resumeCommand(ctx, out, connection)));
+
+  program
+    .command('reset')
+    .description("forget a connection's cursors: its next run reads every stream from the beginning")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => resetCommand(ctx, out, connection)));
+
+  program
+    .command('retry')
+    .description("send a run's rejected records again (after fixing them in the source), in a new run")
+    .argument('<run-id>', 'the run whose rejected records to retry', parsePositiveInt)
+    .action((runId: number) => act((ctx) => retryCommand(ctx, out, runId)));
 
   program
     .command('new-connector')

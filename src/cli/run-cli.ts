@@ -1,6 +1,6 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config';
-import { UnknownConnectionError, UnknownRunError } from '../engine';
+import { InvalidRunOptionsError, UnknownConnectionError, UnknownRunError } from '../engine';
 import { CliApp, createCliApp } from './cli-app';
 import type { CliContext } from './cli-context';
 import { CliOutput, processOutput } from './output/cli-output';
@@ -12,7 +12,7 @@ import { buildProgram } from './program';
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: CliOutput = processOutput()): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram((command) => withApp(argv, env, out, command), out, (code) => (exitCode = code));
+  const program = buildProgram((command) => withApp(argv, env, out, command, program.opts().json === true), out, (code) => (exitCode = code));
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -22,7 +22,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   return exitCode;
 }
 
-async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, command: (ctx: CliContext) => Promise<number>): Promise<number> {
+async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, command: (ctx: CliContext) => Promise<number>, json: boolean): Promise<number> {
   let app: CliApp | null = null;
   const interrupt = () => {
     out.error('interrupted: finishing the batch in flight, then stopping');
@@ -32,7 +32,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
   process.once('SIGTERM', interrupt);
   try {
     app = await createCliApp(argv, env);
-    return await command(app.context);
+    return await command({ ...app.context, json });
   } catch (error) {
     return reportFailure(out, error);
   } finally {
@@ -43,7 +43,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
 }
 
 function reportFailure(out: CliOutput, error: unknown): number {
-  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError) {
+  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError) {
     out.error(error.message);
   } else {
     out.error(`tracker-sync: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

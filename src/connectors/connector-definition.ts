@@ -37,6 +37,19 @@ export interface Page<T extends CanonicalRecord = CanonicalRecord> {
   state?: Record<string, unknown>;
   /** true when the connector recognised the source as unchanged since `state` and read nothing */
   unchanged?: boolean;
+  /** how far through the source this stream's read is, after this page (when the connector can tell) */
+  progress?: SourceProgress;
+}
+
+/**
+ * A read's position in its source: bytes of a file read so far and the file's size, or records fetched
+ * and the total the CRM reports. `total` is null when the source does not say (a progress display then
+ * shows counts and rates, no percentage).
+ */
+export interface SourceProgress {
+  done: number;
+  total: number | null;
+  unit: 'bytes' | 'records';
 }
 
 export interface StreamSpec {

@@ -1,5 +1,5 @@
 import type { CanonicalRecord, StreamName } from '../connectors/canonical';
-import type { RejectedInput } from '../connectors/connector-definition';
+import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
 import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import type { RunStatusValue } from '../store/entities/run.entity';
 
@@ -81,6 +81,8 @@ export interface ProgressEvent {
   sent: number;
   unchanged: number;
   rejected: number;
+  /** how far through the source the stream's read is (the last page's Page.progress); absent when the connector does not say */
+  source?: SourceProgress;
 }
 
 export interface PreviewOptions {

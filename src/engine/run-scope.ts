@@ -1,4 +1,5 @@
 import type { StreamName } from '../connectors/canonical';
+import type { SourceProgress } from '../connectors/connector-definition';
 import type { TrackerClient } from '../tracker/tracker-client';
 import { ServiceCounters, StreamCounters } from './engine-types';
 import { OpenRejectionStore } from './persistence/open-rejection.store';
@@ -23,7 +24,8 @@ export interface RunScope {
   idleCheckpointMs: number;
   /** managers gone from the source are deleted from the service */
   deleteMissingManagers: boolean;
-  progress(stream: StreamName, force?: boolean): void;
+  /** `source`: the last page's position in the source (Page.progress), kept for the stream's later events */
+  progress(stream: StreamName, force?: boolean, source?: SourceProgress): void;
 }
 
 export function zeroStreamCounters(): StreamCounters {

@@ -143,7 +143,7 @@ export class StreamSync {
         await this.onPage(page);
         if (this.failure) return false;
         if (this.stopping) return true;
-        this.run.progress(this.stream);
+        this.run.progress(this.stream, false, page.progress);
       }
     } catch (e) {
       if (this.run.signal.aborted) return true;

@@ -4,7 +4,7 @@ import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { TrackerSyncConfig, ConnectionConfig } from '../config/config.schema';
 import type { StreamName } from '../connectors/canonical';
-import type { ConnectorDefinition } from '../connectors/connector-definition';
+import type { ConnectorDefinition, SourceProgress } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import { TrackerClient } from '../tracker/tracker-client';
@@ -330,13 +330,17 @@ export class SyncService implements OnApplicationShutdown {
   /** 'progress' events of a run: per stream, at most one per progressIntervalMs unless forced (stream end). */
   private progressEmitter(connectionId: string, runId: number, streams: RunScope['streams']): RunScope['progress'] {
     const lastAt = new Map<string, number>();
-    return (stream, force = false) => {
+    const sources = new Map<string, SourceProgress>();
+    return (stream, force = false, source) => {
+      if (source) sources.set(stream, source);
       const now = Date.now();
       if (!force && now - (lastAt.get(stream) ?? 0) < this.options.progressIntervalMs) return;
       lastAt.set(stream, now);
       const c = streams[stream];
       if (!c) return;
       const event: ProgressEvent = { connectionId, runId, stream, read: c.read, sent: c.sent, unchanged: c.unchanged, rejected: c.rejected };
+      const position = sources.get(stream);
+      if (position) event.source = position;
       this.events.emit('progress', event);
     };
   }

@@ -68,7 +68,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     try {
-      this.jobs.add(name, connection.schedule, () => this.startRun(connection.id, 'schedule'));
+      this.jobs.add(name, connection.schedule, () => this.tick(connection.id));
     } catch (error) {
       this.logger.error(`connection ${connection.id}: schedule "${connection.schedule}" is not valid: ${message(error)}`);
     }
@@ -79,6 +79,17 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     for (const connection of this.config.connections) {
       if (connection.run_on_start && enabled.get(connection.id)) await this.startRun(connection.id, 'startup');
     }
+  }
+
+  /** A tick reads the stored flag first: another process (the CLI, another daemon) may have paused the connection. */
+  private async tick(connectionId: string): Promise<void> {
+    const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
+    if (stored?.paused) {
+      this.logger.log(`connection ${connectionId}: paused (by the CLI or another daemon); its scheduled runs stop`);
+      await this.refresh(connectionId);
+      return;
+    }
+    await this.startRun(connectionId, 'schedule');
   }
 
   /** Starts a run and does not wait for it; a run already going is not an error for a timer. */

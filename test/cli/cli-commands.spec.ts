@@ -30,7 +30,8 @@ describe('cli commands', () => {
     const first = await runCliInProcess(['sync', 'sheet', '--config', config]);
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^deals: read 3 · sent 2 · unchanged 0 · rejected 1 · /m);
-    expect(first.stdout).toMatch(/run \d+ deals: read 3/);
+    // progress: how far through the source (the fixture reports its file's bytes), then the stream's last numbers
+    expect(first.stdout).toMatch(/^\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · unchanged 0 · rejected 1/m);
     const second = await runCliInProcess(['sync', 'sheet', '--config', config]);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^deals: read 3 · sent 0 · unchanged 2 · rejected 1 · /m);
@@ -89,6 +90,102 @@ describe('cli commands', () => {
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^deals: read 3 · sent 2 · /m);
+  });
+});
+
+/** What the admin API does, from the command line: pause, resume, reset, retry, and `--json` answers. */
+describe('cli admin commands', () => {
+  let sandbox: { app: INestApplication; url: string };
+  let dir: string;
+  let config: string;
+  const cli = (...args: string[]) => runCliInProcess([...args, '--config', config]);
+  const json = async (...args: string[]) => {
+    const result = await cli(...args, '--json');
+    expect(result.stderr).toBe('');
+    return { code: result.code, body: JSON.parse(result.stdout) };
+  };
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+    dir = tempDir();
+    const csv = join(dir, 'deals.csv');
+    writeFileSync(csv, ROWS.join('\n'));
+    config = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv, 'config.yaml', { incremental: true });
+  });
+
+  afterAll(async () => {
+    await sandbox?.app.close();
+    removeDir(dir);
+  });
+
+  it('sync --json prints the finished run as GET /api/runs/{id} answers, and nothing else', async () => {
+    const { code, body } = await json('sync', 'sheet');
+    expect(code).toBe(0);
+    expect(body).toMatchObject({ connection_id: 'sheet', mode: 'incremental', trigger: 'cli', status: 'succeeded', rejected_count: 1 });
+    expect(body.streams.deals).toMatchObject({ read: 3, sent: 2, rejected: 1 });
+    expect(body.counters).toHaveProperty('skipped_by_status');
+  });
+
+  it('status, runs, check and preview answer JSON with --json, secrets redacted', async () => {
+    const status = await json('status');
+    expect(status.body.connections).toHaveLength(1);
+    expect(status.body.connections[0]).toMatchObject({ id: 'sheet', connector: 'cli-test-source', state: 'idle', paused: false });
+    expect(status.body.connections[0].cursors.deals.value).toBe('2025-02-02T00:00:00.000Z');
+    expect(JSON.stringify(status.body)).not.toContain('cli-secret-token-31337');
+
+    const runs = await json('runs', 'sheet', '--limit', '1');
+    expect(runs.body).toMatchObject({ total: 1, limit: 1, offset: 0 });
+    expect(runs.body.runs[0]).toMatchObject({ status: 'succeeded', trigger: 'cli' });
+
+    expect((await json('check', 'sheet')).body).toEqual({ connection_id: 'sheet', ok: true, message: 'deals.csv is readable' });
+
+    const preview = await json('preview', 'sheet', '--limit', '1');
+    expect(preview.body.connectionId).toBe('sheet');
+    expect(preview.body.streams[0].records[0].payload).toMatchObject({ id: 'r1' });
+  });
+
+  it('pause stops scheduled runs, resume brings them back', async () => {
+    const paused = await cli('pause', 'sheet');
+    expect(paused).toMatchObject({ code: 0, stdout: 'connection sheet: paused; scheduled runs are skipped until `resume sheet`\n' });
+    expect((await cli('status')).stdout).toMatch(/^sheet {2}\(cli-test-source\) {2}paused {2}.* {2}next run: paused$/m);
+    expect((await json('status')).body.connections[0]).toMatchObject({ paused: true, state: 'paused', next_run_at: null });
+
+    const resumed = await json('resume', 'sheet');
+    expect(resumed.body).toMatchObject({ id: 'sheet', paused: false, state: 'idle' });
+    expect(resumed.body.next_run_at).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect((await cli('resume', 'sheet')).stdout).toMatch(/^connection sheet: resumed; next run: \d{4}-/);
+  });
+
+  it("reset forgets the cursors, as DELETE /api/connections/{id}/cursors", async () => {
+    expect(await cli('reset', 'sheet')).toMatchObject({
+      code: 0,
+      stdout: 'connection sheet: 1 cursor(s) cleared; the next run reads every stream from the beginning\n',
+    });
+    expect((await json('status')).body.connections[0].cursors).toEqual({});
+    expect((await json('reset', 'sheet')).body).toEqual({ connection_id: 'sheet', cleared: 0 });
+  });
+
+  it("retry sends a run's rejected records again in a new run and prints its summary", async () => {
+    const first = (await json('runs', 'sheet', '--limit', '1')).body.runs[0];
+    const retry = await cli('retry', String(first.id));
+    expect(retry.code).toBe(0);
+    expect(retry.stdout).toMatch(new RegExp(`^connection sheet: run (\\d+) started \\(retrying the 1 rejected record\\(s\\) of run ${first.id}\\)$`, 'm'));
+    // r3's date is still impossible: read again, rejected again
+    expect(retry.stdout).toMatch(/^deals: read 1 · sent 0 · unchanged 0 · rejected 1 · /m);
+    expect(retry.stdout).toContain('rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date');
+
+    const again = await json('retry', String(first.id));
+    expect(again.code).toBe(0);
+    expect(again.body).toMatchObject({ connection_id: 'sheet', status: 'succeeded', rejected_count: 1 });
+    expect(again.body.id).toBeGreaterThan(first.id);
+  });
+
+  it('names an unknown run or connection, exit 1', async () => {
+    expect(await cli('retry', '999')).toMatchObject({ code: 1, stdout: '', stderr: 'run 999 does not exist\n' });
+    expect((await cli('retry', 'abc')).code).toBe(1);
+    for (const command of ['pause', 'resume', 'reset']) {
+      expect(await cli(command, 'nope')).toMatchObject({ code: 1, stderr: 'connection "nope" is not configured\n' });
+    }
   });
 });
 

@@ -62,7 +62,7 @@ export function removeDir(dir: string): void {
  * Writes a YAML config: the store under `dir`, the service at `baseUrl` (null = the embedded sandbox),
  * one connection `sheet` reading `csvPath`.
  */
-export function writeConfig(dir: string, baseUrl: string | null, apiKey: string, csvPath: string, name = 'config.yaml'): string {
+export function writeConfig(dir: string, baseUrl: string | null, apiKey: string, csvPath: string, name = 'config.yaml', extraSettings: object = {}): string {
   const file = join(dir, name);
   const tracker = baseUrl ? { base_url: baseUrl, api_key: apiKey, project: '1' } : {};
   writeFileSync(
@@ -73,7 +73,7 @@ export function writeConfig(dir: string, baseUrl: string | null, apiKey: string,
       sandbox: { seed: 'none', budget: 'off' },
       connector_paths: [PLUGIN_FOLDER],
       connections: [
-        { id: 'sheet', connector: 'cli-test-source', schedule: '*/10 * * * *', settings: { path: csvPath, token: 'cli-secret-token-31337' } },
+        { id: 'sheet', connector: 'cli-test-source', schedule: '*/10 * * * *', settings: { path: csvPath, token: 'cli-secret-token-31337', ...extraSettings } },
       ],
     }),
   );

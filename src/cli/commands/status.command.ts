@@ -1,11 +1,16 @@
 import { ConnectionResponse, ConnectionStatusService, RunResponse } from '../../admin';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
+import { printJson } from '../output/json-output';
 import { runTotals } from '../output/run-line.format';
 
-/** Every connection: state, last run, next run. */
+/** Every connection: state, last run, next run. `--json`: as GET /api/connections. */
 export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<number> {
   const connections = await ctx.app.get(ConnectionStatusService).list();
+  if (ctx.json) {
+    printJson(ctx, out, { connections });
+    return 0;
+  }
   if (connections.length === 0) {
     out.line('no connections configured');
     return 0;
@@ -14,7 +19,7 @@ export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<nu
   return 0;
 }
 
-function connectionLine(c: ConnectionResponse): string {
+export function connectionLine(c: ConnectionResponse): string {
   return [
     c.id,
     `(${c.connector})`,

@@ -1,61 +1,137 @@
-import { MultiBar, Presets, SingleBar } from 'cli-progress';
+import { MultiBar, SingleBar } from 'cli-progress';
 import type { ProgressEvent } from '../../engine';
 import type { CliOutput } from './cli-output';
-import { progressText } from './run-summary.format';
+import { cliLogSink } from './log-sink';
+import { progressDetails, StreamProgress, StreamRate } from './progress-rate';
 
-/** Shows a run's progress: bars on a terminal, plain timestamped lines when piped or logged. */
+/**
+ * Shows a run's progress: how far through the source each stream is (when its connector says: bytes of a
+ * file, or the CRM's total), records per second and time left. Bars on a terminal, plain timestamped lines
+ * every few seconds when stdout is not a terminal; nothing with `--json` (stdout is one JSON document).
+ */
 export interface ProgressReporter {
   update(event: ProgressEvent): void;
   stop(): void;
 }
 
-export function progressReporter(output: CliOutput): ProgressReporter {
-  return output.isTTY ? new BarReporter() : new LineReporter(output);
+export interface ProgressReporterOptions {
+  /** `--json`: no progress at all */
+  quiet?: boolean;
+  /** plain lines: at most one per stream this often (the last one of each stream is always printed) */
+  lineIntervalMs?: number;
+  now?: () => number;
 }
 
-/** One bar per stream: how much of what was read is already settled (sent, unchanged or rejected). */
+export function progressReporter(output: CliOutput, options: ProgressReporterOptions = {}): ProgressReporter {
+  if (options.quiet) return { update: () => undefined, stop: () => undefined };
+  const now = options.now ?? Date.now;
+  // the bars are drawn on stderr (with the log lines): only when both ends are a terminal
+  if (output.isTTY && process.stderr.isTTY) return new BarReporter(now);
+  return new LineReporter(output, options.lineIntervalMs ?? 5_000, now);
+}
+
+/** Per stream: its pace since its first event (a stream's first page already took time: count from the run's start). */
+class StreamRates {
+  private readonly rates = new Map<string, StreamRate>();
+  private lastAt: number;
+
+  constructor(private readonly now: () => number) {
+    this.lastAt = now();
+  }
+
+  update(event: ProgressEvent): StreamProgress {
+    const at = this.now();
+    let rate = this.rates.get(event.stream);
+    if (!rate) {
+      // streams are read one after another: this one began when the previous one last reported
+      rate = new StreamRate(this.lastAt);
+      this.rates.set(event.stream, rate);
+    }
+    this.lastAt = at;
+    return rate.update(event, at);
+  }
+}
+
+const BAR_WIDTH = 24;
+
+/** One bar per stream; log lines are printed above the bars instead of through them. */
 class BarReporter implements ProgressReporter {
-  private readonly multibar = new MultiBar(
-    {
-      format: '{stream} [{bar}] read {read} · sent {sent} · unchanged {unchanged} · rejected {rejected}',
-      hideCursor: true,
-      clearOnComplete: false,
-      stopOnComplete: false,
-      barsize: 24,
-    },
-    Presets.shades_classic,
-  );
+  private readonly multibar = new MultiBar({
+    format: (_options, _params, payload: { line: string }) => payload.line,
+    hideCursor: true,
+    clearOnComplete: false,
+    stopOnComplete: false,
+    stream: process.stderr,
+  });
   private readonly bars = new Map<string, SingleBar>();
+  private readonly rates: StreamRates;
+
+  constructor(now: () => number) {
+    this.rates = new StreamRates(now);
+    cliLogSink.divert((line) => this.multibar.log(line));
+  }
 
   update(event: ProgressEvent): void {
-    const settled = event.sent + event.unchanged + event.rejected;
-    const payload = { ...event, stream: event.stream.padEnd(8) };
-    const bar = this.bars.get(event.stream);
-    if (!bar) {
-      this.bars.set(event.stream, this.multibar.create(Math.max(event.read, 1), settled, payload));
-      return;
-    }
-    bar.setTotal(Math.max(event.read, 1));
-    bar.update(settled, payload);
+    const progress = this.rates.update(event);
+    const line = `${event.stream.padEnd(9)} ${bar(progress.fraction)} ${progressDetails(progress)}`;
+    const existing = this.bars.get(event.stream);
+    if (existing) existing.update(0, { line });
+    else this.bars.set(event.stream, this.multibar.create(1, 0, { line }));
   }
 
   stop(): void {
+    this.multibar.update(); // prints log lines still waiting above the bars
     this.multibar.stop();
+    cliLogSink.restore();
   }
 }
 
-/** A line per change; the engine already limits progress events to about one per second and stream. */
+function bar(fraction: number | null): string {
+  if (fraction === null) return `[${'·'.repeat(BAR_WIDTH)}]`;
+  const full = Math.round(fraction * BAR_WIDTH);
+  return `[${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}]`;
+}
+
+/** A line per stream every few seconds, and each stream's last state; for logs and pipes. */
 class LineReporter implements ProgressReporter {
-  private readonly last = new Map<string, string>();
+  private readonly rates: StreamRates;
+  private readonly printedAt = new Map<string, number>();
+  /** the latest line of each stream not printed yet */
+  private readonly pending = new Map<string, string>();
 
-  constructor(private readonly output: CliOutput) {}
-
-  update(event: ProgressEvent): void {
-    const text = progressText(event);
-    if (this.last.get(event.stream) === text) return;
-    this.last.set(event.stream, text);
-    this.output.line(`${new Date().toISOString()} run ${event.runId} ${text}`);
+  constructor(
+    private readonly output: CliOutput,
+    private readonly intervalMs: number,
+    private readonly now: () => number,
+  ) {
+    this.rates = new StreamRates(now);
   }
 
-  stop(): void {}
+  update(event: ProgressEvent): void {
+    const text = `run ${event.runId} ${event.stream}: ${progressDetails(this.rates.update(event))}`;
+    // a new stream: the previous ones are done, their last state goes out first
+    if (!this.printedAt.has(event.stream)) this.flush();
+    const at = this.now();
+    const last = this.printedAt.get(event.stream);
+    if (last !== undefined && at - last < this.intervalMs) {
+      this.pending.set(event.stream, text);
+      return;
+    }
+    this.pending.delete(event.stream);
+    this.printedAt.set(event.stream, at);
+    this.print(text);
+  }
+
+  stop(): void {
+    this.flush();
+  }
+
+  private flush(): void {
+    for (const text of this.pending.values()) this.print(text);
+    this.pending.clear();
+  }
+
+  private print(text: string): void {
+    this.output.line(`${new Date(this.now()).toISOString()} ${text}`);
+  }
 }

@@ -66,10 +66,6 @@ export function rejectedLines(shown: readonly Parameters<typeof rejectedLine>[0]
   return lines;
 }
 
-export function progressText(p: StreamNumbers & { stream: string }): string {
-  return `${p.stream}: read ${p.read}${SEP}sent ${p.sent}${SEP}unchanged ${p.unchanged}${SEP}rejected ${p.rejected}`;
-}
-
 function orderedStreams(names: string[]): string[] {
   const rank = (name: string) => {
     const index = STREAM_ORDER.indexOf(name as StreamName);

@@ -1,0 +1,34 @@
+import { ConnectionStatusResponse } from '../../admin/connections/connection-status.response';
+import { ConnectionControlService } from '../../admin/connections/connection-control.service';
+import type { CliContext } from '../cli-context';
+import type { CliOutput } from '../output/cli-output';
+import { printJson } from '../output/json-output';
+
+/**
+ * pause, resume, reset: what POST /api/connections/{id}/pause, …/resume and DELETE …/cursors do, through the
+ * same service. The stored flag is what a running daemon's scheduler reads, so it follows within its next tick.
+ */
+export async function pauseCommand(ctx: CliContext, out: CliOutput, connectionId: string): Promise<number> {
+  const connection = await ctx.app.get(ConnectionControlService).pause(connectionId);
+  if (ctx.json) printJson(ctx, out, connection);
+  else out.line(`connection ${connectionId}: paused; scheduled runs are skipped until \`resume ${connectionId}\``);
+  return 0;
+}
+
+export async function resumeCommand(ctx: CliContext, out: CliOutput, connectionId: string): Promise<number> {
+  const connection = await ctx.app.get(ConnectionControlService).resume(connectionId);
+  if (ctx.json) printJson(ctx, out, connection);
+  else out.line(`connection ${connectionId}: resumed; next run: ${nextRun(connection)}`);
+  return 0;
+}
+
+export async function resetCommand(ctx: CliContext, out: CliOutput, connectionId: string): Promise<number> {
+  const result = await ctx.app.get(ConnectionControlService).clearCursors(connectionId);
+  if (ctx.json) printJson(ctx, out, result);
+  else out.line(`connection ${connectionId}: ${result.cleared} cursor(s) cleared; the next run reads every stream from the beginning`);
+  return 0;
+}
+
+function nextRun(connection: ConnectionStatusResponse): string {
+  return connection.next_run_at ?? (connection.schedule ? '—' : 'not scheduled');
+}
