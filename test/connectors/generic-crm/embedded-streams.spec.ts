@@ -132,6 +132,15 @@ describe('generic-crm: a stream taken from another stream\'s pages', () => {
     expect(orderPages().length).toBe(1 + 3);
   });
 
+  it('discover() shows the fields of the embedded records for a `from` stream', async () => {
+    const typed = typedSettings(connector, settings(crm.url));
+    const fields = await connector.discover!(typed, { connectionId: 'shop', settings: typed, logger: { log: () => {}, warn: () => {} } });
+    expect(fields.filter((f) => f.stream === 'clients').map((f) => [f.name, f.example])).toEqual([
+      ['id', 'c1'], ['name', 'Анна'], ['email', 'ANNA@example.com'],
+    ]);
+    expect(fields.filter((f) => f.stream === 'deals').map((f) => f.name)).toEqual(['id', 'updated', 'customer.id', 'customer.name', 'customer.email']);
+  });
+
   it('names a `from` that cannot work', async () => {
     const selfish = settings(crm.url);
     (selfish.streams.deals as Record<string, unknown>).from = 'clients';
