@@ -33,6 +33,8 @@ export interface HandlerContext {
   tracker: TrackerClient;
   connectionId: string;
   log: (message: string) => void;
+  /** a retry by hand of rejected (or uncertain) records: send them even where the record state says sent */
+  retry?: boolean;
 }
 
 /** How one stream's records become payloads and reach the service. */

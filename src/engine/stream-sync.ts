@@ -298,7 +298,7 @@ export class StreamSync {
   }
 
   private async sendBatch(batch: Pending[]): Promise<void> {
-    const context: HandlerContext = { tracker: this.run.tracker, connectionId: this.run.connectionId, log: (m) => this.run.logger.warn(m) };
+    const context: HandlerContext = { tracker: this.run.tracker, connectionId: this.run.connectionId, log: (m) => this.run.logger.warn(m), retry: !!this.plan.onlyIds };
     let answer;
     try {
       answer = await this.plan.handler.send(context, batch);
@@ -323,9 +323,11 @@ export class StreamSync {
       }
       const doubt = uncertain.get(item.externalId);
       if (doubt !== undefined) {
-        // neither acknowledged nor sent again: kept like a rejection, so that it is seen and can be retried by hand
+        // kept like a rejection so that it is seen, and in the record state so that no later run sends it again
+        // on its own (the service may hold it): only a retry by hand does
         this.counters.uncertain = (this.counters.uncertain ?? 0) + 1;
         this.rejections.fromService(item.externalId, 'delivery', doubt, item.payload, item.fingerprint);
+        acknowledged.push({ externalId: item.externalId, fingerprint: item.fingerprint });
         continue;
       }
       this.counters.sent++;

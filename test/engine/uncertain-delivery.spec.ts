@@ -145,7 +145,26 @@ describe('engine: no duplicate from a create call that timed out (sandbox behind
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ external_id: 'L1', field: 'delivery', source: 'service' });
     expect(rows[0].reason).toMatch(/^uncertain: tracker leads\.create .* ECONNABORTED.*; it may have been processed; looking it up failed: .*HTTP 500.*so it was not sent again/);
-    expect(await h.query(`SELECT COUNT(*) AS n FROM record_state WHERE stream = 'leads'`)).toEqual([{ n: 1 }]);
+    // in the record state: the next run does not send it again on its own
+    expect(await h.query(`SELECT COUNT(*) AS n FROM record_state WHERE stream = 'leads'`)).toEqual([{ n: 2 }]);
+    proxy.fault = () => undefined;
+    const next = await h.run();
+    expect(next.streams.leads).toMatchObject({ read: 2, unchanged: 2, sent: 0 });
+    expect(proxy.count('/lead/create')).toBe(2);
+    expect(await leadsInService()).toEqual(['Lead 1', 'Lead 2']);
+  });
+
+  it('an uncertain lead that had not landed is created by a retry by hand of the run\'s rejected records', async () => {
+    extras.leads = leads(2);
+    proxy.fault = (path, i) => (path === '/project/leads/lead/create' && i === 0 ? 'drop' : path === '/project/leads/lead/list' ? 'fail' : undefined);
+    const run = await h.run();
+    expect(run.streams.leads).toMatchObject({ sent: 1, uncertain: 1 });
+    expect(await leadsInService()).toEqual(['Lead 2']);
+    proxy.fault = () => undefined;
+    const retry = await (await h.sync.retryRejected(run.runId)).done;
+    expect(retry.status).toBe('succeeded');
+    expect(retry.streams.leads).toMatchObject({ read: 1, sent: 1 });
+    expect(await leadsInService()).toEqual(['Lead 1', 'Lead 2']);
   });
 
   it('a media plan and an expense whose create landed but timed out exist once', async () => {
@@ -179,6 +198,10 @@ describe('engine: no duplicate from a create call that timed out (sandbox behind
     expect(log.items).toHaveLength(4); // landed once, never twice
     expect(run.rejectedCount).toBe(4);
     expect(run.rejected[0]).toMatchObject({ stream: 'events', field: 'delivery' });
-    expect(run.rejected[0].reason).toMatch(/^uncertain: tracker events\.bulkSend .*event log cannot tell these triggers from repeated ones, so it was not sent again/);
+    expect(run.rejected[0].reason).toMatch(/^uncertain: tracker events\.bulkSend .*event log cannot tell these triggers from repeated ones, so it was not sent again, now or by later runs/);
+    proxy.fault = () => undefined;
+    const next = await h.run();
+    expect(next.streams.events).toMatchObject({ read: 4, unchanged: 4, sent: 0 });
+    expect(proxy.count('/events/bulk/send')).toBe(1);
   });
 });

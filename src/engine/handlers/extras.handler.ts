@@ -70,7 +70,7 @@ export const leadsHandler: StreamHandler<Lead, LeadCreateRequest> = {
     sendEach(
       items,
       async (item) => {
-        if (item.known) {
+        if (item.known && !ctx.retry) {
           ctx.log(`leads: ${item.externalId} changed, but updating a lead needs the service's lead id (not kept yet); skipped`);
           return;
         }

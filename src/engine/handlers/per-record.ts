@@ -61,7 +61,10 @@ async function deliver<P>(item: OutgoingItem<P>, call: (item: OutgoingItem<P>) =
 
 /** The reason kept with an uncertain record: what happened, and what the user can do. */
 export function uncertainReason(failure: string, why: string): string {
-  return `uncertain: ${failure}; ${why}, so it was not sent again (a duplicate is worse than a gap): check the service, and retry the record if it is missing`.slice(0, 1000);
+  return (
+    `uncertain: ${failure}; ${why}, so it was not sent again, now or by later runs (a duplicate is worse than a gap): ` +
+    `check the service, and if it is missing retry the run's rejected records (POST /api/runs/<run>/rejected/retry)`
+  ).slice(0, 1000);
 }
 
 /** true when `e` is the service refusing this call's record (not a transient failure, not the key or project). */
