@@ -1,0 +1,73 @@
+import type { ProgressEvent } from '../../src/engine';
+import type { CliOutput } from '../../src/cli/output/cli-output';
+import { progressReporter } from '../../src/cli/output/progress-reporter';
+import { duration, progressDetails, StreamRate } from '../../src/cli/output/progress-rate';
+
+const MB = 1024 * 1024;
+
+function event(stream: ProgressEvent['stream'], read: number, source?: ProgressEvent['source']): ProgressEvent {
+  return { connectionId: 'c', runId: 7, stream, read, sent: read - 1, unchanged: 0, rejected: 1, source };
+}
+
+describe('sync progress', () => {
+  it('shows how far through the file, the pace and the time left (not how much of what was read is settled)', () => {
+    const rate = new StreamRate(0);
+    rate.update(event('deals', 1000, { done: 1 * MB, total: 10 * MB, unit: 'bytes' }), 1_000);
+    const p = rate.update(event('deals', 5000, { done: 5 * MB, total: 10 * MB, unit: 'bytes' }), 5_000);
+    expect(p.fraction).toBe(0.5);
+    expect(p.recordsPerSecond).toBe(1000);
+    expect(p.secondsLeft).toBe(5);
+    expect(progressDetails(p)).toBe('50% (5.0 MB of 10.0 MB) · read 5000 · sent 4999 · unchanged 0 · rejected 1 · 1,000 records/s · 5 s left');
+  });
+
+  it("uses the CRM's total in records, and measures the pace over the last ten seconds", () => {
+    const rate = new StreamRate(0);
+    for (let t = 1; t <= 20; t++) rate.update(event('clients', t * 100, { done: t * 100, total: 4000, unit: 'records' }), t * 1000);
+    // the pace doubles: the window follows it
+    let p = rate.update(event('clients', 2200, { done: 2200, total: 4000, unit: 'records' }), 21_000);
+    for (let t = 22; t <= 31; t++) p = rate.update(event('clients', 2200 + (t - 21) * 200, { done: 2200 + (t - 21) * 200, total: 4000, unit: 'records' }), t * 1000);
+    expect(p.recordsPerSecond).toBe(200);
+    expect(p.secondsLeft).toBe(0);
+    expect(progressDetails(p)).toMatch(/^100% \(4,200 of 4,000 records\) · read 4200 · .* · 200 records\/s · 0 s left$/);
+  });
+
+  it('without a known size: counts and pace, no percentage, no time left', () => {
+    const rate = new StreamRate(0);
+    expect(progressDetails(rate.update(event('deals', 10), 500))).toBe('read 10 · sent 9 · unchanged 0 · rejected 1');
+    const p = rate.update(event('deals', 3010, { done: 3010, total: null, unit: 'records' }), 3_000);
+    expect(progressDetails(p)).toBe('3,010 records fetched · read 3010 · sent 3009 · unchanged 0 · rejected 1 · 1,003 records/s');
+  });
+
+  it('writes time left for people', () => {
+    expect(duration(4.4)).toBe('4 s');
+    expect(duration(185)).toBe('3 min 05 s');
+    expect(duration(7800)).toBe('2 h 10 min');
+  });
+
+  it('prints plain lines when stdout is not a terminal: one per stream every few seconds, and each stream\'s last state', () => {
+    const lines: string[] = [];
+    const out: CliOutput = { line: (t) => lines.push(t), error: () => undefined, isTTY: false };
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const reporter = progressReporter(out, { lineIntervalMs: 5_000, now: () => now });
+    const file = (done: number) => ({ done, total: 4 * MB, unit: 'bytes' as const });
+    for (let s = 1; s <= 12; s++) {
+      now += 1000;
+      reporter.update(event('deals', s * 100, file((s * MB) / 3)));
+    }
+    reporter.stop();
+    expect(lines).toEqual([
+      '2026-01-01T00:00:01.000Z run 7 deals: 8% (341.3 kB of 4.0 MB) · read 100 · sent 99 · unchanged 0 · rejected 1 · 100 records/s · 11 s left',
+      '2026-01-01T00:00:06.000Z run 7 deals: 50% (2.0 MB of 4.0 MB) · read 600 · sent 599 · unchanged 0 · rejected 1 · 100 records/s · 6 s left',
+      '2026-01-01T00:00:11.000Z run 7 deals: 91% (3.7 MB of 4.0 MB) · read 1100 · sent 1099 · unchanged 0 · rejected 1 · 100 records/s · 1 s left',
+      '2026-01-01T00:00:12.000Z run 7 deals: 100% (4.0 MB of 4.0 MB) · read 1200 · sent 1199 · unchanged 0 · rejected 1 · 100 records/s · 0 s left',
+    ]);
+  });
+
+  it('prints nothing with --json', () => {
+    const lines: string[] = [];
+    const reporter = progressReporter({ line: (t) => lines.push(t), error: (t) => lines.push(t), isTTY: false }, { quiet: true });
+    reporter.update(event('deals', 1));
+    reporter.stop();
+    expect(lines).toEqual([]);
+  });
+});
