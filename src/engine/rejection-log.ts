@@ -63,7 +63,7 @@ export class RejectionLog {
 
   /** The service already holds this version of the record (fingerprint unchanged): as good as sent. */
   noteUnchanged(id: string): void {
-    if (this.open.size) this.dropEarlier.push(...this.settle([id]));
+    if (this.open.size && this.settle(id)) this.dropEarlier.push(`id:${id}`);
   }
 
   /** A record updated after the run's start, left for the next run. */
@@ -81,20 +81,16 @@ export class RejectionLog {
   openChanges(acknowledged: readonly { externalId: string }[]): OpenRejectionChanges {
     const dropEarlier = this.dropEarlier;
     this.dropEarlier = [];
-    if (this.open.size && acknowledged.length) dropEarlier.push(...this.settle(acknowledged.map((a) => a.externalId)));
+    if (this.open.size) for (const a of acknowledged) if (this.settle(a.externalId)) dropEarlier.push(`id:${a.externalId}`);
     return { dropEarlier };
   }
 
-  /** The open keys these sent ids settle (once each); a record this run rejected again stays open. */
-  private settle(ids: string[]): string[] {
-    const settled: string[] = [];
-    for (const id of ids) {
-      const key = `id:${id}`;
-      if (!this.open.has(key) || this.restated.has(key)) continue;
-      this.open.delete(key);
-      settled.push(key);
-    }
-    return settled;
+  /** true when the sent id settles an open rejection (once); a record this run rejected again stays open */
+  private settle(id: string): boolean {
+    const key = `id:${id}`;
+    if (!this.open.has(key) || this.restated.has(key)) return false;
+    this.open.delete(key);
+    return true;
   }
 
   private add(externalId: string, field: string, reason: string, ref: string | null, excerpt: string | null, source: NewRejection['source'], fingerprint: string | null): void {
