@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { StreamName } from '../../src/connectors/canonical';
 import type { Page, ReadContext, ReadCursor } from '../../src/connectors/connector-definition';
 import { isIncremental } from './incremental';
@@ -7,9 +8,16 @@ import { SheetPager } from './sheet-pager';
 import { scanAhead, scanFile } from './source/file-scan';
 import { localSheetPath, resolveSheet } from './source/resolve-sheet';
 import { seedOf } from './values/row-hash';
+import type { RowBatch } from './rows/sheet-rows';
 
 /** bump when a change of this connector changes what a row maps to, so unchanged files are read again */
 const MAPPING_VERSION = 'spreadsheet-1';
+/**
+ * Part of the content hash only (not of the row fingerprints): bump when a file may have been recorded as read
+ * wrongly, so that every file is parsed once more without re-sending its unchanged rows.
+ * read-2: a file whose long row ended the read early was recorded as read (before the record framer).
+ */
+const READ_VERSION = 'read-2';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
@@ -25,13 +33,14 @@ export async function* readSheet(
   scanLaterSheets(context);
   const sheet = await resolveSheet(source, stream, context.workDir);
   const digest = settingsDigest(stream, source);
-  const { hash, plainDelimited } = await scanFile(sheet.file, digest);
+  const { hash, plainDelimited } = await scanFile(sheet.file, contentDigest(stream, source));
   if (!context.limit && context.state && context.state.content_hash === hash) {
     context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync`);
     yield { records: [], unchanged: true, state: context.state };
     return;
   }
   const rows = await openRows(sheet, source, stream, context.logger, plainDelimited);
+  const meter: ByteMeter = { bytes: null };
   const pager = new SheetPager({
     stream,
     source,
@@ -47,9 +56,29 @@ export async function* readSheet(
     warn: (message) => context.logger.warn(message),
   });
   try {
-    yield* pager.pages(rows.batches);
+    yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, (await stat(sheet.file)).size);
   } finally {
     await rows.batches.return(undefined);
+  }
+}
+
+/** How far the row reader is into the file: the last batch's bytesRead (absent for XLSX). */
+interface ByteMeter {
+  bytes: number | null;
+}
+
+async function* metered(batches: AsyncIterable<RowBatch>, meter: ByteMeter): AsyncGenerator<RowBatch> {
+  for await (const batch of batches) {
+    if (batch.bytesRead !== undefined) meter.bytes = batch.bytesRead;
+    yield batch;
+  }
+}
+
+/** Each page says how far through the file the read is (Page.progress): a progress display's percentage. */
+async function* withProgress(pages: AsyncIterable<Page>, meter: ByteMeter, size: number): AsyncGenerator<Page> {
+  for await (const page of pages) {
+    if (meter.bytes !== null) page.progress = { done: Math.min(meter.bytes, size), total: size, unit: 'bytes' };
+    yield page;
   }
 }
 
@@ -58,8 +87,13 @@ function scanLaterSheets(context: ReadContext<SpreadsheetSettings>): void {
   for (const later of context.laterStreams ?? []) {
     const source = sheetSourceOf(context.settings, later);
     const file = source && localSheetPath(source);
-    if (file) void scanAhead(file, settingsDigest(later, source));
+    if (file) void scanAhead(file, contentDigest(later, source));
   }
+}
+
+/** What the content hash covers besides the file's bytes: the settings, and the version of the reading. */
+export function contentDigest(stream: StreamName, source: SheetSource): string {
+  return `${READ_VERSION}|${settingsDigest(stream, source)}`;
 }
 
 /**

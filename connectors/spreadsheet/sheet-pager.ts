@@ -40,8 +40,11 @@ export interface PagerOptions {
 
 /**
  * Turns raw rows into pages: header -> layout, each row -> canonical record (or rejected input), fingerprint,
- * duplicate-id check and cursor window. The state (content hash) rides on every page; once a row is deferred
- * past the cursor's upper bound the hash is withheld, or an unchanged file would never deliver that row.
+ * duplicate-id check and cursor window. The state (content hash) rides only on the last page, yielded once every
+ * row of the file has been read: a read that stops early (an error, a shutdown, a limit) never records the file
+ * as read, and the engine saves the state only when every record of the stream is acknowledged or rejected.
+ * Once a row is deferred past the cursor's upper bound the hash is withheld, or an unchanged file would never
+ * deliver that row.
  */
 export class SheetPager {
   private readonly headerRow: number;
@@ -51,10 +54,7 @@ export class SheetPager {
   private updatedCol = -1;
   private readonly ids = new IdRegistry();
   private state: Record<string, unknown>;
-  /** the state the last yielded page carried */
-  private lastState?: Record<string, unknown>;
   private page = newPage();
-  private yielded = 0;
   private sent = 0;
   private stopped = false;
 
@@ -76,9 +76,10 @@ export class SheetPager {
       if (this.stopped) break;
     }
     if (!this.reader) throw new SheetSourceError(`${this.o.sheetName}: no header row found at row ${this.headerRow} or below`);
-    if (this.page.records.length + this.page.rejected.length > 0 || this.yielded === 0 || this.stateChanged()) {
-      yield this.take();
-    }
+    if (this.o.signal?.aborted) return;
+    const last = this.take();
+    last.state = this.state;
+    yield last;
   }
 
   private row(row: Cells | SkippedRecord, rowNumber: number): void {
@@ -161,17 +162,11 @@ export class SheetPager {
     this.page.rejected.push(rejected);
   }
 
-  private stateChanged(): boolean {
-    return this.lastState !== this.state;
-  }
-
   private take(): Page {
     const { records, refs, hashes, rejected } = this.page;
-    const page: Page = { records, refs, hashes, state: this.state };
+    const page: Page = { records, refs, hashes };
     if (rejected.length > 0) page.rejected = rejected;
     this.page = newPage();
-    this.yielded++;
-    this.lastState = this.state;
     return page;
   }
 }

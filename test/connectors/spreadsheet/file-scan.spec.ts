@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
 import { closeSync, openSync, utimesSync, writeSync } from 'fs';
-import { settingsDigest } from '../../../connectors/spreadsheet/read-sheet';
+import { contentDigest } from '../../../connectors/spreadsheet/read-sheet';
 import { MAX_PARALLEL_SCANS, scanAhead, scanFile, scansRunning } from '../../../connectors/spreadsheet/source/file-scan';
 import { readStream, tempDir } from './read-helper';
 
@@ -72,6 +72,6 @@ describe('spreadsheet connector: the file scan (content hash, plain or quoted), 
     tmp.write('deals.csv', changed);
     const second = await readStream(settings, 'deals');
     expect(second.records.map((r) => r.id)).toEqual(['d1', 'd2']);
-    expect(second.state?.content_hash).toBe(sha256(settingsDigest('deals', settings.deals), changed));
+    expect(second.state?.content_hash).toBe(sha256(contentDigest('deals', settings.deals), changed));
   });
 });

@@ -18,7 +18,8 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     const file = tmp.write('same.csv', 'id,created_at\n1,2025-01-01\n2,2025-01-02\n');
     const first = await readStream({ deals: { path: file } }, 'deals');
     expect(first.records).toHaveLength(2);
-    expect(first.pages.every((p) => typeof p.state?.content_hash === 'string')).toBe(true);
+    // only the last page, after every row was read, carries the hash
+    expect(first.pages.map((p) => typeof p.state?.content_hash)).toEqual(['string']);
     const second = await readStream({ deals: { path: file } }, 'deals', { state: first.state });
     expect(second.pages).toEqual([{ records: [], unchanged: true, state: first.state }]);
   });
