@@ -66,6 +66,18 @@ describeStores('engine: open rejections (a standing set per connection)', (drive
     expect(await keys()).toEqual([]);
   });
 
+  it('a retry of the rejected records settles those it sends', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.deals = makeDeals(5);
+    h.service.invalidDateIds.add('d2').add('d4');
+    const first = await h.run();
+    expect(await keys()).toEqual(['id:d2 date_create', 'id:d4 date_create']);
+    h.service.invalidDateIds.delete('d2');
+    const { done } = await h.sync.retryRejected(first.runId);
+    expect(await done).toMatchObject({ status: 'succeeded', streams: { deals: { sent: 1, rejected: 1 } } });
+    expect(await keys()).toEqual(['id:d4 date_create']);
+  });
+
   it('a record rejected for another field replaces its old problems, first_seen kept', async () => {
     h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(2);
@@ -108,6 +120,19 @@ describeStores('engine: open rejections (a standing set per connection)', (drive
     const full = await h.run('full');
     expect(full.status).toBe('succeeded');
     expect(await keys()).toEqual(['ref:deals.csv row 12 id']);
+  });
+
+  it('a complete read leaves open a record it defers to the next run (updated after the run started)', async () => {
+    h = await new EngineHarness({ driver, source: { honourWindow: false } }).start();
+    h.source.deals = makeDeals(3);
+    h.source.deals[2].price = Number.NaN;
+    await h.run('full');
+    expect(await keys()).toEqual(['id:d3 price']);
+    h.source.deals[2].updated_at = new Date(Date.now() + 3_600_000);
+    h.source.deals[2].title = 'edited while the run reads';
+    const full = await h.run('full');
+    expect(full.streams.deals).toMatchObject({ read: 2, rejected: 0 });
+    expect(await keys()).toEqual(['id:d3 price']);
   });
 
   it('a run stopped before the end of a stream settles what it sent and closes nothing by absence', async () => {
