@@ -23,6 +23,14 @@ function pluginFolder(): string {
   };
   write('good-ts', 'index.ts', `const definition = ${definitionSource('tmp-good')};\nexport default definition;\n`);
   write('named-js', 'index.js', `exports.connector = ${definitionSource('tmp-named')};\n`);
+  // as a user writes one outside the repository: the contract by name, decorators from the daemon's class-validator
+  write(
+    'contract-ts',
+    'index.ts',
+    "import { IsString } from 'class-validator';\nimport { defineConnector } from 'tracker-sync/connector';\n" +
+      "class Settings { @IsString() path!: string; }\nconst typeError: number = 'not checked';\n" +
+      `export default defineConnector<Settings>(${definitionSource('tmp-contract').replace('class Settings {}', 'Settings')});\n`,
+  );
   write('syntax-error', 'index.js', 'module.exports = {\n  name: "broken",\n');
   write('exports-nothing', 'index.js', 'module.exports = { hello: "world", name: 42 };\n');
   write('throws', 'index.js', 'throw new Error("boom while loading");\n');
@@ -41,7 +49,8 @@ describe('loadConnectors', () => {
     const logger = { log: (m: string) => lines.push(m), warn: (m: string) => lines.push(`WARN ${m}`), error: (m: string) => lines.push(`ERROR ${m}`) };
     const registry = await loadConnectors([folder, path.join(folder, 'missing')], logger);
     const names = registry.names();
-    expect(names).toEqual(expect.arrayContaining(['generic-crm', 'example-custom', 'tmp-good', 'tmp-named']));
+    expect(names).toEqual(expect.arrayContaining(['generic-crm', 'example-custom', 'tmp-contract', 'tmp-good', 'tmp-named']));
+    expect(registry.validateSettings('tmp-contract', { path: 1 }, 'connections[0]')).toEqual(['connections[0].settings.path: must be a string']);
     const failures = Object.fromEntries(registry.failures.map((f) => [path.relative(folder, f.path), f.reason]));
     expect(failures).toMatchObject({
       'syntax-error': expect.stringMatching(/Unexpected end of input|SyntaxError|Unexpected token/),
@@ -60,7 +69,7 @@ describe('loadConnectors', () => {
     expect(registry.get('tmp-good')).toBeDefined();
   });
 
-  it('loads a TypeScript-only plugin under plain Node through the TypeScript hook, and reports a TS syntax error', () => {
+  it('loads a TypeScript-only plugin under plain Node through the TypeScript hook (the contract and class-validator resolved), and reports a TS syntax error', () => {
     fs.mkdirSync(path.join(folder, 'ts-syntax'), { recursive: true });
     fs.writeFileSync(path.join(folder, 'ts-syntax', 'index.ts'), 'export default { name: "x", ;\n');
     // Plain node (no ts-jest): bootstrap only the hook module by hand, then everything else goes through it.
@@ -73,11 +82,14 @@ describe('loadConnectors', () => {
       hook.exports.ensureTypeScriptHook();
       const { loadConnectors } = require(${JSON.stringify(path.join(ROOT, 'src/connectors/plugin-loader.ts'))});
       const quiet = { log() {}, warn() {}, error() {} };
-      loadConnectors([${JSON.stringify(folder)}], quiet, { builtIns: false }).then((r) => console.log(JSON.stringify({ names: r.names(), failures: r.failures })));
+      loadConnectors([${JSON.stringify(folder)}], quiet, { builtIns: false }).then((r) => console.log(JSON.stringify({
+        names: r.names(), failures: r.failures, problems: r.validateSettings('tmp-contract', { path: 1 }, 'connections[0]'),
+      })));
     `;
     const output = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 }));
     // without the built-ins the 'duplicate' folder's definition (named generic-crm) is not a duplicate
-    expect(output.names).toEqual(['generic-crm', 'tmp-good', 'tmp-named']);
+    expect(output.names).toEqual(['tmp-contract', 'generic-crm', 'tmp-good', 'tmp-named']);
+    expect(output.problems).toEqual(['connections[0].settings.path: must be a string']);
     const tsFailure = output.failures.find((f: { path: string }) => f.path.endsWith('ts-syntax'));
     expect(tsFailure.reason).toMatch(/ts-syntax\/index\.ts:1:\d+: /);
   });
