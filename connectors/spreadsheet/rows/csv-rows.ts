@@ -47,14 +47,14 @@ class CsvRowReader {
     try {
       for await (const chunk of input) {
         await this.take(this.framer.push(decoder ? Buffer.from(decoder.write(chunk as Buffer)) : (chunk as Buffer)));
-        if (this.batch.rows.length > 0) yield this.takeBatch();
+        if (this.batch.rows.length > 0) yield this.takeBatch(input.bytesRead);
       }
       const rest = decoder?.end();
       if (rest) await this.take(this.framer.push(Buffer.from(rest)));
       const { framed, openQuoteRow } = this.framer.end();
       await this.take(framed);
       await this.endParser();
-      if (this.batch.rows.length > 0) yield this.takeBatch();
+      if (this.batch.rows.length > 0) yield this.takeBatch(input.bytesRead);
       if (openQuoteRow !== null) {
         throw new SheetSourceError(
           `${this.name} row ${openQuoteRow}: a quote opened in this row is never closed, so no row from there on can be read ` +
@@ -120,8 +120,9 @@ class CsvRowReader {
     }
   }
 
-  private takeBatch(): RowBatch {
+  private takeBatch(bytesRead: number): RowBatch {
     const batch = this.batch;
+    batch.bytesRead = bytesRead;
     this.batch = { rows: [], numbers: [] };
     return batch;
   }

@@ -29,7 +29,7 @@ export async function* readPlainRows(file: string, shape: TextShape, chunkBytes:
   try {
     for await (const read of input) {
       let chunk = read as Buffer;
-      const batch: RowBatch = { rows: [], numbers: [] };
+      const batch: RowBatch = { rows: [], numbers: [], bytesRead: input.bytesRead };
       let newline = chunk.indexOf(LF);
       if (skipping === null && lineBytes + (newline < 0 ? chunk.length : newline) > MAX_ROW_BYTES) {
         // the carry and this chunk up to the line's end are dropped; the decoder's partial character with them
@@ -73,12 +73,12 @@ export async function* readPlainRows(file: string, shape: TextShape, chunkBytes:
       yield batch;
     }
     if (skipping !== null) {
-      yield { rows: [overlongRow(lineBytes, skipping.toString('utf8').replace(/\uFFFD+$/, ''))], numbers: [++rowNumber] };
+      yield { rows: [overlongRow(lineBytes, skipping.toString('utf8').replace(/\uFFFD+$/, ''))], numbers: [++rowNumber], bytesRead: input.bytesRead };
       return;
     }
     let rest = carry + (decoder.end() ?? '');
     if (first && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
-    if (rest !== '') yield { rows: [rest.split(delimiter)], numbers: [++rowNumber] };
+    if (rest !== '') yield { rows: [rest.split(delimiter)], numbers: [++rowNumber], bytesRead: input.bytesRead };
   } finally {
     input.destroy();
   }

@@ -29,4 +29,6 @@ export interface RowBatch {
   rows: SheetRow[];
   /** row number in the sheet of each entry of `rows` (what a person sees in a spreadsheet program) */
   numbers: number[];
+  /** bytes of the file read so far, for the progress of the read (text files; an XLSX archive does not say) */
+  bytesRead?: number;
 }
