@@ -44,7 +44,7 @@ export function newConnectorCommand(out: CliOutput, name: string, options: NewCo
   out.line(`1. Adapt it to your source: settings.ts (what a connection configures), records.ts (a source record ->`);
   out.line(`   canonical records), index.ts (streams, check, read). The contract: connectors/README.md.`);
   out.line(`2. Type-check it (the daemon only transpiles plugins): npx tsc -p ${folder}`);
-  out.line('3. Add a connection to your config:');
+  out.line('3. Add the connection to your config (config/tracker-sync.yaml by default; merge with the keys already there):');
   out.line('');
   for (const line of configSnippet(name, parent)) out.line(`   ${line}`);
   out.line('');
