@@ -1,0 +1,280 @@
+/**
+ * The page's script (plain ES5, no build): asks for the token once, polls the admin API every 2 s, and
+ * re-renders a part only when its HTML changed, so a poll never swaps a button or an opened text away.
+ */
+export const STATUS_PAGE_SCRIPT = /* js */ `
+(function () {
+  var TOKEN_KEY = 'tracker-sync-admin-token';
+  var CUT = 300; // characters of a long text shown before "show all"
+  var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
+  // what the service's add-orders counters mean (the README says what to do about each)
+  var COUNTER_HELP = {
+    uploaded: 'orders the service accepted for processing',
+    processed: 'orders in the requests',
+    saved: 'orders the service stored (new or changed)',
+    skipped_by_status: 'the status id is not known to the project: check status_map',
+    skipped_by_waiting_visit_info: 'the visit id is not known to the service yet: kept until the visit arrives; check that the site puts the tracker_visit cookie into the deal',
+    skipped_by_internal_error: 'the service failed on these orders: they are sent again on the next change',
+    skipped_because_not_changed: 'the service already had these orders as sent',
+    skipped_by_invalid_format: 'date_create was not readable: listed in the rejected records',
+    skipped_fields_by_invalid_format: 'custom fields dropped by the service (over 1000 symbols)',
+  };
+  var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {} };
+  var selected = null;
+  var expanded = {};  // keys of long texts the user opened
+  var pending = null; // { connection, run }: the run the notice is about; the notice clears when it ends
+  var countsFor = ''; // the runs the open-rejection counts were read after
+  var timer = null;
+
+  var $ = function (id) { return document.getElementById(id); };
+  var esc = function (v) { return String(v == null ? '' : v).replace(/[&<>"']/g, function (c) { return '&#' + c.charCodeAt(0) + ';'; }); };
+  var when = function (v) { return v ? new Date(v).toLocaleString() : '—'; };
+  var num = function (n) { return Number(n || 0).toLocaleString('en-US'); };
+  var cell = function (label, html, cls) { return '<td data-label="' + esc(label) + '"' + (cls ? ' class="' + cls + '"' : '') + '><div>' + html + '</div></td>'; };
+  function setHtml(el, html) { if (el.getAttribute('data-html') !== html) { el.innerHTML = html; el.setAttribute('data-html', html); } }
+
+  /** A text of any length and content: control characters shown as ·, cut at CUT with "show all". */
+  function longText(key, text, cut) {
+    var clean = String(text == null ? '' : text).replace(/[\\u0000-\\u0008\\u000b-\\u001f\\u007f]/g, '·');
+    cut = cut || CUT;
+    if (clean.length <= cut) return '<span class="long">' + esc(clean) + '</span>';
+    if (expanded[key]) return '<span class="long"><pre>' + esc(clean) + '</pre><button type="button" class="link" data-toggle="' + esc(key) + '">show less</button></span>';
+    return '<span class="long">' + esc(clean.slice(0, cut)) + '… <button type="button" class="link" data-toggle="' + esc(key) +
+      '">show all (' + num(clean.length) + ' characters)</button></span>';
+  }
+
+  function api(method, path, body) {
+    return fetch(path, {
+      method: method,
+      headers: { 'Authorization': 'Bearer ' + sessionStorage.getItem(TOKEN_KEY), 'Content-Type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    }).then(function (res) {
+      if (res.status === 401) { logout('The token was not accepted.'); throw new Error('unauthorized'); }
+      return res.json().then(function (json) { return { status: res.status, body: json }; });
+    });
+  }
+
+  function totals(run) {
+    var t = { read: 0, sent: 0, unchanged: 0, rejected: 0 };
+    var streams = (run && run.streams) || {};
+    Object.keys(streams).forEach(function (s) { ['read', 'sent', 'unchanged', 'rejected'].forEach(function (k) { t[k] += (streams[s] && streams[s][k]) || 0; }); });
+    return t;
+  }
+
+  function renderConnections() {
+    var rows = state.list.map(function (c) {
+      var run = c.last_run, t = totals(run), busy = c.state === 'running' ? ' disabled' : '', open = state.openCounts[c.id];
+      return '<tr data-id="' + esc(c.id) + '" class="' + (c.id === selected ? 'selected' : '') + '">' +
+        cell('Connection', '<strong>' + esc(c.id) + '</strong>') + cell('Connector', esc(c.connector)) +
+        cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
+          (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '')) +
+        cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
+        cell('Read · sent · unchanged · rejected', run ? [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ') : '—') +
+        cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
+        cell('Next run', when(c.next_run_at)) +
+        '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
+        '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button></div></td></tr>';
+    });
+    setHtml(document.querySelector('#connections tbody'), rows.join('') || '<tr><td colspan="8" class="muted none">No connections configured.</td></tr>');
+  }
+
+  function renderRun(run) {
+    if (!run) { setHtml($('last-run'), '<p class="muted">No run yet.</p>'); return; }
+    var streams = run.streams || {}, counters = run.counters || {};
+    var rows = Object.keys(streams).map(function (name) {
+      return '<tr><td>' + esc(name) + '</td>' + STREAM_KEYS.map(function (k) { return '<td class="num">' + num((streams[name] || {})[k]) + '</td>'; }).join('') + '</tr>';
+    });
+    var cells = Object.keys(counters).map(function (k) {
+      return '<div><span title="' + esc(COUNTER_HELP[k] || '') + '">' + esc(k) + '</span><strong>' + num(counters[k]) + '</strong></div>';
+    });
+    setHtml($('last-run'), '<p>Run <strong id="last-run-id">#' + esc(run.id) + '</strong> (' + esc(run.mode) + ', ' + esc(run.trigger) + '): ' +
+      '<span class="state state-' + esc(run.status) + '" id="last-run-status">' + esc(run.status) + '</span> · started ' + when(run.started_at) +
+      (run.finished_at ? ' · finished ' + when(run.finished_at) : '') + '</p>' +
+      (run.error ? '<div class="error" id="last-run-error">' + longText('run:' + run.id, run.error) + '</div>' : '') +
+      (rows.length ? '<div class="scroll"><table class="streams"><thead><tr><th>Stream</th>' + STREAM_KEYS.map(function (k) { return '<th class="num">' + k.replace(/_/g, ' ') + '</th>'; }).join('') +
+        '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>' : '<p class="muted">Nothing read.</p>') +
+      '<div class="counters" title="the service&#39;s add-orders counters, summed over the run">' + cells.join('') + '</div>');
+  }
+
+  function renderChart(runs) {
+    var data = runs.slice().reverse().map(function (r) { return { id: r.id, sent: totals(r).sent, at: r.started_at, status: r.status }; });
+    if (!data.length) { setHtml($('chart'), '<p class="muted">No runs yet.</p>'); return; }
+    var step = 36, bw = 26, left = 8, top = 16, bottom = 22, plot = 120;
+    var W = Math.max(320, left * 2 + data.length * step), H = top + plot + bottom;
+    var max = Math.max.apply(null, data.map(function (d) { return d.sent; }).concat([1]));
+    var bars = data.map(function (d, i) {
+      var h = Math.round(plot * d.sent / max), x = left + i * step, y = top + plot - h;
+      var color = d.status === 'failed' ? 'var(--bad)' : d.status === 'interrupted' ? 'var(--warn)' : 'var(--accent)';
+      return '<g><title>run #' + d.id + ' · ' + esc(d.status) + ' · ' + when(d.at) + ' · sent ' + d.sent + '</title>' +
+        '<rect x="' + x + '" y="' + y + '" width="' + bw + '" height="' + h + '" fill="' + color + '"></rect>' +
+        '<text x="' + (x + bw / 2) + '" y="' + (y - 3) + '" text-anchor="middle">' + d.sent + '</text>' +
+        '<text x="' + (x + bw / 2) + '" y="' + (H - 6) + '" text-anchor="middle">#' + d.id + '</text></g>';
+    });
+    setHtml($('chart'), '<svg viewBox="0 0 ' + W + ' ' + H + '" width="' + W + '" height="' + H + '" role="img" aria-label="records sent per run">' +
+      '<line x1="0" y1="' + (top + plot) + '" x2="' + W + '" y2="' + (top + plot) + '" stroke="#ccc"/>' + bars.join('') + '</svg>');
+  }
+
+  /** Rejected records (of the last run, or still open for the connection) as a table; key names their long texts. */
+  function rejectedRows(items, key, withDates) {
+    var span = withDates ? 7 : 5;
+    return items.map(function (r, i) {
+      return '<tr>' + cell('Stream', esc(r.stream)) + cell('Record', r.external_id ? esc(r.external_id) : '<span class="muted">(no id)</span>') + cell('Where', '<span class="muted">' + esc(r.ref) + '</span>') +
+        cell('Field', esc(r.field)) + cell('Reason', longText(key + ':' + i + ':' + r.stream + ':' + r.external_id, r.reason)) +
+        (withDates ? cell('First seen', when(r.first_seen)) + cell('Last seen', when(r.last_seen)) : '') + '</tr>';
+    }).join('') || '<tr><td colspan="' + span + '" class="muted none">None.</td></tr>';
+  }
+
+  function shownOf(total, shown) { return total ? ' (' + num(total) + (total > shown ? ', first ' + num(shown) + ' shown' : '') + ')' : ''; }
+
+  function renderRejected() {
+    var last = state.lastRunRejected || { items: [], total: 0 };
+    $('rejected-title').textContent = 'Rejected records of the last run' + shownOf(last.total, last.items.length);
+    setHtml(document.querySelector('#rejected tbody'), rejectedRows(last.items, 'last', false));
+    var open = state.open || { items: [], total: 0 };
+    if (open.error) {
+      $('open-rejected-title').textContent = 'Open rejections';
+      setHtml(document.querySelector('#open-rejected tbody'), '<tr><td colspan="7" class="error none">Could not be read: ' + esc(open.error) + '</td></tr>');
+      return;
+    }
+    $('open-rejected-title').textContent = 'Open rejections' + shownOf(open.total, open.items.length);
+    setHtml(document.querySelector('#open-rejected tbody'), rejectedRows(open.items, 'open', true));
+  }
+
+  function renderAll() {
+    renderConnections();
+    if (!selected) { $('detail').hidden = true; return; }
+    $('detail').hidden = false;
+    $('detail-title').textContent = selected;
+    renderRun(state.runs[0]);
+    renderChart(state.runs);
+    renderRejected();
+  }
+
+  function listOf(body, key) { return Array.isArray(body) ? body : (body && (body[key] || body.data)) || []; }
+
+  function readOpen(id, limit) {
+    return api('GET', '/api/connections/' + encodeURIComponent(id) + '/rejected?limit=' + limit).then(function (res) {
+      if (res.status !== 200) return { error: (res.body && res.body.message) || String(res.status), items: [], total: null };
+      var items = listOf(res.body, 'rejected');
+      return { items: items, total: res.body.total != null ? res.body.total : items.length };
+    });
+  }
+
+  /** The counts change only when a run ends (or rejected records are retried): read again then. */
+  function refreshOpenCounts() {
+    var key = state.list.map(function (c) { return c.id + ':' + (c.last_run ? c.last_run.id + c.last_run.status : ''); }).join(',');
+    if (key === countsFor) return Promise.resolve();
+    countsFor = key;
+    return Promise.all(state.list.map(function (c) {
+      return readOpen(c.id, 1).then(function (open) { state.openCounts[c.id] = open.total; });
+    }));
+  }
+
+  function clearFinishedNotice() {
+    if (!pending) return;
+    var c = state.list.filter(function (x) { return x.id === pending.connection; })[0];
+    var run = c && c.last_run;
+    if (!c || (run && run.id >= pending.run && run.status !== 'running')) { $('notice').textContent = ''; pending = null; }
+  }
+
+  function refresh() {
+    return api('GET', '/api/connections').then(function (res) {
+      state.list = listOf(res.body, 'connections');
+      if (!selected && state.list.length) selected = state.list[0].id;
+      clearFinishedNotice();
+      $('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
+      if (!selected) return refreshOpenCounts();
+      var id = selected;
+      return Promise.all([
+        api('GET', '/api/runs?connection=' + encodeURIComponent(id) + '&limit=30'),
+        readOpen(id, 50),
+        refreshOpenCounts(),
+      ]).then(function (got) {
+        var runs = listOf(got[0].body, 'runs');
+        var last = runs[0] ? api('GET', '/api/runs/' + runs[0].id + '/rejected?limit=50') : Promise.resolve(null);
+        return last.then(function (rej) {
+          if (id !== selected) return;
+          state.runs = runs;
+          state.open = got[1];
+          var items = rej ? listOf(rej.body, 'rejected') : [];
+          state.lastRunRejected = { items: items, total: rej ? rej.body.total || items.length : 0 };
+        });
+      });
+    }).then(renderAll).catch(function (e) { if (e.message !== 'unauthorized') $('updated').textContent = 'error: ' + e.message; });
+  }
+
+  function select(id) {
+    if (id === selected) return;
+    selected = id; state.runs = []; state.open = null; state.lastRunRejected = null;
+    renderAll(); refresh();
+  }
+
+  function start() {
+    $('login').hidden = true; $('app').hidden = false; $('logout').hidden = false;
+    refresh(); clearInterval(timer); timer = setInterval(refresh, 2000);
+  }
+  function logout(message) {
+    sessionStorage.removeItem(TOKEN_KEY); clearInterval(timer);
+    $('app').hidden = true; $('logout').hidden = true; $('login').hidden = false; $('error').textContent = message || '';
+  }
+
+  function startRun(id, action, button) {
+    button.disabled = true;
+    return api('POST', '/api/connections/' + encodeURIComponent(id) + '/' + action, action === 'resync' ? {} : undefined).then(function (res) {
+      var body = res.body || {};
+      if (res.status === 202 || res.status === 409) pending = { connection: id, run: body.run_id };
+      $('notice').textContent = res.status === 409 ? 'a run of ' + id + ' is already going (#' + body.run_id + ')'
+        : res.status === 202 ? 'started run #' + body.run_id + ' of ' + id : 'error: ' + (body.message || res.status);
+      return refresh();
+    }).catch(function (e) { $('notice').textContent = 'error: ' + e.message; button.disabled = false; });
+  }
+
+  /** What a full resync costs, from the connection's recent runs, against the service's hourly budget. */
+  function costText(est) {
+    if (!est.runs_looked_at) return '<p>No run of this connection yet, so its size is unknown: the cost cannot be estimated.</p>';
+    var streams = Object.keys(est.streams).map(function (s) {
+      var e = est.streams[s];
+      return '<li>' + esc(s) + ': ' + num(e.records) + ' records, ' + num(e.requests) + ' request' + (e.requests === 1 ? '' : 's') + '</li>';
+    }).join('');
+    var limit = est.daemon_per_hour;
+    var hours = limit && est.requests > limit ? ' At this daemon&#39;s limit of ' + num(limit) + ' an hour it takes about ' + Math.ceil(est.requests / limit) +
+      ' hours, and the project&#39;s other integrations may be refused meanwhile.' : '';
+    return '<p id="resync-cost">About <strong>' + num(est.requests) + ' requests, ' + est.service_share_percent + '% of the hourly budget</strong> ' +
+      '(the service allows ' + num(est.service_per_hour) + ' requests an hour per project, for all its integrations' +
+      (limit ? '; this daemon takes at most ' + num(limit) + ' of them' : '') + ').' + hours + '</p>' +
+      '<ul class="muted">' + streams + '</ul><p class="muted">Batches of ' + num(est.batch_size) + '; record counts from the largest of the last ' + est.runs_looked_at + ' run(s).</p>';
+  }
+
+  function confirmResync(id, button) {
+    var dialog = $('resync-dialog');
+    $('resync-connection').textContent = id;
+    setHtml($('resync-text'), '<p class="muted">Estimating the cost…</p>');
+    dialog.returnValue = '';
+    dialog.onclose = function () { if (dialog.returnValue === 'confirm') startRun(id, 'resync', button); };
+    dialog.showModal();
+    api('GET', '/api/connections/' + encodeURIComponent(id) + '/resync-estimate').then(function (res) {
+      setHtml($('resync-text'), res.status === 200 ? costText(res.body) : '<p class="error">The cost could not be estimated: ' + esc(res.body.message || res.status) + '</p>');
+    }).catch(function (e) { setHtml($('resync-text'), '<p class="error">The cost could not be estimated: ' + esc(e.message) + '</p>'); });
+  }
+
+  $('login-form').addEventListener('submit', function (e) {
+    e.preventDefault(); sessionStorage.setItem(TOKEN_KEY, $('token').value.trim()); $('token').value = ''; start();
+  });
+  $('logout').addEventListener('click', function () { logout(); });
+  $('app').addEventListener('click', function (e) {
+    var toggle = e.target.closest('[data-toggle]');
+    if (toggle) { var key = toggle.getAttribute('data-toggle'); expanded[key] = !expanded[key]; renderAll(); return; }
+    var target = e.target.closest('[data-action]');
+    if (target) {
+      var id = target.getAttribute('data-id'), action = target.getAttribute('data-action');
+      select(id);
+      if (action === 'resync') confirmResync(id, target); else startRun(id, action, target);
+      return;
+    }
+    var row = e.target.closest('#connections tr[data-id]');
+    if (row) select(row.getAttribute('data-id'));
+  });
+
+  if (sessionStorage.getItem(TOKEN_KEY)) start(); else logout();
+})();
+`;
