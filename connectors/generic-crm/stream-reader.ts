@@ -1,4 +1,4 @@
-import type { Page, ReadContext } from '../../src/connectors/connector-definition';
+import type { Page, ReadContext, SourceProgress } from '../../src/connectors/connector-definition';
 import { formatDate } from './dates';
 import { RequestSpec } from './http/requester';
 import { SourceError } from './http/source-error';
@@ -30,11 +30,14 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
   const custom = await customFieldReader(plan, requester);
   const reslice = new Reslicer(inputs.pages, cursor.since, inputs.where);
   const stats: ReadStats = { pages: 0, read: 0, rejected: 0, withoutVisit: 0, outsideWindow: 0, replayed: false };
-  for await (const raw of rawPages(inputs, reslice, stats)) {
+  const position = new SourcePosition();
+  for await (const raw of rawPages(inputs, reslice, stats, position)) {
     stats.pages++;
     const page = plan === inputs.pages
       ? await mapPage(inputs, raw, custom, stats, reslice)
       : await mapEmbedded(inputs, raw, custom, stats, reslice);
+    const progress = position.after(raw.length);
+    if (progress) page.progress = progress;
     if (page.records.length > 0 || (page.rejected ?? []).length > 0) yield page;
     if (context.limit !== undefined && stats.read >= context.limit) break;
   }
@@ -42,7 +45,7 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
 }
 
 /** The pages' raw records: replayed from this run's spill when it covers the window, else fetched (and spilled when needed). */
-async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: ReadStats): AsyncGenerator<RawPage> {
+async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: ReadStats, position: SourcePosition): AsyncGenerator<RawPage> {
   const { spill, cursor, context } = inputs;
   const replay = await spill.replay(cursor);
   if (replay) {
@@ -59,14 +62,14 @@ async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: Rea
   const writer = inputs.keepPages ? await spill.create(cursor) : null;
   let complete = false;
   try {
-    yield* fetchPages(inputs, reslice, writer);
+    yield* fetchPages(inputs, reslice, writer, position);
     complete = !context.signal?.aborted;
   } finally {
     if (writer) await (complete ? writer.complete() : writer.discard());
   }
 }
 
-async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null): AsyncGenerator<RawPage> {
+async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition): AsyncGenerator<RawPage> {
   const { pages: plan, requester, context } = inputs;
   const guard = new RepeatGuard(inputs.where);
   let state = plan.paginator.first();
@@ -76,12 +79,43 @@ async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: 
     guard.beforeRequest(description);
     const answer = await requester.send(spec);
     const raw = selectRecords(answer.body, plan.definition.records ?? '', answer.url);
+    const totalPath = plan.definition.paginator?.total_path;
+    if (totalPath) position.answered(Number(getPath(answer.body, totalPath)));
     if (raw.length > 0) guard.afterPage(JSON.stringify(raw), description);
     await writer?.write(raw);
     yield raw;
     const next = plan.paginator.next(state, answer, raw.length);
     if (!next) return;
-    state = reslice.shouldRestart(next) ? plan.paginator.first() : next;
+    if (reslice.shouldRestart(next)) {
+      state = plan.paginator.first();
+      position.restarted();
+    } else {
+      state = next;
+    }
+  }
+}
+
+/**
+ * How far the read is through what the source said it holds (paginator.total_path): records fetched so far of
+ * the total. A restarted slice (reslice_at) answers the total of what is left: what came before is added.
+ */
+class SourcePosition {
+  private fetched = 0;
+  private before = 0;
+  private total: number | null = null;
+
+  answered(total: number): void {
+    if (Number.isFinite(total) && total >= 0) this.total = this.before + total;
+  }
+
+  restarted(): void {
+    this.before = this.fetched;
+  }
+
+  after(records: number): SourceProgress | undefined {
+    this.fetched += records;
+    if (this.total === null) return undefined;
+    return { done: Math.min(this.fetched, this.total), total: this.total, unit: 'records' };
   }
 }
 

@@ -35,6 +35,8 @@ export class PaginatorDefinition {
   @IsOptional() @IsInt() start_page?: number;
   /** page_number: dotted path of the number of pages in the answer; the page with that number is the last */
   @IsOptional() @IsString() total_pages_path?: string;
+  /** dotted path of the number of records the query matches (all pages), e.g. `total`: the run's progress in percent */
+  @IsOptional() @IsString() total_path?: string;
   /** offset */
   @IsOptional() @IsString() offset_param?: string;
   /** cursor: dotted path of the next token in the body, and the parameter that sends it back */
