@@ -15,7 +15,8 @@ const MAPPING_VERSION = 'spreadsheet-1';
 /**
  * Part of the content hash only (not of the row fingerprints): bump when a file may have been recorded as read
  * wrongly, so that every file is parsed once more without re-sending its unchanged rows.
- * read-2: a file whose long row ended the read early was recorded as read (before the record framer).
+ * read-2: a file whose long row ended the read early was recorded as read (before the record framer), and a
+ * header's repeated names were resolved silently (the later value of a repeated custom column was lost).
  */
 const READ_VERSION = 'read-2';
 

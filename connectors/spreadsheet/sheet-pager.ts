@@ -3,13 +3,13 @@ import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/conne
 import { CellReader } from './mapping/cell-reader';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';
-import { resolveLayout } from './mapping/sheet-layout';
+import { columnLetter, resolveLayout } from './mapping/sheet-layout';
 import { Cells, RowBatch, SkippedRecord } from './rows/sheet-rows';
 import { DEFAULT_TIMEZONE, SheetSource } from './settings';
 import { SheetSourceError } from './source/sheet-error';
 import { dateReading } from './values/dates';
 import { IdRegistry } from './values/id-registry';
-import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags } from './values/row-hash';
+import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags, seedOf } from './values/row-hash';
 
 /**
  * Rows per page. A page's records live until the engine has mapped and sent them; at 1,000 they outlived
@@ -53,6 +53,8 @@ export class SheetPager {
   private width = 0;
   private updatedCol = -1;
   private readonly ids = new IdRegistry();
+  /** the row fingerprints' seed: the stream's settings, and how the header was read */
+  private seed: number;
   private state: Record<string, unknown>;
   private page = newPage();
   private sent = 0;
@@ -60,6 +62,7 @@ export class SheetPager {
 
   constructor(private readonly o: PagerOptions) {
     this.headerRow = o.source.header_row ?? 1;
+    this.seed = o.seed;
     this.state = { content_hash: o.limit ? null : o.contentHash };
   }
 
@@ -101,13 +104,21 @@ export class SheetPager {
     this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
     this.width = layout.header.length;
     this.updatedCol = layout.index.updated_at ?? -1;
+    // rows read before repeated names were kept apart lost values: their fingerprints differ, so they are sent again
+    if (layout.repeated.length > 0) this.seed = seedOf(`${this.o.seed}|repeated header names kept apart`);
+    for (const { name, columns, as } of layout.repeated) {
+      this.o.warn(
+        `${this.o.sheetName}: the header has ${JSON.stringify(name)} ${columns.length} times (columns ${columns.map(columnLetter).join(', ')}); ` +
+          `each is kept, as the custom fields ${as.map((n) => JSON.stringify(n)).join(', ')}`,
+      );
+    }
     if (this.o.incremental && this.updatedCol < 0) {
       this.o.warn(`${this.o.sheetName}: no updated_at column; every row is read`);
     }
   }
 
   private dataRow(cells: Cells, rowNumber: number): void {
-    const hash = hashRow(cells, this.o.seed);
+    const hash = hashRow(cells, this.seed);
     const flags = lastRowFlags();
     if (flags & (FLAG_REPLACEMENT_CHAR | FLAG_NUL)) {
       const what = flags & FLAG_NUL ? 'binary data (NUL bytes)' : 'bytes that are not valid in the detected encoding (mixed encodings?)';

@@ -12,6 +12,8 @@ interface RowCase {
   rejected: ExpectedRejection[];
   /** the ids that must reach the service: the valid records of the same file */
   arrived: string[];
+  /** custom fields the service must hold, by order id */
+  fields?: Record<string, Record<string, string | null>>;
 }
 
 const fixture = (name: string) => join(SHEETS, name);
@@ -52,6 +54,11 @@ const CASES: RowCase[] = [
   // the first row with the id wins; the later one is rejected, not merged over it
   { name: 'duplicate ids in one file', file: fixture('duplicate-ids.csv'), arrived: ['du-1', 'du-2'], rejected: [{ id: 'du-1', field: 'id', reason: /^duplicate id "du-1" \(first at row 2\)$/ }] },
   { name: 'empty id', file: fixture('empty-id.csv'), arrived: ['ei-1'], rejected: [{ id: '', field: 'id', reason: /^is empty$/ }] },
+  // a repeated name that is not a field: every value is kept, as a custom field of its own (a repeated field fails: source-errors)
+  {
+    name: 'a custom column twice', file: fixture('repeated-comment.csv'), arrived: ['rc-1', 'rc-2'], rejected: [],
+    fields: { 'rc-1': { Комментарий: 'звонил', 'Комментарий (2)': 'перезвонить в пятницу' }, 'rc-2': { Комментарий: null, 'Комментарий (2)': 'второй' } },
+  },
   { name: 'products column with cut JSON', file: fixture('broken-products-json.csv'), arrived: ['pj-1'], rejected: [{ id: 'pj-2', field: 'products', reason: /is not a JSON array of objects/ }] },
 ];
 
@@ -75,6 +82,22 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
     });
     engine = await EngineUnderTest.start(sandbox, project, connections, { batchSize: 500 });
   });
+
+  /** the custom fields the service holds for these orders (the sandbox read through the API) */
+  async function customFields(ids: string[]): Promise<Record<string, Record<string, unknown>>> {
+    const client = sandbox.client(project);
+    try {
+      const orders = [];
+      for (let offset = 0; ; offset += 1000) {
+        const page = await client.orders.list({ limit: 1000, offset });
+        orders.push(...page.data.filter((o) => ids.includes(o.id)));
+        if (page.data.length < 1000) break;
+      }
+      return Object.fromEntries(orders.map((o) => [o.id, Object.fromEntries(Object.entries(o.custom_fields).filter(([k]) => k.startsWith('Комментарий')))]));
+    } finally {
+      await client.close();
+    }
+  }
 
   afterAll(async () => {
     await engine?.stop();
@@ -106,5 +129,6 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
 
     const arrived = (await sandbox.orderIds(project)).filter((id) => id.startsWith(c.arrived[0].slice(0, 3)));
     expect(arrived.sort()).toEqual([...c.arrived].sort());
+    if (c.fields) expect(await customFields(Object.keys(c.fields))).toEqual(c.fields);
   });
 });

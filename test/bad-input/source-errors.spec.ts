@@ -52,6 +52,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { id: 'missing-file', connector: 'spreadsheet', settings: sheet(join(dir.path, 'no-such-deals.csv')) },
       { id: 'empty-file', connector: 'spreadsheet', settings: sheet(empty) },
       { id: 'unclosed-quote', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'unbalanced-quote.csv')) },
+      { id: 'repeated-price', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'repeated-price.csv')) },
       { id: 'crm-cut-page', connector: 'generic-crm', settings: bitrix24.settings(cutCrm.url) },
       { id: 'crm-error-200', connector: 'generic-crm', settings: bitrix24.settings(errorCrm.url) },
       { id: 'good', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'negative-price.csv')) },
@@ -63,6 +64,8 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'empty-file', error: /^stream deals: empty\.csv: no header row found/ },
       // no row after a quote that never closes can be read: the run fails, naming the row where the quote opened
       { connection: 'unclosed-quote', error: /^stream deals: unbalanced-quote\.csv row 3: a quote opened in this row is never closed/ },
+      // which of two price columns is the price is not guessed
+      { connection: 'repeated-price', error: /^stream deals: repeated-price\.csv: the header has two price columns, E \("price"\) and G \("price"\)/ },
       {
         connection: 'crm-cut-page',
         error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.deal\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,

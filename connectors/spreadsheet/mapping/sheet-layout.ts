@@ -24,6 +24,8 @@ export interface SheetLayout {
   extraColumns: number[];
   extraNames: string[];
   products: ProductColumns[];
+  /** other columns whose name the header repeats: each kept as its own custom field, `Name (2)`, ... */
+  repeated: Array<{ name: string; columns: number[]; as: string[] }>;
 }
 
 export function columnLetter(index: number): string {
@@ -55,7 +57,9 @@ function clean(name: string): string {
 /**
  * Header + `columns` mapping -> layout. A header that uses the canonical names needs no mapping; `columns`
  * maps a field to a header name (case-insensitive) or, failing that, a column letter. A mapping that points
- * nowhere is an error naming the sheet and its columns.
+ * nowhere is an error naming the sheet and its columns. A repeated name is never resolved silently: a field's
+ * column (canonical, or named in `columns`) twice is an error naming both positions; another repeated name
+ * keeps every column as its own custom field (`Name`, `Name (2)`, ...), listed in `repeated`.
  */
 export function resolveLayout(
   stream: StreamName,
@@ -64,17 +68,25 @@ export function resolveLayout(
   sheetName: string,
 ): SheetLayout {
   const header = headerCells.map((cell) => clean(cell === null || cell === undefined ? '' : String(cell)));
-  const byName = new Map<string, number>();
+  const byName = new Map<string, number[]>();
   header.forEach((name, i) => {
     const key = name.toLowerCase();
-    if (key !== '' && !byName.has(key)) byName.set(key, i);
+    if (key !== '') byName.set(key, [...(byName.get(key) ?? []), i]);
   });
   const index: Record<string, number> = {};
   const known = new Set(STREAM_FIELDS[stream]);
   header.forEach((name, i) => {
     const key = name.toLowerCase();
     const field = FIELD_ALIASES[key] ?? key;
-    if ((known.has(field) || isProductColumn(stream, field)) && index[field] === undefined) index[field] = i;
+    if (!known.has(field) && !isProductColumn(stream, field)) return;
+    if (index[field] !== undefined) {
+      const first = index[field];
+      throw new SheetSourceError(
+        `${sheetName}: the header has two ${field} columns, ${columnLetter(first)} (${JSON.stringify(header[first])}) and ` +
+          `${columnLetter(i)} (${JSON.stringify(name)}); which one holds ${field} is not guessed: rename or remove one`,
+      );
+    }
+    index[field] = i;
   });
   for (const [field, ref] of Object.entries(columns ?? {})) {
     if (!known.has(field) && !isProductColumn(stream, field)) {
@@ -82,7 +94,14 @@ export function resolveLayout(
         `${sheetName}: columns.${field} is not a field of ${stream} (fields: ${STREAM_FIELDS[stream].join(', ')})`,
       );
     }
-    const at = byName.get(clean(ref).toLowerCase()) ?? letterIndex(clean(ref));
+    const named = byName.get(clean(ref).toLowerCase());
+    if (named && named.length > 1) {
+      throw new SheetSourceError(
+        `${sheetName}: columns.${field} = ${JSON.stringify(ref)} names a column the header has twice (columns ${columnLetter(named[0])} ` +
+          `and ${columnLetter(named[1])}); which one holds ${field} is not guessed: rename one, or map it by letter (columns.${field}: ${columnLetter(named[0])})`,
+      );
+    }
+    const at = named?.[0] ?? letterIndex(clean(ref));
     if (at < 0 || at >= header.length) {
       throw new SheetSourceError(
         `${sheetName}: columns.${field} = ${JSON.stringify(ref)} is neither a header nor a column letter of the sheet ` +
@@ -112,7 +131,29 @@ function finishLayout(header: string[], index: Record<string, number>): SheetLay
   header.forEach((name, i) => {
     if (!used.has(i) && name !== '') extraColumns.push(i);
   });
-  return { header, index, extraColumns, extraNames: extraColumns.map((i) => header[i]), products: productGroups(index) };
+  const { names, repeated } = distinctNames(extraColumns.map((i) => header[i]), extraColumns);
+  return { header, index, extraColumns, extraNames: names, products: productGroups(index), repeated };
+}
+
+/** The custom fields' names, a repeated one numbered from its second column on: `Комментарий`, `Комментарий (2)`. */
+function distinctNames(names: string[], columns: number[]): { names: string[]; repeated: SheetLayout['repeated'] } {
+  const taken = new Set(names);
+  const seen = new Map<string, { name: string; columns: number[]; as: string[] }>();
+  const out = names.map((name, k) => {
+    const entry = seen.get(name);
+    if (!entry) {
+      seen.set(name, { name, columns: [columns[k]], as: [name] });
+      return name;
+    }
+    let n = entry.as.length + 1;
+    while (taken.has(`${name} (${n})`)) n++;
+    const distinct = `${name} (${n})`;
+    taken.add(distinct);
+    entry.columns.push(columns[k]);
+    entry.as.push(distinct);
+    return distinct;
+  });
+  return { names: out, repeated: [...seen.values()].filter((entry) => entry.columns.length > 1) };
 }
 
 function productGroups(index: Record<string, number>): ProductColumns[] {
