@@ -21,7 +21,7 @@ describe('cli new-connector (child process)', () => {
   beforeAll(async () => {
     dir = tempDir();
     const plugins = join(dir, 'plugins');
-    created = await runCli(['new-connector', 'acme-crm', '--dir', plugins]);
+    created = await runCli(['new-connector', 'acme-crm', '--dir', plugins], {}, 80_000);
     // the refusals in this process (same code path as src/cli.ts): each child costs seconds under ts-node
     badName = await runCliInProcess(['new-connector', 'Acme_CRM', '--dir', plugins]);
     builtIn = await runCliInProcess(['new-connector', 'spreadsheet', '--dir', plugins]);
@@ -40,10 +40,10 @@ describe('cli new-connector (child process)', () => {
       }),
     );
     [again, sync] = await Promise.all([
-      runCli(['new-connector', 'acme-crm', '--dir', plugins]),
+      runCli(['new-connector', 'acme-crm', '--dir', plugins], {}, 80_000),
       runCli(['sync', 'acme', '--config', config], {}, 80_000),
     ]);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(() => removeDir(dir));
 
