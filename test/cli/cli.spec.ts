@@ -21,6 +21,8 @@ describe('cli sync (child process)', () => {
   let ok: CliResult;
   let failed: CliResult;
   let embedded: CliResult;
+  let json: CliResult;
+  let jsonConfig: string;
 
   // Both children start at once: most of their time is ts-node compiling the daemon's modules.
   beforeAll(async () => {
@@ -32,10 +34,12 @@ describe('cli sync (child process)', () => {
     const okConfig = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv);
     const failingConfig = writeConfig(dir, failing.url, 'failing-key-123', csv, 'failing.yaml');
     const embeddedConfig = writeConfig(dir, null, '', csv, 'embedded.yaml');
-    [ok, failed, embedded] = await Promise.all([
+    jsonConfig = writeConfig(dir, sandbox.url, SANDBOX_KEY, csv, 'json.yaml');
+    [ok, failed, embedded, json] = await Promise.all([
       runCli(['sync', 'sheet', '--config', okConfig], {}, 80_000),
       runCli(['sync', 'sheet', '--config', failingConfig], {}, 80_000),
       runCli(['status', '--config', embeddedConfig], {}, 80_000),
+      runCli(['sync', 'sheet', '--json', '--config', jsonConfig], { LOG_LEVEL: 'warn' }, 80_000),
     ]);
   }, 90_000);
 
@@ -56,6 +60,25 @@ describe('cli sync (child process)', () => {
     expect(ok.stdout).toMatch(/^… and 3 more$/m);
     expect(ok.stdout).not.toContain('cli-secret-token-31337');
   });
+
+  it('shows progress as plain lines when stdout is not a terminal: how far through the source, and the numbers', () => {
+    expect(ok.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 26 · sent 3 · unchanged 0 · rejected 23/m);
+  });
+
+  it('--json prints one JSON document, the finished run as GET /api/runs/{id} answers', () => {
+    expect(json).toMatchObject({ code: 0, stderr: '' });
+    const run = JSON.parse(json.stdout);
+    expect(run).toMatchObject({ connection_id: 'sheet', status: 'succeeded', trigger: 'cli', rejected_count: 23 });
+    expect(run.streams.deals).toMatchObject({ read: 26, sent: 3, rejected: 23 });
+  });
+
+  it('pauses a connection, and answers status with --json', async () => {
+    const paused = await runCli(['pause', 'sheet', '--config', jsonConfig], {}, 60_000);
+    expect(paused).toMatchObject({ code: 0, stdout: 'connection sheet: paused; scheduled runs are skipped until `resume sheet`\n' });
+    const status = await runCli(['status', '--json', '--config', jsonConfig], {}, 60_000);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout).connections[0]).toMatchObject({ id: 'sheet', paused: true, state: 'paused', next_run_at: null });
+  }, 90_000);
 
   it("prints only the answer on stdout: the run's log lines go to stderr at the configured level", () => {
     expect(ok.stdout).not.toMatch(/INFO|\[SyncEngine\]/);
