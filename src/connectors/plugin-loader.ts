@@ -21,7 +21,7 @@ export interface LoaderLogger {
 
 /** Running compiled (dist/src/connectors/plugin-loader.js) or from source under ts-jest. */
 const COMPILED = __filename.endsWith('.js');
-
+/** dist/connectors when compiled */
 const COMPILED_ROOT = path.resolve(__dirname, '../../connectors');
 
 /** The connectors the build type-checks and compiles (tsconfig.build.json includes these folders only). */
