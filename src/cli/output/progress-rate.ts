@@ -97,6 +97,6 @@ export function progressDetails(p: StreamProgress): string {
   else if (p.position) parts.push(p.position);
   parts.push(`read ${p.read}`, `sent ${p.sent}`, `unchanged ${p.unchanged}`, `rejected ${p.rejected}`);
   if (p.recordsPerSecond !== null) parts.push(`${count(Math.round(p.recordsPerSecond))} records/s`);
-  if (p.secondsLeft !== null) parts.push(`${duration(p.secondsLeft)} left`);
+  if (p.secondsLeft !== null && p.fraction !== 1) parts.push(`${duration(p.secondsLeft)} left`);
   return parts.join(' · ');
 }
