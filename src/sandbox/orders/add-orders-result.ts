@@ -1,17 +1,7 @@
+import type { AddOrdersResponse } from '../../tracker/types/orders.types';
+
 /** The add-orders answer of the service. */
-export interface AddOrdersResult {
-  uploaded: number;
-  processed: number;
-  skipped_by_status: number;
-  skipped_by_waiting_visit_info: number;
-  skipped_by_internal_error: number;
-  skipped_because_not_changed: number;
-  skipped_by_invalid_format: number;
-  skipped_fields_by_invalid_format: number;
-  saved: number;
-  comment: string;
-  status: 'success';
-}
+export type AddOrdersResult = AddOrdersResponse;
 
 export function emptyAddOrdersResult(processed: number): AddOrdersResult {
   return {

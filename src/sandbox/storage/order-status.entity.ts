@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { StatusType } from '../../tracker/types/common.types';
 
-export type StatusType = 'unused' | 'progress' | 'paid' | 'canceled';
+export type { StatusType };
 
 /** An order status id known to a project, mapped to its group. */
 @Entity('sb_order_status')

@@ -1,33 +1,7 @@
+import type { Visit, VisitSummary } from '../../tracker/types/visits.types';
+
 /** The Visit record of the specification (full form, as the visit list returns it). */
-export interface VisitRecord {
-  id: string;
-  first_visit_id: string;
-  date: string;
-  landing_page: string;
-  host: string;
-  google_client_id: string | null;
-  metrics_client_id: string | null;
-  gclid: string | null;
-  fbc: string | null;
-  fbp: string | null;
-  ip: string;
-  tracker_param1: string | null;
-  tracker_param2: string | null;
-  tracker_param3: string | null;
-  tracker_param4: string | null;
-  tracker_param5: string | null;
-  tracker_params: Record<string, string | null>;
-  device: { os: string; os_icon: string; agent: string; agent_icon: string; is_mobile: boolean };
-  source: {
-    referrer: string; system_name: string; display_name: string; display_name_by_level: string[]; icon_url: string;
-    utm_source: string | null; utm_medium: string | null; utm_campaign: string | null; utm_term: string | null;
-    utm_content: string | null; openstat: string | null;
-  };
-  geo: { country: string; region: string; city: string; icon_url: string; country_iso: string };
-  order_ids: string[];
-  cost: number;
-  ab_test: { test_id: number; test_title: string; variant_id: string; variant_title: string }[];
-}
+export type VisitRecord = Omit<Visit, 'first_id'>;
 
 /** tracker_param1..50 (Limits table). */
 export const TRACKER_PARAM_COUNT = 50;
@@ -39,7 +13,7 @@ export function emptyTrackerParams(): Record<string, string | null> {
 }
 
 /** The Visit summary of order info (`order.visit` and each item of `visits`). */
-export function visitSummary(visit: VisitRecord, orderVisitId: string | null): Record<string, unknown> {
+export function visitSummary(visit: VisitRecord, orderVisitId: string | null): VisitSummary {
   const levels = visit.source.display_name_by_level;
   return {
     id: visit.id,

@@ -1,21 +1,10 @@
-/** Document kind and shape of billing transactions (Resources: "Billing transaction"). */
-export const BILLING_KIND = 'billing_transaction';
+/** Document kind of billing transactions (Resources: "Billing transaction"); the shape is the service's type. */
+import type { BillingTransaction } from '../../../tracker/types/billing.types';
 
-export interface BillingTransaction {
-  /** `YYYY-MM-DDTHH:MM:SS+0000` */
-  date: string;
-  /** `charge` withdrawal, `topup` deposit */
-  type: 'charge' | 'topup';
-  system_name: string | null;
-  display_name: string | null;
-  project_id: number | null;
-  sum: number;
-  /** money balance after the transaction */
-  balance: number;
-  /** bonus balance after the transaction */
-  virtual_balance: number;
-}
+export type { BillingTransaction };
+
+export const BILLING_KIND = 'billing_transaction';
 
 export const BILLING_FIELDS = [
   'date', 'type', 'system_name', 'display_name', 'project_id', 'sum', 'balance', 'virtual_balance',
-] as const;
+] as const satisfies readonly (keyof BillingTransaction)[];

@@ -1,41 +1,30 @@
-/** Document kind and shapes of call tracking scripts (Resources: "Call tracking script"). */
-export const SCRIPT_KIND = 'calltracking_script';
+/** Document kind and stored shape of call tracking scripts (Resources: "Call tracking script"). */
+import type {
+  CalltrackingScript, CalltrackingType, GoogleAnalyticsIntegration, RedirectType,
+} from '../../../tracker/types/calltracking.types';
 
-export type CalltrackingType = 'dynamic' | 'static';
-export type RedirectType = 'phone' | 'sip' | 'sip_trunk';
+export type { CalltrackingType, GoogleAnalyticsIntegration, RedirectType };
+/** Segments are stored as the request gave them: any operator and value, unlike the client's typed triples. */
 export type Triple = [string, string, unknown];
 export type Segments = Triple[] | { AND?: Triple[]; OR?: Triple[] };
 
-export interface ScriptOptions {
-  calltracking_type: CalltrackingType;
-  static_source: string | null;
-  css_selector: string[];
-  phone_format: string;
-  redirect: { type: RedirectType; value: string };
+export const SCRIPT_KIND = 'calltracking_script';
+
+export interface ScriptOptions extends Omit<CalltrackingScript['options'], 'segments'> {
   segments: Segments;
-  target_call_time: number;
   /** Kept for the record; the Resources table does not show it in answers. */
   replaceable_numbers: string[];
 }
 
+/** As stored: flags are numbers; the list answer turns `is_lead_auto_create` into a string. */
 export interface CrmIntegration {
   enabled: 0 | 1;
-  custom_fields: { id: string; type: string; value: string }[];
+  custom_fields: CalltrackingScript['integration']['crm']['custom_fields'];
 }
 
-export interface GoogleAnalyticsIntegration {
-  tracking_id: string | null;
-  action: 'call';
-  category: 'phone';
-  label: string;
-}
-
-export interface ScriptIntegration {
+export interface ScriptIntegration extends Omit<CalltrackingScript['integration'], 'is_lead_auto_create' | 'crm'> {
   is_lead_auto_create: 0 | 1;
   crm: CrmIntegration;
-  webhook: { url: string | null } | null;
-  webhook_start: { url: string | null } | null;
-  google_analytics: GoogleAnalyticsIntegration | null;
 }
 
 export interface ScriptDoc {

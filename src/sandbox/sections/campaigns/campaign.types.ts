@@ -1,17 +1,20 @@
-/** Document kind and shapes of e-mail campaigns (Resources: "Email campaign and recipient"). */
+/** Document kind and stored shape of e-mail campaigns (Resources: "Email campaign and recipient"). */
+import type { Campaign, CampaignRecipient, RecipientStatus } from '../../../tracker/types/clients.types';
+
+export type { CampaignRecipient, RecipientStatus };
+
 export const CAMPAIGN_KIND = 'email_campaign';
 
 /** Recipient statuses; the keys a recipient's `metrics` may carry. */
-export const RECIPIENT_STATUSES = ['sent', 'delivered', 'opened', 'click', 'unsubscribe', 'spam'] as const;
-export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
+export const RECIPIENT_STATUSES = [
+  'sent', 'delivered', 'opened', 'click', 'unsubscribe', 'spam',
+] as const satisfies readonly RecipientStatus[];
 
 /** Fields the campaign list may filter on. */
 export const CAMPAIGN_FILTER_FIELDS = ['id', 'title', 'status_id'] as const;
 
 /** One recipient of one campaign: how many of its e-mails reached each status. */
-export interface CampaignRecipientDoc {
-  /** e-mail address */
-  contact: string;
+export interface CampaignRecipientDoc extends CampaignRecipient {
   metrics: Record<RecipientStatus, number>;
 }
 
@@ -23,14 +26,4 @@ export interface CampaignDoc {
 }
 
 /** Campaign list item: the fields the specification shows. */
-export interface CampaignListItem {
-  id: number;
-  title: string;
-  status_id: string;
-}
-
-/** Recipient answer: `metrics` holds exactly the requested statuses. */
-export interface CampaignRecipient {
-  contact: string;
-  metrics: Partial<Record<RecipientStatus, number>>;
-}
+export type CampaignListItem = Pick<Campaign, 'id' | 'title' | 'status_id'>;

@@ -1,33 +1,12 @@
-/** Document kinds and shapes of dashboards (Resources: "Dashboard and widget"). */
+/** Document kinds and stored shapes of dashboards (Resources: "Dashboard and widget"). */
+import type { Dashboard, Widget, WidgetFeed } from '../../../tracker/types/dashboards.types';
+
+export type { Widget, WidgetFeed };
+
 export const DASHBOARD_KIND = 'dashboard';
 export const WIDGET_KIND = 'dashboard_widget';
 
-export interface DashboardDoc {
-  title: string;
-}
-
-export interface WidgetFeed {
-  displayName: string;
-  description: string;
-  systemName: string;
-  valueType: 'percent' | 'currency';
-  currency: string;
-  colorLow: string;
-  colorHigh: string;
-}
-
-export interface Widget {
-  widgetId: string;
-  placementData: { height: string; width: string; order: number };
-  outputSettings: {
-    displayName: string;
-    systemName: string;
-    iconName: string;
-    color: string;
-    currency: string;
-    feeds: WidgetFeed[];
-  };
-}
+export type DashboardDoc = Omit<Dashboard, 'id'>;
 
 export interface WidgetDoc extends Widget {
   dashboard_id: string;

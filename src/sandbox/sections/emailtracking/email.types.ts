@@ -1,18 +1,11 @@
 /** Document kinds of e-mail tracking (Resources: "Tracked email"). */
+import type { TrackedEmail } from '../../../tracker/types/emailtracking.types';
+
 export const EMAIL_KIND = 'tracked_email';
 export const ATTACHMENT_KIND = 'email_attachment';
 
-export interface TrackedEmailDoc {
-  /** `YYYY-MM-DDTHH:MM:SS+0000` */
-  date: string;
-  email_from: string;
-  email_to: string;
-  subject: string;
-  body: string;
-  visit_id: string;
-  order_id: string;
-  attachment_ids: number[];
-}
+/** Stored without the relations (`visit`, `order`), which are looked up when `extend` asks for them. */
+export type TrackedEmailDoc = Omit<TrackedEmail, 'id' | 'visit' | 'order'>;
 
 /** A stored file; its id is one of the e-mail's `attachment_ids`. */
 export interface AttachmentDoc {

@@ -1,28 +1,20 @@
-/** Document kinds and shapes of custom events (Resources: "Tracked event and trigger log entry"). */
+/** Document kinds and stored shapes of custom events (Resources: "Tracked event and trigger log entry"). */
+import type { EventDefinitionInput, EventLogEntry, EventType } from '../../../tracker/types/events.types';
+
+export type { EventType };
+
 export const EVENT_KIND = 'event_definition';
 /** Also read by the client feed (items of type `event`). */
 export const EVENT_LOG_KIND = 'event_log';
 
-export const EVENT_TYPES = ['js', 'url'] as const;
-export type EventType = (typeof EVENT_TYPES)[number];
+export const EVENT_TYPES = ['js', 'url'] as const satisfies readonly EventType[];
 
-export interface EventDefinitionDoc {
-  display_name: string;
-  type: EventType;
-  /** event id (js) or link (url) */
-  parameter: string;
+export interface EventDefinitionDoc extends EventDefinitionInput {
   /** defined → archived (state table "Tracked event"); archived events take no triggers. */
   is_archived: 0 | 1;
 }
 
-export interface EventLogDoc {
-  display_name: string;
-  parameter: string;
-  type: EventType;
-  /** `YYYY-MM-DDTHH:MM:SS+0000` */
-  event_date: string;
-  data: Record<string, unknown> | null;
-  visit_id: string | null;
+export interface EventLogDoc extends Omit<EventLogEntry, 'id'> {
   /** id of the event definition (for the feed's `metaId`) */
   event_id: string;
 }

@@ -1,4 +1,8 @@
-/** Document kind and shapes of leads without a CRM (Resources: "Lead"). */
+/** Document kind and stored shape of leads without a CRM (Resources: "Lead"). */
+import type { Lead, LeadSortField, LeadStatus, LeadStatusId } from '../../../tracker/types/leads.types';
+
+export type { LeadStatusId };
+
 export const LEAD_KIND = 'lead';
 
 /** Lead statuses without a CRM (States and transitions): fixed ids 0, 1, 2. */
@@ -6,25 +10,17 @@ export const LEAD_STATUSES = [
   { id: '0', name: 'In progress', type: 'progress' },
   { id: '1', name: 'Paid', type: 'paid' },
   { id: '2', name: 'Canceled', type: 'canceled' },
-] as const;
-export type LeadStatusId = (typeof LEAD_STATUSES)[number]['id'];
+] as const satisfies readonly (LeadStatus & { id: LeadStatusId })[];
 
-export interface LeadDoc {
-  title: string;
-  /** `YYYY-MM-DDTHH:MM:SS+0000` */
-  creation_date: string;
-  paid_date: string;
+/** Stored with a known status id and a numeric price (the answers' form). */
+export interface LeadDoc extends Omit<Lead, 'id' | 'status' | 'price'> {
   status: LeadStatusId;
   price: number;
-  name: string;
-  phone: string;
-  email: string;
-  /** value of the `tracker` field (visit id) */
-  source: string;
-  text: string;
 }
 
 export const LEAD_FILTER_FIELDS = [
   'creation_date', 'email', 'id', 'name', 'paid_date', 'phone', 'price', 'status', 'source', 'title',
 ] as const;
-export const LEAD_SORT_FIELDS = ['creation_date', 'id', 'paid_date', 'price', 'source', 'status'] as const;
+export const LEAD_SORT_FIELDS = [
+  'creation_date', 'id', 'paid_date', 'price', 'source', 'status',
+] as const satisfies readonly LeadSortField[];

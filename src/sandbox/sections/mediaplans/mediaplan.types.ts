@@ -1,14 +1,8 @@
-/** Document kind and shape of media plans (Resources: "Media plan"). */
+/** Document kind and stored shape of media plans (Resources: "Media plan"). */
+import type { MediaPlan, MediaPlanMetricName } from '../../../tracker/types/mediaplans.types';
+
 export const MEDIAPLAN_KIND = 'mediaplan';
 
-export const METRIC_NAMES = ['leads', 'marketing_cost', 'cpl'] as const;
-export type MetricName = (typeof METRIC_NAMES)[number];
+export const METRIC_NAMES = ['leads', 'marketing_cost', 'cpl'] as const satisfies readonly MediaPlanMetricName[];
 
-export interface MediaPlanDoc {
-  channel: string;
-  metrics: { name: MetricName; value: number }[];
-  /** `YYYY-MM-DD`, first day of the month */
-  date_from: string;
-  /** `YYYY-MM-DD`, last day of the same month */
-  date_to: string;
-}
+export type MediaPlanDoc = Omit<MediaPlan, 'id'>;

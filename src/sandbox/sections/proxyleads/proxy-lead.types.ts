@@ -1,15 +1,6 @@
-/** Document kind and shape of proxy leads (Resources: "Proxy lead"). */
+/** Document kind and stored shape of proxy leads (Resources: "Proxy lead"). */
+import type { ProxyLead } from '../../../tracker/types/proxy-leads.types';
+
 export const PROXY_LEAD_KIND = 'proxy_lead';
 
-export interface ProxyLeadDoc {
-  title: string;
-  text: string;
-  name: string;
-  phone: string;
-  email: string;
-  /** visit id */
-  tracker: string;
-  /** `YYYY-MM-DD HH:MM:SS`, UTC */
-  creation_date: string;
-  order_id: string;
-}
+export type ProxyLeadDoc = Omit<ProxyLead, 'id'>;

@@ -1,35 +1,19 @@
 /** Document kinds and shapes of speech analytics (Resources: "Speech call", "Speech dictionary"). */
+import type { SpeechDictionary, SpeechTranscription } from '../../../tracker/types/speech.types';
+
 export const DICTIONARY_KIND = 'speech_dictionary';
 /** Also read by the client feed (items of type `call`). */
 export const SPEECH_CALL_KIND = 'speech_call';
 
 export const SYSTEM_DICTIONARY_PREFIX = 'system_';
 
-export interface DictionaryDoc {
-  name: string;
-  color: string;
-  is_system: 0 | 1;
-  is_problem: 0 | 1;
-  is_for_operator: 0 | 1;
-  is_for_client: 0 | 1;
+export interface DictionaryDoc extends Omit<SpeechDictionary, 'id'> {
   phrases: string[];
 }
 
-export interface DictionaryMatch {
-  id: string;
-  name: string;
-  word: string;
-}
+export type TranscriptionEntry = SpeechTranscription;
 
-export interface TranscriptionEntry {
-  id: number;
-  is_client: 0 | 1;
-  text: string;
-  time: number;
-  dictionary_matches: DictionaryMatch[];
-  last_text_edit_date: string | null;
-}
-
+/** Built key by key from the transcription (speech-statistics.ts). */
 export type SpeechStatistics = Record<string, number | string>;
 
 export interface SpeechCallDoc {

@@ -1,0 +1,154 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
+
+/**
+ * The import rules of docs/architecture.md, read from the source with the TypeScript parser: every
+ * `import`, `export … from`, `require()` and `import()` of a file under `from` that lands in a forbidden
+ * folder is named with its file and line. A rule's `allowed` lists the exceptions, each with its reason.
+ */
+const ROOT = resolve(__dirname, '..');
+
+interface Rule {
+  name: string;
+  /** folders (relative to the repository) whose files are checked */
+  from: string[];
+  /** folders or files those files must not import */
+  forbidden: string[];
+  /** imports that are fine even so */
+  allowed?: (target: string, typeOnly: boolean) => boolean;
+}
+
+const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+const DAEMON = ['src'];
+
+const RULES: Rule[] = [
+  {
+    name: 'the sandbox is a twin of the service that could ship alone: of the daemon it reads only the service types',
+    from: ['src/sandbox'],
+    forbidden: DAEMON,
+    allowed: (target, typeOnly) => under(target, 'src/sandbox') || (typeOnly && under(target, 'src/tracker/types')),
+  },
+  {
+    name: 'connectors yield canonical records; only the engine builds service payloads',
+    from: ['src/connectors', 'connectors'],
+    forbidden: ['src/tracker'],
+  },
+  {
+    name: 'the tracker client is a stateless leaf',
+    from: ['src/tracker'],
+    forbidden: DAEMON,
+    allowed: (target) => under(target, 'src/tracker'),
+  },
+  {
+    name: 'the engine does not know who triggers it',
+    from: ['src/engine'],
+    forbidden: ['src/admin', 'src/cli', 'src/status-page', 'src/scheduler'],
+  },
+  {
+    name: 'the store holds data, not logic',
+    from: ['src/store'],
+    forbidden: ['src/engine'],
+  },
+];
+
+interface ImportSite {
+  file: string;
+  line: number;
+  target: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(folder: string): string[] {
+  return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+    .map((f) => `${folder}/${f.split('\\').join('/')}`);
+}
+
+/** Repository-relative path of a relative or aliased module specifier, without extension; null for packages. */
+function resolveTarget(file: string, specifier: string): string | null {
+  if (specifier === 'tracker-sync/connector') return 'src/connector';
+  if (!specifier.startsWith('.')) return null;
+  return relative(ROOT, resolve(ROOT, dirname(file), specifier)).split('\\').join('/').replace(/\.(ts|js)$/, '');
+}
+
+function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): ImportSite[] {
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
+  const sites: ImportSite[] = [];
+  const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
+    if (!specifier || !ts.isStringLiteralLike(specifier)) return;
+    const target = resolveTarget(file, specifier.text);
+    if (target === null) return;
+    sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, target, typeOnly });
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isImportDeclaration(node)) {
+      add(node, node.moduleSpecifier, isTypeOnlyImport(node));
+    } else if (ts.isExportDeclaration(node)) {
+      const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
+      add(node, node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+    } else if (ts.isImportTypeNode(node)) {
+      const arg = node.argument;
+      if (ts.isLiteralTypeNode(arg)) add(node, arg.literal as ts.Expression, true);
+    } else if (ts.isCallExpression(node) && node.arguments.length > 0) {
+      const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
+      if (isRequire || node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], false);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return sites;
+}
+
+/** `import type {…}`, or `import {type A, type B}` where every name is a type (erased from the output). */
+function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
+  const clause = node.importClause;
+  if (!clause) return false; // `import 'x'` runs the module
+  if (clause.isTypeOnly) return true;
+  if (clause.name) return false;
+  const bindings = clause.namedBindings;
+  return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
+}
+
+function violations(rule: Rule): string[] {
+  return rule.from
+    .flatMap(sourceFiles)
+    .flatMap((file) => importsOf(file))
+    .filter((site) => rule.forbidden.some((folder) => under(site.target, folder)))
+    .filter((site) => !rule.allowed?.(site.target, site.typeOnly))
+    .map((site) => `${site.file}:${site.line} imports ${site.target}${site.typeOnly ? ' (type only)' : ''}`);
+}
+
+describe('import rules (docs/architecture.md)', () => {
+  it.each(RULES.map((rule) => [rule.name, rule] as const))('%s', (_name, rule) => {
+    expect(violations(rule)).toEqual([]);
+  });
+
+  it('sees every kind of import, and tells type-only ones apart', () => {
+    const text = [
+      "import type { Visit } from '../../tracker/types/visits.types';",
+      "import { type Order, ADD_ORDERS_COUNTERS } from '../../tracker/types/orders.types';",
+      "export type { Lead } from '../../tracker/types/leads.types';",
+      "export * from '../../engine';",
+      "const store = require('../../store');",
+      "void import('../../admin');",
+      "let client: import('../../tracker/tracker-client').TrackerClient;",
+      "import { Injectable } from '@nestjs/common';",
+    ].join('\n');
+    const sites = importsOf('src/sandbox/orders/example.ts', text).map((s) => [s.line, s.target, s.typeOnly]);
+    expect(sites).toEqual([
+      [1, 'src/tracker/types/visits.types', true],
+      [2, 'src/tracker/types/orders.types', false],
+      [3, 'src/tracker/types/leads.types', true],
+      [4, 'src/engine', false],
+      [5, 'src/store', false],
+      [6, 'src/admin', false],
+      [7, 'src/tracker/tracker-client', true],
+    ]);
+    const sandbox = RULES[0];
+    expect(sandbox.allowed!('src/tracker/types/orders.types', true)).toBe(true);
+    expect(sandbox.allowed!('src/tracker/types/orders.types', false)).toBe(false);
+    expect(sandbox.allowed!('src/tracker/tracker-client', true)).toBe(false);
+  });
+});
+});
