@@ -30,7 +30,7 @@ export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<SpreadsheetSettings>): AsyncIterable<Page> {
     const source = sheetSourceOf(context.settings, stream);
     if (!source) {
-      return failing(new SheetSourceError(`${stream}: this connection has no sheet for the stream (settings.${stream}.path)`));
+      return failing(new SheetSourceError(`this connection has no sheet for the stream (settings.${stream}.path)`));
     }
     return readSheet(stream, source, cursor, context);
   },

@@ -95,7 +95,7 @@ export class CellReader {
     else if (value instanceof Date) ms = wallDateToInstant(value, this.reading);
     else if (value === null || value === undefined) return null;
     else ms = NaN;
-    if (Number.isNaN(ms)) return this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}`), null;
+    if (Number.isNaN(ms)) return this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}${this.formatHint(value)}`), null;
     return new Date(ms);
   }
 
@@ -111,7 +111,7 @@ export class CellReader {
     else if (value instanceof Date) day = wallDateToCalendarDate(value);
     else if (value === null || value === undefined) return null;
     else day = null;
-    if (day === null) this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}`);
+    if (day === null) this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}${this.formatHint(value)}`);
     return day;
   }
 
@@ -126,6 +126,20 @@ export class CellReader {
     const value = this.cells[col];
     const text = value instanceof Date ? value.toISOString() : String(value);
     return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
+  }
+
+  /**
+   * A slash date that the other reading parses ('12/31/2025' read day first, '31/12/2025' read month first): the
+   * date_format that reads it. Only on a failure, so nothing here costs a row that parses.
+   */
+  formatHint(value: unknown): string {
+    if (typeof value !== 'string') return '';
+    const slash = /^\s*\d{1,2}\/\d{1,2}\/(\d{2}|\d{4})(\s|$)/.exec(value);
+    if (!slash) return '';
+    const other = { ...this.reading, monthFirst: !this.reading.monthFirst };
+    if (Number.isNaN(parseInstant(value, other))) return '';
+    const format = `${other.monthFirst ? 'MM/DD' : 'DD/MM'}/${slash[1].length === 2 ? 'YY' : 'YYYY'}`;
+    return `; it reads as ${format}: set date_format: "${format}"`;
   }
 
   /** ' (column "Дата")' when the header does not already say the field */

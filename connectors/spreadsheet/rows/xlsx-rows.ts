@@ -1,6 +1,7 @@
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { Cells, RowBatch } from './sheet-rows';
 import { openXlsxSheets, XlsxSheet } from './xlsx-archive';
+import { whyNotXlsx } from './xlsx-diagnosis';
 
 const BATCH_ROWS = 1000;
 
@@ -11,15 +12,16 @@ const BATCH_ROWS = 1000;
  * naming the file.
  */
 export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string): AsyncGenerator<RowBatch> {
-  const unreadable = (error: unknown) =>
-    error instanceof SheetSourceError
-      ? error
-      : new SheetSourceError(`${name}: cannot read the XLSX file (truncated or corrupt?): ${reasonOf(error)}`);
+  const unreadable = async (error: unknown) => {
+    if (error instanceof SheetSourceError) return error;
+    const why = await whyNotXlsx(file).catch(() => null);
+    return new SheetSourceError(`${name}: cannot read the XLSX file: ${why ?? `it is corrupt (${reasonOf(error)})`}`);
+  };
   let sheets: XlsxSheet[];
   try {
     sheets = await openXlsxSheets(file);
   } catch (error) {
-    throw unreadable(error);
+    throw await unreadable(error);
   }
   const found = sheets.find((s) => isWanted(s, sheet));
   if (!found) {
@@ -30,7 +32,7 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
   try {
     yield* worksheetBatches(found);
   } catch (error) {
-    throw unreadable(error);
+    throw await unreadable(error);
   }
 }
 

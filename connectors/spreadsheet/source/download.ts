@@ -37,24 +37,24 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
       headers: { Accept: 'text/csv, text/tab-separated-values, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, */*' },
     });
   } catch (error) {
-    throw new SheetSourceError(`${stream}: cannot download ${shown}: ${reasonOf(error)}`);
+    throw new SheetSourceError(`cannot download ${shown}: ${reasonOf(error)}`);
   }
   const contentType = String(response.headers['content-type'] ?? '');
   if (response.status < 200 || response.status >= 300) {
     response.data.destroy();
-    throw new SheetSourceError(`${stream}: ${shown} answered HTTP ${response.status} instead of a spreadsheet`);
+    throw new SheetSourceError(`${shown} answered HTTP ${response.status} instead of a spreadsheet`);
   }
   try {
     await pipeline(response.data, createWriteStream(file));
   } catch (error) {
     await fs.rm(file, { force: true });
-    throw new SheetSourceError(`${stream}: download of ${shown} failed: ${reasonOf(error)}`);
+    throw new SheetSourceError(`download of ${shown} failed: ${reasonOf(error)}`);
   }
-  await rejectHtml(file, contentType, shown, stream);
+  await rejectHtml(file, contentType, shown);
   return { file, contentType, format: formatFromContentType(contentType) };
 }
 
-async function rejectHtml(file: string, contentType: string, shown: string, stream: string): Promise<void> {
+async function rejectHtml(file: string, contentType: string, shown: string): Promise<void> {
   const handle = await fs.open(file, 'r');
   const head = Buffer.alloc(512);
   const { bytesRead } = await handle.read(head, 0, head.length, 0);
@@ -62,7 +62,7 @@ async function rejectHtml(file: string, contentType: string, shown: string, stre
   if (contentType.toLowerCase().includes('text/html') || looksLikeHtml(head.subarray(0, bytesRead))) {
     await fs.rm(file, { force: true });
     throw new SheetSourceError(
-      `${stream}: ${shown} answered an HTML page (${contentType || 'no content type'}) instead of CSV/XLSX; ` +
+      `${shown} answered an HTML page (${contentType || 'no content type'}) instead of CSV/XLSX; ` +
         'is the link published and public?',
     );
   }

@@ -24,11 +24,11 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
   try {
     await fs.access(file, fs.constants?.R_OK);
   } catch {
-    throw new SheetSourceError(`${stream}: file ${source.path} does not exist or is not readable (looked at ${file})`);
+    throw new SheetSourceError(`file ${source.path} does not exist or is not readable (looked at ${file})`);
   }
   const head = await readHead(file);
   if (looksLikeHtml(head)) {
-    throw new SheetSourceError(`${stream}: ${source.path} is an HTML page, not CSV/XLSX (a saved error or login page?)`);
+    throw new SheetSourceError(`${source.path} is an HTML page, not CSV/XLSX (a saved error or login page?)`);
   }
   const format = source.format ?? formatFromName(file) ?? formatFromContent(head);
   return { file, name: basename(file), format };

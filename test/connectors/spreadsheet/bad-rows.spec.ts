@@ -78,6 +78,19 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     expect(ids).toEqual(Array.from({ length: 500 }, (_, i) => `U${i}`));
   });
 
+  it('suggests the date_format that reads a slash date the configured reading cannot', async () => {
+    const file = tmp.write('slashes.csv', 'id,Дата\nS1,12/31/2025\nS2,31/12/2025\nS3,31/13/2025\n');
+    const read = (date_format?: string) => readStream({ deals: { path: file, columns: { created_at: 'Дата' }, date_format } }, 'deals');
+    expect((await read()).rejected.map((r) => [r.id, r.reason])).toEqual([
+      ['S1', '"12/31/2025" is not a valid date (column "Дата"); it reads as MM/DD/YYYY: set date_format: "MM/DD/YYYY"'],
+      ['S3', '"31/13/2025" is not a valid date (column "Дата")'], // neither reading: no suggestion
+    ]);
+    expect((await read('MM/DD/YYYY')).rejected.map((r) => [r.id, r.reason])).toEqual([
+      ['S2', '"31/12/2025" is not a valid date (column "Дата"); it reads as DD/MM/YYYY: set date_format: "DD/MM/YYYY"'],
+      ['S3', '"31/13/2025" is not a valid date (column "Дата")'],
+    ]);
+  });
+
   describe('a row over the size limit (1 MB) is rejected on its own; the rows after it are read', () => {
     const huge = 'x'.repeat(10 << 20);
     const good = (from: number, to: number, quoted = false) =>
@@ -130,7 +143,7 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
 
   it('fails the stream with a message naming the file when it does not exist', async () => {
     await expect(readStream({ deals: { path: 'no/such/deals.csv' } }, 'deals')).rejects.toThrow(
-      /deals: file no\/such\/deals.csv does not exist/,
+      /^file no\/such\/deals.csv does not exist/,
     );
   });
 

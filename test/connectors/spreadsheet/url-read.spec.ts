@@ -60,7 +60,7 @@ describe('spreadsheet connector: http(s) URLs', () => {
 
   it('treats an HTML page instead of CSV as a connection error naming the URL', async () => {
     await expect(readStream({ deals: { path: `${base}/login` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
-      `deals: ${base}/login answered an HTML page (text/html; charset=utf-8) instead of CSV/XLSX`,
+      `${base}/login answered an HTML page (text/html; charset=utf-8) instead of CSV/XLSX`,
     );
     await expect(readStream({ deals: { path: `${base}/sneaky.csv` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
       /sneaky.csv answered an HTML page/,
@@ -69,7 +69,7 @@ describe('spreadsheet connector: http(s) URLs', () => {
 
   it('treats an HTTP error as a connection error naming the URL', async () => {
     await expect(readStream({ deals: { path: `${base}/missing.csv` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
-      `deals: ${base}/missing.csv answered HTTP 404 instead of a spreadsheet`,
+      `${base}/missing.csv answered HTTP 404 instead of a spreadsheet`,
     );
   });
 
