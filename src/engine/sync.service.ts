@@ -11,7 +11,7 @@ import { TrackerClient } from '../tracker/tracker-client';
 import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError, ScheduledSlotTakenError, UnknownConnectionError, UnknownRunError } from './engine-errors';
 import { defaultEngineLogger, ENGINE_LOGGER, EngineLogger, runScopedLogger } from './engine-logger';
 import { ENGINE_OPTIONS, EngineOptions, ResolvedEngineOptions, resolveEngineOptions } from './engine-options';
-import { PreviewOptions, PreviewResult, ProgressEvent, RunSummary, StartRunOptions } from './engine-types';
+import { PreviewOptions, PreviewResult, ProgressEvent, RunSummary, RunTrigger, StartRunOptions } from './engine-types';
 import { CursorStore } from './persistence/cursor.store';
 import { LeaseStore } from './persistence/lease.store';
 import { OpenRejectionStore } from './persistence/open-rejection.store';
@@ -88,11 +88,11 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   /**
-   * Re-sends the unresolved rejected records of a run: a new run (mode 'retry', trigger 'admin') that reads
+   * Re-sends the unresolved rejected records of a run: a new run (mode 'retry', trigger 'admin' or 'cli') that reads
    * the source again but processes only those ids, ignoring fingerprints and moving no cursor.
    * Each record that is acknowledged resolves its rejections.
    */
-  async retryRejected(runId: number): Promise<{ runId: number; done: Promise<RunSummary> }> {
+  async retryRejected(runId: number, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
     const run = await this.runs.get(runId);
     if (!run) throw new UnknownRunError(runId);
     const rows = await this.dataSource.getRepository(RejectedRecordEntity).findBy({ run_id: runId, resolved: false });
@@ -104,7 +104,7 @@ export class SyncService implements OnApplicationShutdown {
       onlyIds.set(row.stream as StreamName, ids);
     }
     if (onlyIds.size === 0) throw new InvalidRunOptionsError(`run ${runId} has no unresolved rejected records with an id to retry`);
-    return this.startInternal(run.connection_id, { mode: 'retry', trigger: 'admin', onlyIds });
+    return this.startInternal(run.connection_id, { mode: 'retry', trigger, onlyIds });
   }
 
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */

@@ -176,7 +176,7 @@ describe('cli admin commands', () => {
 
     const again = await json('retry', String(first.id));
     expect(again.code).toBe(0);
-    expect(again.body).toMatchObject({ connection_id: 'sheet', status: 'succeeded', rejected_count: 1 });
+    expect(again.body).toMatchObject({ connection_id: 'sheet', mode: 'retry', trigger: 'cli', status: 'succeeded', rejected_count: 1 });
     expect(again.body.id).toBeGreaterThan(first.id);
   });
 

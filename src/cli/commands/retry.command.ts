@@ -14,7 +14,7 @@ export async function retryCommand(ctx: CliContext, out: CliOutput, runId: numbe
     ctx,
     out,
     run.connection_id,
-    () => ctx.app.get(SyncService).retryRejected(runId),
+    () => ctx.app.get(SyncService).retryRejected(runId, 'cli'),
     (newRunId) => `connection ${run.connection_id}: run ${newRunId} started (retrying the ${run.rejected_count} rejected record(s) of run ${runId})`,
   );
 }
