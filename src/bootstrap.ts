@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { ConfigError, loadConfig, TrackerSyncConfig } from './config';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
+import { startupWarnings } from './connectors/startup-warnings';
 import { createLogger, LogDestination } from './observability/logger';
 import type { SandboxOptions } from './sandbox/sandbox-options';
 import type { TrackerClientOptions } from './tracker/tracker-client';
@@ -46,6 +47,7 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
   const { config, registry } = await loadConfigAndConnectors(argv, env);
   const logger = createLogger(config.log, options.logDestination);
   for (const failure of registry.failures) logger.warn(`connector plugin ${failure.path} skipped: ${failure.reason}`);
+  for (const warning of startupWarnings(config, registry)) logger.warn(warning);
 
   const port = options.ephemeralPort || config.server.port === 0 ? await freePort() : config.server.port;
   const sandbox = config.tracker.base_url ? null : embeddedSandbox(config);

@@ -1,11 +1,23 @@
+import { existsSync } from 'fs';
 import { STREAM_ORDER, StreamName } from '../../src/connectors/canonical';
 import type { CheckResult, DiscoveredField } from '../../src/connectors/connector-definition';
 import { peekSheet } from './peek-sheet';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';
+import { localSheetPath } from './source/resolve-sheet';
 import { reasonOf } from './source/sheet-error';
 
 export function configuredStreams(settings: SpreadsheetSettings): StreamName[] {
   return STREAM_ORDER.filter((stream) => sheetSourceOf(settings, stream) !== undefined);
+}
+
+/** A local file that does not exist (yet): the stream's runs fail until it does. URLs are not fetched at start-up. */
+export function missingLocalFiles(settings: SpreadsheetSettings): string[] {
+  return configuredStreams(settings).flatMap((stream) => {
+    const source = sheetSourceOf(settings, stream)!;
+    const file = localSheetPath(source);
+    if (!file || existsSync(file)) return [];
+    return [`settings.${stream}.path: file ${source.path} does not exist (looked at ${file}); the ${stream} stream fails until it does`];
+  });
 }
 
 /** Each file or URL exists, is readable, and has a header with the columns its stream needs (an id, ...). */

@@ -1,6 +1,6 @@
 import type { StreamName } from '../../src/connectors/canonical';
 import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
-import { checkSheets, configuredStreams, discoverSheets } from './check-sheets';
+import { checkSheets, configuredStreams, discoverSheets, missingLocalFiles } from './check-sheets';
 import { isIncremental } from './incremental';
 import { readSheet } from './read-sheet';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';
@@ -37,6 +37,10 @@ export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
 
   discover(settings, context) {
     return discoverSheets(settings, context.workDir);
+  },
+
+  startupWarnings(settings) {
+    return missingLocalFiles(settings);
   },
 });
 

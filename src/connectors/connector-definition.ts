@@ -117,6 +117,11 @@ export interface ConnectorDefinition<S extends object = any> {
   check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
   discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
+  /**
+   * Problems that do not stop the daemon but will fail a run (a local file that is not there yet), checked
+   * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
+   */
+  startupWarnings?(settings: S): string[];
 }
 
 /** Helper that gives a definition its type without a cast: `export default defineConnector({...})`. */

@@ -80,7 +80,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       server: { port: 0 },
       data_dir: join(dir.path, 'data'),
       tracker: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, project, rate_limit: 'off', retries: 1, timeout_ms: 5_000 },
-      log: { level: 'error', format: 'json' },
+      log: { level: 'warn', format: 'json' },
       connections,
     }));
     daemon = await startDaemon({ ADMIN_TOKEN: TOKEN }, configFile);
@@ -110,6 +110,16 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       expect({ id: c.connection, state: connection.body.state }).toEqual({ id: c.connection, state: 'failing' });
     }
   }, 60_000);
+
+  it('a local file that does not exist is a warning at start-up naming the connection and the path; the daemon started', async () => {
+    const lines = daemon.output.text().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { msg: string });
+    const warnings = lines.map((line) => line.msg).filter((msg) => msg.startsWith('connection ') && msg.includes('does not exist'));
+    expect(warnings).toEqual([
+      `connection missing-file: settings.deals.path: file ${join(dir.path, 'no-such-deals.csv')} does not exist (looked at ${join(dir.path, 'no-such-deals.csv')}); ` +
+        'the deals stream fails until it does',
+    ]);
+    expect((await api(daemon.url, null, '/health')).status).toBe(200);
+  });
 
   it('the next connection still runs: its valid rows arrive, its bad row is rejected', async () => {
     const run = await syncAndWait('good');
