@@ -19,15 +19,26 @@ interface Rule {
   allowed?: (target: string, typeOnly: boolean) => boolean;
 }
 
-const under = (path: string, folder: string) => path === folder || path.startsWith(`${folder}/`);
+/** Packages are named `package:<name>`; the folder `package:` holds them all. */
+const PACKAGES = 'package:';
+const under = (path: string, folder: string) =>
+  path === folder || path.startsWith(folder === PACKAGES ? folder : `${folder}/`);
 const DAEMON = ['src'];
+/** The add-orders field rules, shared by the client's checks and the sandbox's validation. */
+const ADD_ORDERS_RULES = 'src/tracker/add-orders-rules';
 
 const RULES: Rule[] = [
   {
-    name: 'the sandbox is a twin of the service that could ship alone: of the daemon it reads only the service types',
+    name: 'the sandbox is a twin of the service that could ship alone: of the daemon it reads only the service types and the add-orders rules',
     from: ['src/sandbox'],
     forbidden: DAEMON,
-    allowed: (target, typeOnly) => under(target, 'src/sandbox') || (typeOnly && under(target, 'src/tracker/types')),
+    allowed: (target, typeOnly) =>
+      under(target, 'src/sandbox') || (typeOnly && under(target, 'src/tracker/types')) || target === ADD_ORDERS_RULES,
+  },
+  {
+    name: 'the add-orders rules, which the sandbox runs, are a pure leaf: they import nothing (no Nest, no axios, no store)',
+    from: [`${ADD_ORDERS_RULES}.ts`],
+    forbidden: ['src', 'connectors', PACKAGES],
   },
   {
     name: 'connectors yield canonical records; only the engine builds service payloads',
@@ -60,15 +71,16 @@ interface ImportSite {
 }
 
 function sourceFiles(folder: string): string[] {
+  if (folder.endsWith('.ts')) return [folder];
   return readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' })
     .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
     .map((f) => `${folder}/${f.split('\\').join('/')}`);
 }
 
-/** Repository-relative path of a relative or aliased module specifier, without extension; null for packages. */
-function resolveTarget(file: string, specifier: string): string | null {
+/** Repository-relative path of a relative or aliased module specifier, without extension; `package:<name>` else. */
+function resolveTarget(file: string, specifier: string): string {
   if (specifier === 'tracker-sync/connector') return 'src/connector';
-  if (!specifier.startsWith('.')) return null;
+  if (!specifier.startsWith('.')) return `${PACKAGES}${specifier}`;
   return relative(ROOT, resolve(ROOT, dirname(file), specifier)).split('\\').join('/').replace(/\.(ts|js)$/, '');
 }
 
@@ -78,7 +90,6 @@ function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')):
   const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
     if (!specifier || !ts.isStringLiteralLike(specifier)) return;
     const target = resolveTarget(file, specifier.text);
-    if (target === null) return;
     sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, target, typeOnly });
   };
   const visit = (node: ts.Node) => {
@@ -144,11 +155,14 @@ describe('import rules (docs/architecture.md)', () => {
       [5, 'src/store', false],
       [6, 'src/admin', false],
       [7, 'src/tracker/tracker-client', true],
+      [8, 'package:@nestjs/common', false],
     ]);
     const sandbox = RULES[0];
     expect(sandbox.allowed!('src/tracker/types/orders.types', true)).toBe(true);
     expect(sandbox.allowed!('src/tracker/types/orders.types', false)).toBe(false);
     expect(sandbox.allowed!('src/tracker/tracker-client', true)).toBe(false);
+    expect(sandbox.allowed!(ADD_ORDERS_RULES, false)).toBe(true);
+    expect(sandbox.allowed!('src/tracker/payload-checks', false)).toBe(false);
   });
 });
 });

@@ -3,6 +3,9 @@
  * Pure functions: each returns every problem found, naming the record and the field,
  * so the engine can reject one record and send the rest.
  */
+import {
+  MAX_CATEGORY_LEVELS, MAX_FIELD_SYMBOLS, isCategoryLevel, isFieldTooLong, isProductQuantity, readOrderDate, symbolCount,
+} from './add-orders-rules';
 import { AddOrder, AddOrderProduct } from './types/orders.types';
 import { ImportClient } from './types/clients.types';
 import { ManagerInput } from './types/managers.types';
@@ -19,15 +22,12 @@ export interface PayloadProblem {
   reason: string;
 }
 
-export const MAX_FIELD_SYMBOLS = 1000;
-export const MAX_CATEGORY_LEVELS = 5;
+export { MAX_CATEGORY_LEVELS, MAX_FIELD_SYMBOLS };
 export const TRACKER_PARAM_MAX = 50;
 const LEAD_STATUSES = ['0', '1', '2'];
 const MEDIA_PLAN_METRICS = ['leads', 'marketing_cost', 'cpl'];
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-/** UNIX time, or 'YYYY-MM-DD HH:MM:SS' with an optional offset ('+0000', '+03:00', 'Z'). */
-const ORDER_DATE = /^(\d{9,11}|\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}(\s?(Z|[+-]\d{2}:?\d{2}))?)$/;
 
 type Collect = (field: string, reason: string) => void;
 
@@ -41,18 +41,10 @@ function recordId(id: unknown, index?: number): string {
   return index === undefined ? '(no id)' : `#${index}`;
 }
 
-/** Symbols, not UTF-16 units: an emoji is one symbol. */
-function symbols(s: string): number {
-  return [...s].length;
-}
-
 function quote(value: unknown): string {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text === undefined ? 'undefined' : text.length > 40 ? `"${text.slice(0, 40)}…"` : `"${text}"`;
 }
-
-/** the keys of a category nested within the limit, in their usual spelling (checked without a regex) */
-const CATEGORY_KEYS = new Set(Array.from({ length: MAX_CATEGORY_LEVELS }, (_, i) => `level${i + 1}`));
 
 function isText(value: unknown): boolean {
   return typeof value === 'string' && value.trim() !== '';
@@ -69,9 +61,8 @@ function checkFieldValues(add: Collect, fields: Record<string, unknown> | undefi
     if (value === null) continue;
     if (typeof value !== 'string') {
       add(`${prefix}.${name}`, `must be a string or null, got ${typeof value}`);
-    } else if (value.length > MAX_FIELD_SYMBOLS && symbols(value) > MAX_FIELD_SYMBOLS) {
-      // symbols ≤ UTF-16 units: only a long value needs counting
-      add(`${prefix}.${name}`, `has ${symbols(value)} symbols, at most ${MAX_FIELD_SYMBOLS} allowed`);
+    } else if (isFieldTooLong(value)) {
+      add(`${prefix}.${name}`, `has ${symbolCount(value)} symbols, at most ${MAX_FIELD_SYMBOLS} allowed`);
     }
   }
 }
@@ -88,15 +79,15 @@ function isPlainDate(value: unknown): value is string {
 export function checkAddOrder(order: AddOrder, index?: number): PayloadProblem[] {
   const problems: PayloadProblem[] = [];
   const add = collector(recordId(order.id, index), problems);
-  if (order.date_create !== undefined && !ORDER_DATE.test(String(order.date_create))) {
-    add('date_create', `${quote(order.date_create)} is neither UNIX time nor 'YYYY-MM-DD HH:MM:SS+0000'`);
+  if (order.date_create !== undefined && readOrderDate(order.date_create) === null) {
+    add('date_create', `${quote(order.date_create)} is neither UNIX time nor a real date 'YYYY-MM-DD HH:MM:SS+0000'`);
   }
   checkFieldValues(add, order.fields);
   const products = order.products;
   if (products) for (let i = 0; i < products.length; i++) checkProduct(add, products[i], i);
   order.history?.forEach((h, i) => {
-    if (h.date !== undefined && !ORDER_DATE.test(String(h.date))) {
-      add(`history[${i}].date`, `${quote(h.date)} is neither UNIX time nor 'YYYY-MM-DD HH:MM:SS+0000'`);
+    if (h.date !== undefined && readOrderDate(h.date) === null) {
+      add(`history[${i}].date`, `${quote(h.date)} is neither UNIX time nor a real date 'YYYY-MM-DD HH:MM:SS+0000'`);
     }
   });
   return problems;
@@ -106,15 +97,11 @@ export function checkAddOrder(order: AddOrder, index?: number): PayloadProblem[]
 function checkProduct(add: Collect, p: AddOrderProduct, index: number): void {
   if (!isText(p.id)) add(`products[${index}].id`, 'is required');
   if (!isText(p.name)) add(`products[${index}].name`, 'is required');
-  if (!Number.isInteger(p.quantity)) add(`products[${index}].quantity`, `${quote(p.quantity)} is not an integer (required)`);
+  if (!isProductQuantity(p.quantity)) add(`products[${index}].quantity`, `${quote(p.quantity)} is not an integer (required)`);
   if (!p.category) return;
   const at = `products[${index}]`;
   for (const key of Object.keys(p.category)) {
-    if (CATEGORY_KEYS.has(key)) continue;
-    const level = /^level(\d+)$/.exec(key);
-    if (!level || +level[1] < 1 || +level[1] > MAX_CATEGORY_LEVELS) {
-      add(`${at}.category.${key}`, `category nesting is at most ${MAX_CATEGORY_LEVELS} levels (level1..level5)`);
-    }
+    if (!isCategoryLevel(key)) add(`${at}.category.${key}`, `category nesting is at most ${MAX_CATEGORY_LEVELS} levels (level1..level5)`);
   }
 }
 

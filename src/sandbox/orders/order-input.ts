@@ -1,9 +1,6 @@
+import { isCategoryLevel, isFieldTooLong, isProductQuantity } from '../../tracker/add-orders-rules';
 import { badRequest } from '../errors/sandbox-error';
 import { parseDateCreate } from './order-date';
-
-/** At most 1000 symbols per custom field (Limits table). */
-export const MAX_FIELD_SYMBOLS = 1000;
-const CATEGORY_LEVELS = ['level1', 'level2', 'level3', 'level4', 'level5'];
 
 export interface OrderProduct {
   id: string;
@@ -36,7 +33,7 @@ export interface OrderInput {
   revenue?: number | null;
   cost?: number | null;
   fields?: Record<string, string | null>;
-  /** Custom fields dropped for exceeding MAX_FIELD_SYMBOLS. */
+  /** Custom fields dropped for exceeding the symbol limit. */
   droppedFields: number;
   products?: OrderProduct[];
   history?: OrderHistoryEntry[];
@@ -77,18 +74,13 @@ function readFields(value: unknown, path: string, order: OrderInput): void {
   const fields: Record<string, string | null> = {};
   for (const [name, fieldValue] of Object.entries(value as Raw)) {
     const text = fieldValue === null ? null : typeof fieldValue === 'object' ? JSON.stringify(fieldValue) : String(fieldValue);
-    if (text !== null && symbolCount(text) > MAX_FIELD_SYMBOLS) {
+    if (text !== null && isFieldTooLong(text)) {
       order.droppedFields += 1;
       continue;
     }
     fields[name] = text;
   }
   order.fields = fields;
-}
-
-/** Symbols are code points; only long texts need the (slower) exact count. */
-function symbolCount(text: string): number {
-  return text.length <= MAX_FIELD_SYMBOLS ? text.length : [...text].length;
 }
 
 function readProducts(value: unknown, path: string): OrderProduct[] {
@@ -101,7 +93,7 @@ function readProducts(value: unknown, path: string): OrderProduct[] {
     const name = scalarText(raw.name, `${at}.name`);
     if (!id) throw badRequest(`${at}.id`, `${at}.id: required product id is missing`);
     if (!name) throw badRequest(`${at}.name`, `${at}.name: required product name is missing`);
-    if (typeof raw.quantity !== 'number' || !Number.isInteger(raw.quantity)) {
+    if (!isProductQuantity(raw.quantity)) {
       throw badRequest(`${at}.quantity`, `${at}.quantity: required integer is missing or not an integer`);
     }
     return {
@@ -119,7 +111,7 @@ function readCategory(value: unknown, path: string): Record<string, string> {
   if (typeof value !== 'object' || Array.isArray(value)) throw badRequest(path, `${path}: must be an object with level1..level5`);
   const category: Record<string, string> = {};
   for (const [level, name] of Object.entries(value as Raw)) {
-    if (!CATEGORY_LEVELS.includes(level)) {
+    if (!isCategoryLevel(level)) {
       throw badRequest(`${path}.${level}`, `${path}.${level}: categories nest up to 5 levels (level1..level5)`);
     }
     const text = scalarText(name, `${path}.${level}`);

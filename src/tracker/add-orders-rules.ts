@@ -1,0 +1,74 @@
+/**
+ * The field rules of add-orders (the specification's field table and Limits), written once: the client's
+ * payload checks (payload-checks.ts) flag a record before it is sent, the sandbox (orders/order-input.ts)
+ * applies the same rules to what it receives. Each side words its own messages.
+ *
+ * A pure leaf: it imports nothing, so the sandbox may import it (test/import-rules.spec.ts).
+ */
+
+/** At most 1000 symbols per custom field (`fields`). */
+export const MAX_FIELD_SYMBOLS = 1000;
+
+/** A product's `category` nests up to 5 levels, keyed `level1` to `level5`. */
+export const MAX_CATEGORY_LEVELS = 5;
+export const CATEGORY_LEVELS: readonly string[] = Array.from({ length: MAX_CATEGORY_LEVELS }, (_, i) => `level${i + 1}`);
+
+/** The service reads a `date_create` without offset as Moscow time (UTC+03:00). */
+export const DEFAULT_DATE_OFFSET_MINUTES = 180;
+
+const UNIX_TIME = /^\d{1,12}$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Symbols are code points (an emoji is one); only a long text needs the slower exact count. */
+export function symbolCount(text: string): number {
+  return text.length <= MAX_FIELD_SYMBOLS ? text.length : [...text].length;
+}
+
+export function isFieldTooLong(text: string): boolean {
+  return text.length > MAX_FIELD_SYMBOLS && symbolCount(text) > MAX_FIELD_SYMBOLS;
+}
+
+export function isCategoryLevel(key: string): boolean {
+  return CATEGORY_LEVELS.includes(key);
+}
+
+/** `quantity` is required on every product, as an integer (like `id` and `name`, which each side reads as text). */
+export function isProductQuantity(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value);
+}
+
+/**
+ * The instant of an add-orders date (`date_create`, `history[].date`): UNIX time (seconds, number or digits),
+ * `YYYY-MM-DD HH:MM:SS` (UTC+03:00), or the same with an offset (`+0000`, `+03:00`, `Z`).
+ * Null when the value is in none of these forms or is not a real date (2024-02-30, 25:00:00).
+ */
+export function readOrderDate(value: unknown): Date | null {
+  if (typeof value === 'number') return fromUnix(value);
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  if (UNIX_TIME.test(trimmed)) return fromUnix(Number(trimmed));
+  return fromDateTime(trimmed);
+}
+
+function fromUnix(seconds: number): Date | null {
+  if (!Number.isFinite(seconds) || seconds < 0) return null;
+  return new Date(Math.floor(seconds) * 1000);
+}
+
+function fromDateTime(text: string): Date | null {
+  const match = DATE_TIME.exec(text);
+  if (!match) return null;
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
+  const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
+  if (new Date(wallClock).getUTCDate() !== day) return null; // 2024-02-30 and the like
+  const offset = match[7] === undefined ? DEFAULT_DATE_OFFSET_MINUTES : offsetMinutes(match[7]);
+  return new Date(wallClock - offset * 60_000);
+}
+
+function offsetMinutes(offset: string): number {
+  if (offset === 'Z') return 0;
+  const digits = offset.replace(':', '');
+  const sign = digits.startsWith('-') ? -1 : 1;
+  return sign * (Number(digits.slice(1, 3)) * 60 + Number(digits.slice(3, 5)));
+}

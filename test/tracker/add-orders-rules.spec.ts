@@ -1,0 +1,39 @@
+import { isCategoryLevel, isFieldTooLong, isProductQuantity, readOrderDate, symbolCount } from '../../src/tracker/add-orders-rules';
+import { checkAddOrder } from '../../src/tracker/payload-checks';
+
+describe('add-orders rules (one source for the client checks and the sandbox)', () => {
+  it('reads UNIX time, a date-time as UTC+03:00, and a date-time with an offset', () => {
+    const utc = (text: string) => readOrderDate(text)?.toISOString();
+    expect(readOrderDate(1704103200)?.toISOString()).toBe('2024-01-01T10:00:00.000Z');
+    expect(utc('1704103200')).toBe('2024-01-01T10:00:00.000Z');
+    expect(utc('2024-01-01 13:00:00')).toBe('2024-01-01T10:00:00.000Z');
+    expect(utc('2024-01-01 10:00:00+0000')).toBe('2024-01-01T10:00:00.000Z');
+    expect(utc('2024-01-01 12:30:00+02:30')).toBe('2024-01-01T10:00:00.000Z');
+    expect(utc('2024-01-01 10:00:00Z')).toBe('2024-01-01T10:00:00.000Z');
+  });
+
+  it('refuses other forms and dates that do not exist', () => {
+    for (const bad of ['01.02.2024 10:00', '2024-02-30 10:00:00', '2024-01-01 24:00:00', 'yesterday', '', -5, null, {}]) {
+      expect([bad, readOrderDate(bad)]).toEqual([bad, null]);
+    }
+  });
+
+  it('counts symbols, not UTF-16 units, against the 1000-symbol limit', () => {
+    expect(symbolCount('😀'.repeat(1001))).toBe(1001);
+    expect(isFieldTooLong('😀'.repeat(1000))).toBe(false);
+    expect(isFieldTooLong('x'.repeat(1001))).toBe(true);
+  });
+
+  it('accepts category keys level1 to level5 only, and integer quantities', () => {
+    expect(['level1', 'level5', 'level6', 'level0', 'level01', 'Level1'].map(isCategoryLevel)).toEqual([true, true, false, false, false, false]);
+    expect([2, 0, 1.5, '2', null].map(isProductQuantity)).toEqual([true, true, false, false, false]);
+  });
+
+  it('makes the client flag what the sandbox skips or refuses: an impossible date, an unusual level key', () => {
+    const problems = checkAddOrder({
+      id: 'D-9', date_create: '2024-02-30 10:00:00',
+      products: [{ id: 'p', name: 'n', quantity: 1, category: { level01: 'x' } as never }],
+    });
+    expect(problems.map((p) => p.field)).toEqual(['date_create', 'products[0].category.level01']);
+  });
+});
