@@ -165,4 +165,3 @@ describe('import rules (docs/architecture.md)', () => {
     expect(sandbox.allowed!('src/tracker/payload-checks', false)).toBe(false);
   });
 });
-});
