@@ -1,4 +1,4 @@
-import { DynamicModule, Global, INestApplicationContext, Module } from '@nestjs/common';
+import { DynamicModule, Global, INestApplicationContext, LoggerService, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
@@ -9,7 +9,7 @@ import { SyncService } from '../engine';
 import { SANDBOX_BODY_LIMIT } from '../sandbox/sandbox-app';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from '../scheduler/scheduler-options';
 import type { CliContext } from './cli-context';
-import { QuietFrameworkLogger } from './cli-logger';
+import { BootLogger, QuietFrameworkLogger } from './cli-logger';
 import { cliLogSink } from './output/log-sink';
 
 /** A run interrupted by Ctrl-C gets this long to checkpoint its batch in flight. */
@@ -47,9 +47,11 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
   @Module({ imports: [AppModule.forRoot(boot, { http: false }), CliSchedulerOptionsModule.forRoot(), AdminServicesModule] })
   class CliRootModule {}
 
+  // from the first line on, through the daemon's logger: a boot that fails halfway prints nothing on stdout
+  const logger = new QuietFrameworkLogger(new BootLogger(boot.logger));
   const app = boot.sandbox
-    ? await sandboxServingApp(CliRootModule, boot)
-    : await NestFactory.createApplicationContext(CliRootModule, { bufferLogs: true });
+    ? await sandboxServingApp(CliRootModule, boot, logger)
+    : await NestFactory.createApplicationContext(CliRootModule, { logger });
   useQuietLogger(app);
   return {
     context: { app, config: boot.config, json: false },
@@ -58,10 +60,8 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
   };
 }
 
-async function sandboxServingApp(root: new () => object, boot: BootContext): Promise<INestApplicationContext> {
-  const app = await NestFactory.create<NestExpressApplication>(root, { bufferLogs: true, bodyParser: false });
-  // before listen(): listening flushes the buffered lines, to the console when no logger is set yet
-  useQuietLogger(app);
+async function sandboxServingApp(root: new () => object, boot: BootContext, logger: LoggerService): Promise<INestApplicationContext> {
+  const app = await NestFactory.create<NestExpressApplication>(root, { logger, bodyParser: false });
   app.useBodyParser('json', { limit: SANDBOX_BODY_LIMIT });
   await app.listen(boot.port, new URL(boot.tracker.baseUrl).hostname.replace(/^\[|\]$/g, ''));
   return app;

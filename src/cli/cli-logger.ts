@@ -40,3 +40,45 @@ function isFramework(rest: unknown[]): boolean {
   const context = rest[rest.length - 1];
   return typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context);
 }
+
+type PinoLevel = 'debug' | 'info' | 'warn' | 'error';
+
+/**
+ * The daemon's pino logger as Nest's logger while the app is being built (before the DI-made one exists):
+ * a boot that fails halfway still writes only through it (stderr), never Nest's console lines to stdout.
+ */
+export class BootLogger implements LoggerService {
+  constructor(private readonly pino: Record<PinoLevel, (object: object, message: string) => void>) {}
+
+  log(message: unknown, ...rest: unknown[]): void {
+    this.write('info', message, rest);
+  }
+
+  debug(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+
+  verbose(message: unknown, ...rest: unknown[]): void {
+    this.write('debug', message, rest);
+  }
+
+  warn(message: unknown, ...rest: unknown[]): void {
+    this.write('warn', message, rest);
+  }
+
+  error(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+
+  fatal(message: unknown, ...rest: unknown[]): void {
+    this.write('error', message, rest);
+  }
+
+  /** Nest passes (message, stack?, context?): the context names the line, a stack follows the message. */
+  private write(level: PinoLevel, message: unknown, rest: unknown[]): void {
+    const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
+    const details = rest.slice(0, context === undefined ? rest.length : -1).filter((part) => typeof part === 'string' && part !== '');
+    const text = message instanceof Error ? (message.stack ?? message.message) : String(message);
+    this.pino[level]({ context }, [text, ...details].join('\n'));
+  }
+}
