@@ -93,9 +93,8 @@ function persistentSandboxKey(dataDir: string): string {
 
 function trackerTarget(config: TrackerSyncConfig, port: number, sandbox: SandboxOptions | null): TrackerClientOptions {
   const t = config.tracker;
+  // batch_size and concurrency are the engine's (it splits the batches); the client sends one request per call
   const common = {
-    batchSize: t.batch_size,
-    concurrency: t.concurrency,
     timeoutMs: t.timeout_ms,
     retries: t.retries,
     rateLimit: t.rate_limit,

@@ -1,20 +1,15 @@
 /** The typed client of the service. */
 export * from './tracker-client';
-export * from './tracker.module';
 export * from './tracker-error';
 export * from './tracker-date';
 export * from './filters';
 export * from './operations';
 export * from './payload-checks';
-export * from './batching';
 export type { BinaryFile } from './http/binary-file';
 export { fileNameFromContentDisposition } from './http/binary-file';
 export type { TrackerLogger, TrackerRequestEvent, CallRequest } from './http/tracker-http';
 export type { RateLimitBudget, RateLimitSetting } from './http/rate-limits';
 export { DEFAULT_RATE_LIMIT } from './http/rate-limits';
-export type { AddOrdersResult } from './sections/orders.client';
-export { sumAddOrders } from './sections/orders.client';
-export type { ImportClientsResult } from './sections/clients.client';
 export * from './types/common.types';
 export * from './types/orders.types';
 export * from './types/visits.types';

@@ -22,10 +22,6 @@ export interface TrackerClientOptions {
   apiKey: string;
   /** Project number; required by every project-scoped operation. */
   project?: string;
-  /** add-orders / clients import batch size (default 500). */
-  batchSize?: number;
-  /** Batches in flight at once (default 4). */
-  concurrency?: number;
   timeoutMs?: number;
   /** Retries after the first attempt (default 5). */
   retries?: number;
@@ -71,9 +67,8 @@ export class TrackerClient {
       logger: options.logger,
       onRequest: options.onRequest,
     });
-    const batching = { batchSize: options.batchSize ?? 500, concurrency: options.concurrency ?? 4 };
-    this.orders = new OrdersClient(this.http, batching);
-    this.clients = new ClientsClient(this.http, batching);
+    this.orders = new OrdersClient(this.http);
+    this.clients = new ClientsClient(this.http);
     this.channels = new ChannelsClient(this.http);
     this.calltracking = new CalltrackingClient(this.http);
     this.mediaplans = new MediaplansClient(this.http);

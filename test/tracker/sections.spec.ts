@@ -67,6 +67,14 @@ describe('every client method calls its own operation', () => {
     expect(server.requests[2].query.get('period')).toBe('2024-01-01-2024-01-31');
   });
 
+  it('orders.addBatch sends the orders it is given in one request, whatever their number (the engine batches)', async () => {
+    server.reset();
+    server.respondWith((req) => ({ body: { status: 'success', uploaded: (req.body as unknown[]).length } }));
+    const answer = await client.orders.addBatch(Array.from({ length: 1234 }, (_, i) => ({ id: `o${i}`, price: '10' })));
+    expect(server.requests).toHaveLength(1);
+    expect(answer.uploaded).toBe(1234);
+  });
+
   it('sends the events log filter as a body on GET, as the spec says', async () => {
     server.reset();
     await client.events.log({ name: 'Buy', date_from: '2024-01-01' });

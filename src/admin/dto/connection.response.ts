@@ -24,10 +24,6 @@ export class ConnectionResponse {
   next_run_at: string | null;
 }
 
-export class ConnectionListResponse {
-  @ApiProperty({ type: [ConnectionResponse] }) connections: ConnectionResponse[];
-}
-
 export class CheckResponse {
   @ApiProperty() connection_id: string;
   @ApiProperty() ok: boolean;

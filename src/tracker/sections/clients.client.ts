@@ -1,4 +1,3 @@
-import { BatchOutcome, runBatches } from '../batching';
 import { normalizeAndFilters } from '../filters';
 import { TrackerHttp } from '../http/tracker-http';
 import { StatusResponse } from '../types/common.types';
@@ -12,40 +11,12 @@ import {
   ClientListResponse,
   ImportClient,
 } from '../types/clients.types';
-import { BatchSettings } from './batch-settings';
-
-export interface ImportClientsResult {
-  /** Clients in acknowledged batches. */
-  imported: number;
-  /** Clients in failed batches. */
-  failed: number;
-  failedBatches: number;
-  batches: BatchOutcome<StatusResponse>[];
-}
 
 /** Clients and e-mail campaigns. */
 export class ClientsClient {
-  constructor(
-    private readonly http: TrackerHttp,
-    private readonly batching: BatchSettings,
-  ) {}
+  constructor(private readonly http: TrackerHttp) {}
 
-  /** POST /project/clients/import, split into batches of `batchSize`. */
-  async import(clients: ImportClient[]): Promise<ImportClientsResult> {
-    const { batchSize, concurrency } = this.batching;
-    const batches = await runBatches(clients, batchSize, concurrency, (batch) => this.importBatch(batch));
-    const result: ImportClientsResult = { imported: 0, failed: 0, failedBatches: 0, batches };
-    for (const b of batches) {
-      if (b.response) result.imported += b.size;
-      else {
-        result.failed += b.size;
-        result.failedBatches++;
-      }
-    }
-    return result;
-  }
-
-  /** POST /project/clients/import: exactly one request. */
+  /** POST /project/clients/import: exactly one request (the engine splits a run into batches). */
   importBatch(clients: ImportClient[]): Promise<StatusResponse> {
     return this.http.call('clientsImport', { body: clients });
   }
