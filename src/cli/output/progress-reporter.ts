@@ -59,6 +59,8 @@ class BarReporter implements ProgressReporter {
   private readonly multibar = new MultiBar({
     format: (_options, _params, payload: { line: string }) => payload.line,
     hideCursor: true,
+    // Ctrl-C: the bars stop and the cursor comes back while the run checkpoints
+    gracefulExit: true,
     clearOnComplete: false,
     stopOnComplete: false,
     stream: process.stderr,
