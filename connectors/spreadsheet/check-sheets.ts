@@ -3,7 +3,7 @@ import { STREAM_ORDER, StreamName } from '../../src/connectors/canonical';
 import type { CheckResult, DiscoveredField } from '../../src/connectors/connector-definition';
 import { peekSheet } from './peek-sheet';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';
-import { localSheetPath } from './source/resolve-sheet';
+import { localSheetPath, lookedAt } from './source/resolve-sheet';
 import { reasonOf } from './source/sheet-error';
 
 export function configuredStreams(settings: SpreadsheetSettings): StreamName[] {
@@ -16,7 +16,7 @@ export function missingLocalFiles(settings: SpreadsheetSettings): string[] {
     const source = sheetSourceOf(settings, stream)!;
     const file = localSheetPath(source);
     if (!file || existsSync(file)) return [];
-    return [`settings.${stream}.path: file ${source.path} does not exist (looked at ${file}); the ${stream} stream fails until it does`];
+    return [`settings.${stream}.path: file ${source.path} does not exist${lookedAt(source.path, file)}; the ${stream} stream fails until it does`];
   });
 }
 

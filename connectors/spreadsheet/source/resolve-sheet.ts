@@ -24,7 +24,7 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
   try {
     await fs.access(file, fs.constants?.R_OK);
   } catch {
-    throw new SheetSourceError(`file ${source.path} does not exist or is not readable (looked at ${file})`);
+    throw new SheetSourceError(`file ${source.path} does not exist or is not readable${lookedAt(source.path, file)}`);
   }
   const head = await readHead(file);
   if (looksLikeHtml(head)) {
@@ -32,6 +32,11 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
   }
   const format = source.format ?? formatFromName(file) ?? formatFromContent(head);
   return { file, name: basename(file), format };
+}
+
+/** Where a relative path was looked for (the working directory decides); nothing for an absolute one. */
+export function lookedAt(path: string, file: string): string {
+  return path === file ? '' : ` (looked at ${file})`;
 }
 
 /** The absolute path of a sheet on the local disk; null for a URL. */

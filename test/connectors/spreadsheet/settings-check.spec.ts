@@ -63,6 +63,20 @@ describe('spreadsheet connector: definition, settings, check and discover', () =
     expect(await spreadsheetConnector.check({}, context)).toEqual({ ok: false, message: expect.stringMatching(/no stream configured/) });
   });
 
+  it('startupWarnings() names each local file that does not exist, and where a relative path was looked for; URLs are not fetched', () => {
+    const present = join(FIXTURES, 'managers.tsv');
+    const warnings = spreadsheetConnector.startupWarnings!({
+      managers: { path: present },
+      clients: { path: 'https://docs.example.com/pub?output=csv' },
+      deals: { path: 'data/no-such-deals.csv' },
+      expenses: { path: join(tmp.dir, 'costs.xlsx') },
+    });
+    expect(warnings).toEqual([
+      `settings.deals.path: file data/no-such-deals.csv does not exist (looked at ${join(process.cwd(), 'data/no-such-deals.csv')}); the deals stream fails until it does`,
+      `settings.expenses.path: file ${join(tmp.dir, 'costs.xlsx')} does not exist; the expenses stream fails until it does`,
+    ]);
+  });
+
   it('discover() lists each header with the field it feeds and an example value', async () => {
     const fields = await spreadsheetConnector.discover!({ managers: { path: join(FIXTURES, 'managers.tsv') } }, context);
     expect(fields).toEqual([
