@@ -66,10 +66,20 @@ export async function* readPlainRows(file: string, shape: TextShape, chunkBytes:
       carry = text.slice(end + 1);
       lineBytes = chunk.length - chunk.lastIndexOf(LF) - 1;
       const lines = text.slice(0, end).split('\n');
-      for (let i = 0; i < lines.length; i++) {
-        batch.rows.push(lines[i].split(delimiter));
-        batch.numbers.push(++rowNumber);
+      // arrays of their final length (a row rejected for its length may come first)
+      const at = batch.rows.length;
+      const rows: RowBatch['rows'] = new Array(at + lines.length);
+      const numbers: number[] = new Array(at + lines.length);
+      if (at > 0) {
+        rows[0] = batch.rows[0];
+        numbers[0] = batch.numbers[0];
       }
+      for (let i = 0; i < lines.length; i++) {
+        rows[at + i] = lines[i].split(delimiter);
+        numbers[at + i] = ++rowNumber;
+      }
+      batch.rows = rows;
+      batch.numbers = numbers;
       yield batch;
     }
     if (skipping !== null) {
