@@ -10,11 +10,15 @@ import { STREAM_ORDER } from '../../src/connectors/canonical';
 import { loadConnectors } from '../../src/connectors/plugin-loader';
 import { ENV_OVERRIDES, listConfigKeys, validateConfig } from '../../src/config';
 import { SERVICE_COUNTER_KEYS } from '../../src/engine';
+import { buildProgram } from '../../src/cli/program';
 
 const ROOT = join(__dirname, '..', '..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 const PACKAGE = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-const CLI_COMMANDS = ['sync', 'status', 'runs', 'check', 'preview'];
+/** every command the CLI has (the README shows each), `help` aside */
+const CLI_COMMANDS = buildProgram(async () => 0, { line: () => undefined, error: () => undefined, isTTY: false }, () => undefined)
+  .commands.map((command) => command.name())
+  .filter((name) => name !== 'help');
 
 /** Rows of the table that starts with `| key | type | default | env | meaning |`. */
 function configTable(): Map<string, string[]> {
