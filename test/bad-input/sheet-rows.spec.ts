@@ -8,7 +8,7 @@ import { generatedInputs } from './support/generated-inputs';
 interface RowCase {
   name: string;
   /** a fixture under test/fixtures/bad-input/sheets, or bytes written at test time */
-  file: string | ((dir: string) => string);
+  file: string | ((dir: string) => string | Promise<string>);
   rejected: ExpectedRejection[];
   /** the ids that must reach the service: the valid records of the same file */
   arrived: string[];
@@ -64,6 +64,10 @@ const CASES: RowCase[] = [
     name: 'a custom column twice', file: fixture('repeated-comment.csv'), arrived: ['rc-1', 'rc-2'], rejected: [],
     fields: { 'rc-1': { Комментарий: 'звонил', 'Комментарий (2)': 'перезвонить в пятницу' }, 'rc-2': { Комментарий: null, 'Комментарий (2)': 'второй' } },
   },
+  {
+    name: 'a custom column twice in an XLSX', file: generatedInputs.repeatedColumnXlsx, arrived: ['rx-1', 'rx-2'], rejected: [],
+    fields: { 'rx-1': { Источник: 'сайт', 'Источник (2)': 'звонок' }, 'rx-2': { Источник: null, 'Источник (2)': 'почта' } },
+  },
   { name: 'products column with cut JSON', file: fixture('broken-products-json.csv'), arrived: ['pj-1'], rejected: [{ id: 'pj-2', field: 'products', reason: /is not a JSON array of objects/ }] },
 ];
 
@@ -80,11 +84,11 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
     sandbox = await InProcessSandbox.start();
     project = await sandbox.project('bad-rows');
     // one store and one project for every case: the ids of the cases do not overlap, so each counts its own
-    const connections = CASES.map((c, index) => {
-      const path = typeof c.file === 'string' ? c.file : c.file(dir);
+    const connections = await Promise.all(CASES.map(async (c, index) => {
+      const path = typeof c.file === 'string' ? c.file : await c.file(dir);
       files.set(c.name, path);
       return { id: connectionId(index), connector: 'spreadsheet', settings: { deals: { path } } };
-    });
+    }));
     engine = await EngineUnderTest.start(sandbox, project, connections, { batchSize: 500 });
   });
 
@@ -98,7 +102,7 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
         orders.push(...page.data.filter((o) => ids.includes(o.id)));
         if (page.data.length < 1000) break;
       }
-      return Object.fromEntries(orders.map((o) => [o.id, Object.fromEntries(Object.entries(o.custom_fields).filter(([k]) => k.startsWith('Комментарий')))]));
+      return Object.fromEntries(orders.map((o) => [o.id, Object.fromEntries(Object.entries(o.custom_fields).filter(([k]) => k.startsWith('Комментарий') || k.startsWith('Источник')))]));
     } finally {
       await client.close();
     }

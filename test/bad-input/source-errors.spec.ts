@@ -53,6 +53,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { id: 'empty-file', connector: 'spreadsheet', settings: sheet(empty) },
       { id: 'unclosed-quote', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'unbalanced-quote.csv')) },
       { id: 'repeated-price', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'repeated-price.csv')) },
+      { id: 'csv-named-xlsx', connector: 'spreadsheet', settings: sheet(generatedInputs.csvNamedXlsx(dir.path)) },
       { id: 'crm-cut-page', connector: 'generic-crm', settings: bitrix24.settings(cutCrm.url) },
       { id: 'crm-error-200', connector: 'generic-crm', settings: bitrix24.settings(errorCrm.url) },
       { id: 'good', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'negative-price.csv')) },
@@ -65,6 +66,10 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       // no row after a quote that never closes can be read: the run fails, naming the row where the quote opened
       { connection: 'unclosed-quote', error: /^stream deals: unbalanced-quote\.csv row 3: a quote opened in this row is never closed/ },
       // which of two price columns is the price is not guessed
+      {
+        connection: 'csv-named-xlsx',
+        error: /^stream deals: export\.xlsx: cannot read the XLSX file: it is not an XLSX file \(an XLSX is a ZIP archive\): it starts like text \(a CSV saved under an \.xlsx name\? then set format: csv\)$/,
+      },
       { connection: 'repeated-price', error: /^stream deals: repeated-price\.csv: the header has two price columns, E \("price"\) and G \("price"\)/ },
       {
         connection: 'crm-cut-page',

@@ -43,6 +43,23 @@ export const generatedInputs = {
     return write(dir, quoted ? 'overlong-row-quoted.csv' : 'overlong-row.csv', Buffer.from([HEADER.trim(), ...rows, ''].join(eol)));
   },
 
+  /** an XLSX whose header repeats a custom column name (and the service's fields none) */
+  async repeatedColumnXlsx(dir: string): Promise<string> {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'title', 'status', 'created_at', 'price', 'Источник', 'Источник']);
+    sheet.addRow(['rx-1', 'Deal 1', '0', '01.03.2025', 100, 'сайт', 'звонок']);
+    sheet.addRow(['rx-2', 'Deal 2', '0', '02.03.2025', 200, '', 'почта']);
+    const path = join(dir, 'repeated-column.xlsx');
+    await workbook.xlsx.writeFile(path);
+    return path;
+  },
+
+  /** a CSV export saved under an .xlsx name */
+  csvNamedXlsx(dir: string): string {
+    return write(dir, 'export.xlsx', Buffer.from(`${HEADER}nx-1,ok,0,01.03.2025,,100\n`));
+  },
+
   /** a real XLSX cut in half (an interrupted download) */
   async truncatedXlsx(dir: string): Promise<string> {
     const workbook = new ExcelJS.Workbook();
