@@ -5,6 +5,9 @@ import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
 import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 
+/** How soon a pause or resume written by another process reaches this daemon's jobs. */
+const FOLLOW_FLAGS_MS = 10_000;
+
 /** What the scheduler needs to know of a connection (the store's row, after config sync). */
 interface ScheduledConnection {
   id: string;
@@ -20,6 +23,7 @@ interface ScheduledConnection {
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(SchedulerService.name);
   private readonly options: SchedulerOptions;
+  private follower?: NodeJS.Timeout;
 
   constructor(
     private readonly jobs: CronJobsRepository,
@@ -34,11 +38,26 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.runJobs) return;
     for (const connection of await this.listConnections()) this.apply(connection);
+    this.follower = setInterval(() => void this.followStoredFlags().catch(() => undefined), FOLLOW_FLAGS_MS);
+    this.follower.unref();
     await this.startRunOnStart();
   }
 
   onApplicationShutdown(): void {
+    if (this.follower) clearInterval(this.follower);
     this.jobs.removeAll(JOB_PREFIX);
+  }
+
+  /**
+   * Another process (the CLI, another daemon's admin API) may pause or resume a connection: the jobs follow the
+   * stored flags (every FOLLOW_FLAGS_MS; a tick also reads its own connection's flag before it runs).
+   */
+  async followStoredFlags(): Promise<void> {
+    if (!this.options.runJobs) return;
+    for (const connection of await this.listConnections()) {
+      const wanted = !connection.paused && !!connection.schedule;
+      if (wanted !== this.jobs.has(jobName(connection.id))) this.apply(connection);
+    }
   }
 
   /** Re-reads one connection and adds, replaces or removes its job (after pause/resume). */

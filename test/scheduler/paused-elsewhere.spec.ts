@@ -2,15 +2,17 @@ import type { INestApplication } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { ConnectionsService } from '../../src/engine';
+import { SchedulerService } from '../../src/scheduler';
 import { RunEntity } from '../../src/store';
 import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
 import { GOOD_TOKEN } from '../admin/fixtures/test-connector';
 
 /**
- * `npm run cli -- pause <id>` beside a running daemon (or the admin API of another daemon) writes only the
- * stored flag: this daemon's scheduler must follow it at its next tick, without a refresh() of its own.
+ * `npm run cli -- pause <id>` / `resume <id>` beside a running daemon (or the admin API of another daemon) write
+ * only the stored flag: this daemon's scheduler must follow it (a pause at its next tick, a resume within seconds),
+ * without a refresh() of its own.
  */
-describe('scheduler: a connection paused by another process', () => {
+describe('scheduler: a connection paused or resumed by another process', () => {
   let sandbox: { app: INestApplication; url: string };
   let app: INestApplication;
   let dataDir: string;
@@ -43,5 +45,15 @@ describe('scheduler: a connection paused by another process', () => {
     const after = await runs();
     await new Promise((r) => setTimeout(r, 2_200));
     expect(await runs()).toBe(after);
+  });
+
+  it('schedules the connection again once the stored flag says resumed (the check every few seconds)', async () => {
+    const registry = app.get(SchedulerRegistry);
+    await app.get(ConnectionsService).resume('ticking');
+    expect(registry.doesExist('cron', 'connection:ticking')).toBe(false);
+    await app.get(SchedulerService).followStoredFlags();
+    expect(registry.doesExist('cron', 'connection:ticking')).toBe(true);
+    const before = await runs();
+    await eventually(async () => (await runs()) > before, 5_000);
   });
 });
