@@ -23,7 +23,12 @@ export async function peekSheet(stream: StreamName, source: SheetSource, workDir
     for await (const batch of rows.batches) {
       for (let i = 0; i < batch.rows.length; i++) {
         const row = batch.rows[i];
-        if (batch.numbers[i] < headerRow || row instanceof SkippedRecord || isBlank(row)) continue;
+        if (batch.numbers[i] < headerRow) continue;
+        if (row instanceof SkippedRecord) {
+          if (!header) throw new SheetSourceError(`${sheet.name} row ${batch.numbers[i]}: cannot be the header: ${row.reason}`);
+          continue;
+        }
+        if (isBlank(row)) continue;
         if (!header) header = row;
         else return { sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: row };
       }

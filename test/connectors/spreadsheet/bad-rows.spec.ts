@@ -121,6 +121,8 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
       await expect(readStream({ deals: { path: file } }, 'deals')).rejects.toThrow(
         /^long-header\.csv row 1: cannot be the header: the row is 10,485,764 bytes long, more than the 1 MB a row may have$/,
       );
+      const check = await spreadsheetConnector.check({ deals: { path: file } }, context({ deals: { path: file } }));
+      expect(check).toEqual({ ok: false, message: 'deals: long-header.csv row 1: cannot be the header: the row is 10,485,764 bytes long, more than the 1 MB a row may have' });
     });
   });
 
