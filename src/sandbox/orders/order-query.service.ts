@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { OrderListResponse } from '../../tracker/types/orders.types';
 import { OperationLimit, SandboxBudgetService } from '../budget/sandbox-budget.service';
 import { notFound } from '../errors/sandbox-error';
 import { parseFilters } from '../filters/triple-filter';
@@ -35,7 +36,7 @@ export class OrderQueryService {
     private readonly visits: VisitsService,
   ) {}
 
-  async list(projectId: number, body: Json): Promise<{ data: Record<string, unknown>[]; total: number; status: 'success' }> {
+  async list(projectId: number, body: Json): Promise<OrderListResponse> {
     const where = orderFilterSql(projectId, parseFilters(body.filters));
     const extendVisit = (optionalStringArray(body, 'extend') ?? []).includes('visit');
     const limit = optionalInteger(body, 'limit') ?? DEFAULT_ORDER_LIMIT;

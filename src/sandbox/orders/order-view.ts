@@ -1,3 +1,4 @@
+import type { Order, OrderDetailProduct } from '../../tracker/types/orders.types';
 import type { StatusType } from '../storage/order-status.entity';
 import { VisitRecord, visitSummary } from '../visits/visit-record';
 import type { StoredOrder } from './stored-order';
@@ -18,7 +19,7 @@ function trackerNumber(order: StoredOrder): number | null {
 
 /** An item of the order list. */
 export function orderListItem(order: StoredOrder, status: StatusInfo | undefined, visit: VisitRecord | null | undefined,
-  extendVisit: boolean): Record<string, unknown> {
+  extendVisit: boolean): Order {
   const statusName = status?.name ?? order.statusId;
   return {
     id: order.id,
@@ -81,7 +82,7 @@ export function orderDetail(order: StoredOrder, status: StatusInfo | undefined, 
 }
 
 /** A product of order info; `category.level1..5` becomes `categories: [{level, value}]`. */
-export function productView(product: StoredOrder['products'][number]): Record<string, unknown> {
+export function productView(product: StoredOrder['products'][number]): OrderDetailProduct {
   return {
     id: product.id,
     name: product.name,
