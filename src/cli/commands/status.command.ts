@@ -19,7 +19,7 @@ export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<nu
   return 0;
 }
 
-export function connectionLine(c: ConnectionResponse): string {
+function connectionLine(c: ConnectionResponse): string {
   return [
     c.id,
     `(${c.connector})`,
