@@ -11,7 +11,9 @@ export const ROOT = join(__dirname, '..', '..');
 /** `entry` relative to src/, e.g. 'main' or 'cli': the node arguments that start it. */
 export function nodeEntry(entry: string): string[] {
   const compiled = join(ROOT, 'dist', 'src', `${entry}.js`);
-  return isFresh(compiled) ? [compiled] : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src', `${entry}.ts`)];
+  // resolved here: a child started in another folder (a temp dir as its cwd) would not find ts-node by name
+  const tsNode = require.resolve('ts-node/register/transpile-only');
+  return isFresh(compiled) ? [compiled] : ['-r', tsNode, join(ROOT, 'src', `${entry}.ts`)];
 }
 
 /** tsc rewrites dist/.tsbuildinfo on every build, while unchanged outputs keep their old times. */
