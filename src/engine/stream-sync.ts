@@ -428,7 +428,9 @@ export class StreamSync {
       const value = this.plan.spec.sorted ? this.coverage.covered : this.coverage.seenMax;
       if (value !== null && (this.writtenCursor === null || value > this.writtenCursor)) cursor = new Date(value);
     }
-    const state = this.plan.saveState && this.lastState ? stateToStore(this.lastState, this.plan.mappingVersion) : undefined;
+    // a record deferred past the signpost is not acknowledged: the source has not been read as a whole yet
+    const complete = this.plan.saveState && this.deferred === 0;
+    const state = complete && this.lastState ? stateToStore(this.lastState, this.plan.mappingVersion) : undefined;
     await this.checkpoint([], { cursor, state, forgotten, completeRead: this.completeRead() });
     if (this.deferred) this.run.logger.log(`${this.stream}: ${this.deferred} records updated after the run's start wait for the next run`);
     this.run.progress(this.stream, true);

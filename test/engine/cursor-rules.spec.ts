@@ -53,6 +53,21 @@ describeStores('engine: cursor rules', (driver) => {
     expect(h.logger.lines.some((l) => l.includes('1 records updated after the run'))).toBe(true);
   });
 
+  it('the signpost: a stream with records deferred to the next run does not store the connector state (a file is not read as a whole)', async () => {
+    h = await new EngineHarness({ driver, source: { honourWindow: false, state: { content_hash: 'h1' } } }).start();
+    const storedState = async () => {
+      const state = (await h.query('SELECT state FROM stream_state WHERE connection_id = ? AND stream = ?', [h.connectionId, 'deals']))[0]?.state ?? null;
+      return typeof state === 'string' ? JSON.parse(state) : state;
+    };
+    h.source.deals = [...makeDeals(3, { start: T }), ...makeDeals(1, { start: new Date(Date.now() + 3600_000), from: 4 })];
+    expect((await h.run()).status).toBe('succeeded');
+    expect(await storedState()).toBeNull();
+
+    h.source.deals = makeDeals(3, { start: T });
+    expect((await h.run()).status).toBe('succeeded');
+    expect(await storedState()).toMatchObject({ content_hash: 'h1' });
+  });
+
   it('lag_seconds moves the upper bound back from the run start', async () => {
     h = await new EngineHarness({ driver, sync: { lag_seconds: 120 } }).start();
     h.source.deals = makeDeals(1, { start: T });

@@ -18,6 +18,8 @@ export interface MemorySource {
   repeatFirstPage: boolean;
   /** give Page.hashes (a cheap hash of the "raw row"), as a file connector does */
   hashes: boolean;
+  /** Page.state on the deals stream's last page (a file connector's content hash) */
+  state?: Record<string, unknown>;
   /** called before each page; may throw or wait */
   beforePage?: (stream: StreamName, index: number) => Promise<void> | void;
   /** windows the engine asked for, per read, with the streams it said the run reads after this one */
@@ -69,6 +71,7 @@ export const memoryConnector = defineConnector<MemorySettings>({
       const page: Page = { records, refs: records.map((r) => `${stream} ${r.id}`) };
       if (s.hashes) page.hashes = records.map((r) => rawRowHash(r));
       if (stream === 'deals' && i === 0 && s.rejected.length) page.rejected = s.rejected;
+      if (stream === 'deals' && s.state && i + s.pageSize >= inWindow.length) page.state = s.state;
       yield page;
       if (s.repeatFirstPage && index === 0) yield { ...page, records: page.records.map((r) => structuredClone(r)) };
       index++;
