@@ -77,7 +77,8 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       },
       {
         connection: 'crm-error-200',
-        error: /^connection crm-error-200, stream deals, GET \S*crm\.deal\.list\S*: HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
+        // the error object names the token: the CRM refused the credentials
+        error: /^connection crm-error-200, stream deals, GET \S*crm\.deal\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
       },
     );
     const configFile = join(dir.path, 'config.yaml');
