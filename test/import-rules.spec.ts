@@ -26,6 +26,8 @@ const under = (path: string, folder: string) =>
 const DAEMON = ['src'];
 /** The add-orders field rules, shared by the client's checks and the sandbox's validation. */
 const ADD_ORDERS_RULES = 'src/tracker/add-orders-rules';
+/** HTTP helpers shared by the tracker client and the connectors (retries and backoff). */
+const HTTP = 'src/http';
 
 const RULES: Rule[] = [
   {
@@ -46,10 +48,15 @@ const RULES: Rule[] = [
     forbidden: ['src/tracker'],
   },
   {
-    name: 'the tracker client is a stateless leaf',
+    name: 'the tracker client is a stateless leaf: of the daemon it reads only the shared HTTP retry policy',
     from: ['src/tracker'],
     forbidden: DAEMON,
-    allowed: (target) => under(target, 'src/tracker'),
+    allowed: (target) => under(target, 'src/tracker') || under(target, HTTP),
+  },
+  {
+    name: 'the shared HTTP retry policy, which the tracker client and the connectors run, is a pure leaf: it imports nothing',
+    from: [HTTP],
+    forbidden: ['src', 'connectors', PACKAGES],
   },
   {
     name: 'the engine does not know who triggers it',

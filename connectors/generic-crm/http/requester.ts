@@ -1,9 +1,10 @@
 import axios, { AxiosResponse } from 'axios';
+import { sleep } from '../../../src/http/retry-policy';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
 import { ErrorDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';
 import { Redactor } from './redactor';
-import { RetryPolicy, sleep } from './retry-policy';
+import { RetryPolicy } from './retry-policy';
 import { SourceLimits } from './source-limits';
 import { excerpt, SourceError } from './source-error';
 

@@ -1,6 +1,6 @@
 import { AccessRefusal, TrackerApiError } from '../tracker-error';
 import { TrackerOperation } from '../operations';
-import { isRetryableStatus } from './retry-policy';
+import { isRetryableStatus } from '../../http/retry-policy';
 
 /**
  * Decides whether an answer is an acknowledgement. The real service answers failures

@@ -3,13 +3,13 @@ import https from 'node:https';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import axios, { AxiosInstance, AxiosResponse } from 'axios';
+import { backoffDelayMs, parseRetryAfterMs, sleep } from '../../http/retry-policy';
 import { OPS, OperationKey, TrackerOperation } from '../operations';
 import { TrackerApiError } from '../tracker-error';
 import { BinaryFile, fileNameFromContentDisposition } from './binary-file';
 import { operationLimitFor } from './operation-limits';
 import { RateLimits, RateLimitSetting } from './rate-limits';
 import { failureOf, parseMaybeJson } from './response-check';
-import { backoffDelayMs, parseRetryAfterMs, sleep } from './retry-policy';
 import { secretRedactor } from './secret-redactor';
 import { SerializedJson } from './serialized-json';
 
@@ -43,6 +43,10 @@ export interface CallRequest {
   query?: Record<string, string | number | undefined | null>;
   body?: unknown;
 }
+
+/** Between attempts: exponential backoff from `retryBaseMs`, jittered, at most 30 s; a Retry-After, at most 10 minutes. */
+const MAX_BACKOFF_MS = 30_000;
+const MAX_RETRY_AFTER_MS = 10 * 60_000;
 
 type Attempt<T> =
   | { ok: true; value: T }
@@ -114,7 +118,8 @@ export class TrackerHttp {
       const { error } = outcome;
       if (op.createsRecord && error.retryable && mayHaveLanded(error)) throw error.withOutcomeUnknown();
       if (!error.retryable || attempt > this.options.retries) throw error;
-      const waitMs = outcome.retryAfterMs ?? backoffDelayMs(attempt, this.options.retryBaseMs);
+      const backoff = { baseMs: this.options.retryBaseMs, maxMs: MAX_BACKOFF_MS, jitter: true };
+      const waitMs = outcome.retryAfterMs ?? backoffDelayMs(attempt, backoff);
       this.options.logger?.warn(`${error.message}; retry ${attempt}/${this.options.retries} in ${waitMs} ms`);
       await sleep(waitMs);
     }
@@ -147,7 +152,7 @@ export class TrackerHttp {
     const body = parseMaybeJson(response.data);
     const error = failureOf(op, response.status, body, this.redact, this.options.project);
     if (!error) return { ok: true, value: body as T };
-    return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after']) };
+    return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after'], MAX_RETRY_AFTER_MS) };
   }
 
   /** A file answer is a failure when its status says so or when it is an error body in JSON. */
@@ -165,7 +170,7 @@ export class TrackerHttp {
       const fileName = fileNameFromContentDisposition(response.headers['content-disposition']);
       return { ok: true, value: { stream: Readable.from([buffer]), fileName, contentType } };
     }
-    return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after']) };
+    return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after'], MAX_RETRY_AFTER_MS) };
   }
 
   private networkError(op: TrackerOperation, e: unknown): TrackerApiError {
