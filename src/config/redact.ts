@@ -35,8 +35,11 @@ function redactValue(value: unknown, seen: WeakSet<object>): unknown {
   return copy;
 }
 
-/** `postgres://user:pw@host/db` → `postgres://user:***@host/db`; `?token=abc` → `?token=***`. */
-function redactUrl(text: string): string {
+/**
+ * A URL fit for messages and answers: `postgres://user:pw@host/db` → `postgres://user:***@host/db`,
+ * `?token=abc` → `?token=***`, a Bitrix24 webhook's token → `***`. Text that is not a URL is returned as it is.
+ */
+export function redactUrl(text: string): string {
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
   let url: URL;
   try {

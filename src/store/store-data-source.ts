@@ -2,6 +2,7 @@ import { mkdirSync } from 'fs';
 import { join } from 'path';
 import * as sqlite3 from 'sqlite3';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { redactUrl } from '../config/redact';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store-entities';
 
 export interface StoreOptions {
@@ -111,9 +112,4 @@ export async function tuneSqlite(dataSource: DataSource): Promise<void> {
 function describeStore(options: DataSourceOptions): string {
   if (options.type === 'postgres') return `PostgreSQL ${redactUrl(options.url ?? '')}`;
   return `SQLite ${String(options.database)}`;
-}
-
-/** A URL fit for messages: no password (nor user). */
-export function redactUrl(url: string): string {
-  return url.replace(/\/\/[^@/]*@/, '//***@');
 }

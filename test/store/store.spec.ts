@@ -117,14 +117,14 @@ describeStores('store', (driver) => {
 describe('store url', () => {
   it('only postgres:// URLs are accepted; the message hides the password', async () => {
     await expect(createStoreDataSource({ dataDir: tmpdir(), url: 'mysql://u:secret@db/x' })).rejects.toThrow(
-      /store.url mysql:\/\/\*\*\*@db\/x: only postgres:\/\/ or postgresql:\/\//,
+      /store.url mysql:\/\/u:\*\*\*@db\/x: only postgres:\/\/ or postgresql:\/\//,
     );
   });
 
   it('an unreachable PostgreSQL fails with a message naming it, without the password', async () => {
     const error = await createStoreDataSource({ dataDir: tmpdir(), url: 'postgresql://u:secret@127.0.0.1:1/x?connect_timeout=2' }).catch((e: Error) => e);
     expect(error).toBeInstanceOf(Error);
-    expect((error as Error).message).toMatch(/store: cannot open PostgreSQL postgresql:\/\/\*\*\*@127.0.0.1:1\/x/);
+    expect((error as Error).message).toMatch(/store: cannot open PostgreSQL postgresql:\/\/u:\*\*\*@127.0.0.1:1\/x/);
     expect((error as Error).message).not.toContain('secret');
   });
 });
