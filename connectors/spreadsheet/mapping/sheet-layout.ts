@@ -168,8 +168,3 @@ function productGroups(index: Record<string, number>): ProductColumns[] {
   }
   return [...groups.entries()].sort((a, b) => a[0] - b[0]).map(([, group]) => group).filter((g) => g.id >= 0);
 }
-
-/** -1 when the field has no column */
-export function columnOf(layout: SheetLayout, field: string): number {
-  return layout.index[field] ?? -1;
-}

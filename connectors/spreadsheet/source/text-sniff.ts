@@ -29,11 +29,6 @@ export async function sniffText(file: string, source: SheetSource, tsv: boolean)
   return { encoding, delimiter, detectedBy };
 }
 
-/** The decoded start of the file (for check and discover messages). */
-export async function sampleText(file: string, encoding: SheetEncoding): Promise<string> {
-  return decodeSample(await readSample(file), encoding);
-}
-
 async function readSample(file: string): Promise<Buffer> {
   const handle = await fs.open(file, 'r');
   try {
