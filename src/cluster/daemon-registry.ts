@@ -1,6 +1,6 @@
 import { DataSource, MoreThanOrEqual } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
-import { serialWriter } from '../engine/persistence/serial-writer';
+import { serialWriter } from '../store/serial-writer';
 import { DaemonEntity, DaemonRunningRun } from '../store/entities/daemon.entity';
 
 /**

@@ -7,8 +7,8 @@ import { ConnectionEntity } from '../store/entities/connection.entity';
 import { CursorEntity } from '../store/entities/cursor.entity';
 import { StreamStateEntity } from '../store/entities/stream-state.entity';
 import { UnknownConnectionError } from './engine-errors';
-import { isoNow } from './persistence/iso-time';
-import { serialWriter } from './persistence/serial-writer';
+import { isoNow } from '../store/iso-time';
+import { serialWriter } from '../store/serial-writer';
 
 /** The connection rows: mirrored from the config at start-up; `paused` belongs to the admin. */
 @Injectable()

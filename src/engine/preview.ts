@@ -4,7 +4,7 @@ import { errorText } from './engine-errors';
 import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from './engine-types';
 import { fingerprinter } from './fingerprint';
 import { MappingError } from './mapping/mapping-error';
-import { RecordStateStore } from './persistence/record-state.store';
+import { RecordStateStore } from '../store/repositories/record-state.store';
 import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';
 
 export interface PreviewDeps {

@@ -2,7 +2,7 @@ import { STREAM_ORDER, StreamName } from '../connectors/canonical';
 import type { ConnectorDefinition, Page, StreamSpec } from '../connectors/connector-definition';
 import { errorText } from './engine-errors';
 import { RunMode } from './engine-types';
-import { CursorStore } from './persistence/cursor.store';
+import { CursorStore } from '../store/repositories/cursor.store';
 import { RunScope } from './run-scope';
 import { storedStateFor } from './fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';

@@ -1,7 +1,7 @@
 import type { CanonicalRecord } from '../connectors/canonical';
 import type { Page, ReadCursor, StreamSpec } from '../connectors/connector-definition';
-import { Checkpoint, writeCheckpoint } from './checkpoint';
-import type { AcknowledgedRecord } from './persistence/record-state.store';
+import { Checkpoint, writeCheckpoint } from '../store/checkpoint-writer';
+import type { AcknowledgedRecord } from '../store/repositories/record-state.store';
 import { Chunk, CoverageTracker } from './coverage-tracker';
 import { isAccessRefusal } from '../tracker/tracker-error';
 import { StreamSortError, errorText } from './engine-errors';

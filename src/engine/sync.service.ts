@@ -12,12 +12,12 @@ import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError,
 import { defaultEngineLogger, ENGINE_LOGGER, EngineLogger, runScopedLogger } from './engine-logger';
 import { ENGINE_OPTIONS, EngineOptions, ResolvedEngineOptions, resolveEngineOptions } from './engine-options';
 import { PreviewOptions, PreviewResult, ProgressEvent, RunSummary, RunTrigger, StartRunOptions } from './engine-types';
-import { CursorStore } from './persistence/cursor.store';
-import { LeaseStore } from './persistence/lease.store';
-import { OpenRejectionStore } from './persistence/open-rejection.store';
-import { RecordStateStore } from './persistence/record-state.store';
-import { RunStore } from './persistence/run.store';
-import { SerialWriter, serialWriter } from './persistence/serial-writer';
+import { CursorStore } from '../store/repositories/cursor.store';
+import { LeaseStore } from '../store/repositories/lease.store';
+import { OpenRejectionStore } from '../store/repositories/open-rejection.store';
+import { RecordStateStore } from '../store/repositories/record-state.store';
+import { RunStore } from '../store/repositories/run.store';
+import { SerialWriter, serialWriter } from '../store/serial-writer';
 import { previewConnection } from './preview';
 import { RunExecutor, RunOutcome, RunRequest } from './run-executor';
 import { validateStartOptions } from './run-options';

@@ -2,7 +2,7 @@ import { hostname } from 'os';
 import { RunInProgressError, ScheduledSlotTakenError } from '../../src/engine/engine-errors';
 import { machineKey } from '../../src/engine/engine-options';
 import { RunSummary } from '../../src/engine/engine-types';
-import { isDeadLocalHolder } from '../../src/engine/persistence/lease.store';
+import { isDeadLocalHolder } from '../../src/store/repositories/lease.store';
 import { SyncService } from '../../src/engine/sync.service';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';

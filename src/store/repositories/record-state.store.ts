@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, In } from 'typeorm';
-import { RecordStateEntity } from '../../store/entities/record-state.entity';
-import { RejectedRecordEntity } from '../../store/entities/rejected-record.entity';
+import { RecordStateEntity } from '../entities/record-state.entity';
+import { RejectedRecordEntity } from '../entities/rejected-record.entity';
 
 /** SQLite allows 32766 bound parameters per statement; PostgreSQL 65535. Stay well below both. */
 const IDS_PER_QUERY = 900;

@@ -1,7 +1,7 @@
 import { DataSource, EntityManager } from 'typeorm';
-import { CursorEntity } from '../../store/entities/cursor.entity';
-import { StreamStateEntity } from '../../store/entities/stream-state.entity';
-import { isoNow } from './iso-time';
+import { CursorEntity } from '../entities/cursor.entity';
+import { StreamStateEntity } from '../entities/stream-state.entity';
+import { isoNow } from '../iso-time';
 
 /** Cursors and connector stream states: read at a run's start, written only inside checkpoints. */
 export class CursorStore {

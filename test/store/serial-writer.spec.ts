@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource, Logger } from 'typeorm';
-import { Checkpoint, writeCheckpoint } from '../../../src/engine/checkpoint';
-import { SERVICE_COUNTER_KEYS, ServiceCounters } from '../../../src/engine/engine-types';
-import { RecordStateStore } from '../../../src/engine/persistence/record-state.store';
-import { SerialWriter } from '../../../src/engine/persistence/serial-writer';
-import { openStore, storeDataSourceOptions, StoreOptions } from '../../../src/store/store-data-source';
-import { describeStores, sql, storeOptionsFor } from '../../support/store-drivers';
+import { Checkpoint, writeCheckpoint } from '../../src/store/checkpoint-writer';
+import { SERVICE_COUNTER_KEYS, ServiceCounters } from '../../src/engine/engine-types';
+import { RecordStateStore } from '../../src/store/repositories/record-state.store';
+import { SerialWriter } from '../../src/store/serial-writer';
+import { openStore, storeDataSourceOptions, StoreOptions } from '../../src/store/store-data-source';
+import { describeStores, sql, storeOptionsFor } from '../support/store-drivers';
 
 /** Records the statements the store runs (TypeORM's logger hook), to count commits. */
 class StatementLog implements Logger {

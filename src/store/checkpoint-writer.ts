@@ -1,13 +1,12 @@
 import { EntityManager } from 'typeorm';
-import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
-import { ServiceCounters, StreamCounters } from './engine-types';
-import { CursorStore } from './persistence/cursor.store';
-import { isoNow } from './persistence/iso-time';
-import { OpenRejectionStore } from './persistence/open-rejection.store';
-import { AcknowledgedRecord, RecordStateStore } from './persistence/record-state.store';
-import { RunStore } from './persistence/run.store';
-import { SerialWriter } from './persistence/serial-writer';
-import type { OpenRejectionChanges } from './rejection-log';
+import { RejectedRecordEntity } from './entities/rejected-record.entity';
+import { isoNow } from './iso-time';
+import { CursorStore } from './repositories/cursor.store';
+import { OpenRejectionStore } from './repositories/open-rejection.store';
+import { AcknowledgedRecord, RecordStateStore } from './repositories/record-state.store';
+import { RunStore } from './repositories/run.store';
+import type { ServiceCounters, StreamCounters } from './repositories/run.types';
+import { SerialWriter } from './serial-writer';
 
 export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;
 
@@ -28,8 +27,11 @@ export interface Checkpoint {
   state?: Record<string, unknown>;
   /** some earlier rejection of this connection is unresolved: resolve those now acknowledged */
   resolveRejections: boolean;
-  /** open rejections settled or restated (the rejections above enter the open set in any case) */
-  openRejections?: OpenRejectionChanges;
+  /**
+   * open rejections settled or restated (the rejections above enter the open set in any case): keys whose rows
+   * from earlier runs go (the engine's rejection log builds it)
+   */
+  openRejections?: { dropEarlier: string[] };
   /**
    * the stream's read was complete (the whole source, to its end): its open rejections that this run did not
    * reject again are gone from the source, except `kept` (records deferred to the next run)

@@ -1,9 +1,9 @@
 import { DataSource } from 'typeorm';
-import { DaemonEntity } from '../../store/entities/daemon.entity';
-import { LeaseEntity } from '../../store/entities/lease.entity';
-import { machineKey, OWN_HOLDERS } from '../engine-options';
-import { isoAfter, isoNow } from './iso-time';
-import { SerialWriter } from './serial-writer';
+import { DaemonEntity } from '../entities/daemon.entity';
+import { LeaseEntity } from '../entities/lease.entity';
+import { machineKey, OWN_HOLDERS } from '../holder-id';
+import { isoAfter, isoNow } from '../iso-time';
+import { SerialWriter } from '../serial-writer';
 
 export interface LeaseTimings {
   ttlMs: number;

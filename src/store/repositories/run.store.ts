@@ -1,11 +1,11 @@
 import { DataSource, In } from 'typeorm';
-import { RejectedRecordEntity } from '../../store/entities/rejected-record.entity';
-import { RunEntity, RunStatusValue } from '../../store/entities/run.entity';
-import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from '../engine-types';
-import { isoNow } from './iso-time';
-import { SerialWriter } from './serial-writer';
+import { RejectedRecordEntity } from '../entities/rejected-record.entity';
+import { RunEntity, RunStatusValue } from '../entities/run.entity';
+import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
+import { isoNow } from '../iso-time';
+import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
-import { LeaseEntity } from '../../store/entities/lease.entity';
+import { LeaseEntity } from '../entities/lease.entity';
 import { EntityManager } from 'typeorm';
 
 export interface NewRun {

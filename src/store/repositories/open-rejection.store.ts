@@ -1,6 +1,6 @@
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { OpenRejectionEntity, openRejectionKey } from '../../store/entities/open-rejection.entity';
-import type { NewRejection } from '../checkpoint';
+import { OpenRejectionEntity, openRejectionKey } from '../entities/open-rejection.entity';
+import type { NewRejection } from '../checkpoint-writer';
 
 /** keys per IN list: well below SQLite's and PostgreSQL's bound-parameter limits */
 const KEYS_PER_QUERY = 900;
