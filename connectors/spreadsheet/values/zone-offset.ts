@@ -1,8 +1,14 @@
+import { IANAZone } from 'luxon';
+
 /**
- * Wall-clock time in an IANA zone -> UTC instant, without a date library.
- * Intl is slow (microseconds per call), so offsets are cached per zone and UTC day: a day whose start and
- * end share one offset (all but the two DST days a year) answers from the cache; a transition day falls
- * back to a cache per 15 minutes (every modern transition happens on a quarter hour).
+ * Wall-clock time in an IANA zone -> UTC instant. luxon gives a zone's offset at an instant; two rules are ours:
+ * - which instant an ambiguous wall time means (luxon's DateTime.fromObject answers from the offset in force
+ *   today, so its answer in a DST overlap changes with the season): in a gap the later offset wins, in an
+ *   overlap the first occurrence;
+ * - a cache: an offset costs microseconds (Intl), and this runs once or twice per row on a million rows. Offsets
+ *   are kept per zone and UTC day: a day whose start and end share one offset (all but the two DST days a year)
+ *   answers from the cache; a transition day falls back to a cache per 15 minutes (every modern transition
+ *   happens on a quarter hour).
  */
 
 const DAY_MS = 86_400_000;
@@ -10,22 +16,13 @@ const QUARTER_MS = 900_000;
 const CACHE_LIMIT = 200_000;
 
 class ZoneOffsets {
-  private readonly format: Intl.DateTimeFormat;
+  private readonly zone: IANAZone;
   /** UTC day number -> offset in ms, or NaN when the offset changes within that day */
   private readonly days = new Map<number, number>();
   private readonly quarters = new Map<number, number>();
 
   constructor(zone: string) {
-    this.format = new Intl.DateTimeFormat('en-US', {
-      timeZone: zone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-      second: 'numeric',
-    });
+    this.zone = IANAZone.create(zone);
   }
 
   /** offset (local minus UTC, ms) in force at the UTC instant `utcMs` */
@@ -51,11 +48,9 @@ class ZoneOffsets {
     return offset;
   }
 
+  /** luxon answers in minutes (fractional for the local mean times before standard zones) */
   private compute(utcMs: number): number {
-    const parts = this.format.formatToParts(new Date(utcMs));
-    const value = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-    const asUtc = Date.UTC(value('year'), value('month') - 1, value('day'), value('hour'), value('minute'), value('second'));
-    return asUtc - Math.floor(utcMs / 1000) * 1000;
+    return Math.round(this.zone.offset(utcMs) * 60_000);
   }
 
   private remember(cache: Map<number, number>, key: number, offset: number): void {
@@ -73,16 +68,6 @@ function zoneOffsets(zone: string): ZoneOffsets {
     zones.set(zone, offsets);
   }
   return offsets;
-}
-
-/** true when Intl knows the zone name */
-export function isKnownTimeZone(zone: string): boolean {
-  try {
-    new Intl.DateTimeFormat('en-US', { timeZone: zone });
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**
