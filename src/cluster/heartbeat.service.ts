@@ -1,8 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { hostname } from 'os';
-import { DataSource } from 'typeorm';
 import { SyncService } from '../engine/sync.service';
-import { DaemonRegistry } from './daemon-registry';
+import { DaemonStore } from '../store/repositories/daemon.store';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_RECENT_MS, HEARTBEAT_OPTIONS, HeartbeatOptions } from './heartbeat-options';
 
 /** Rows silent for a day belong to daemons that will not come back. */
@@ -16,7 +15,6 @@ const PRUNE_AFTER_MS = 24 * 3600_000;
 @Injectable()
 export class HeartbeatService implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('Cluster');
-  private readonly registry: DaemonRegistry;
   private readonly startedAt = new Date().toISOString();
   private timer?: NodeJS.Timeout;
   private beating?: Promise<void>;
@@ -25,11 +23,10 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
   readonly recentMs: number;
 
   constructor(
-    dataSource: DataSource,
+    private readonly registry: DaemonStore,
     private readonly sync: SyncService,
     @Optional() @Inject(HEARTBEAT_OPTIONS) options?: HeartbeatOptions,
   ) {
-    this.registry = new DaemonRegistry(dataSource);
     this.intervalMs = options?.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
     this.recentMs = options?.recentMs ?? DEFAULT_RECENT_MS;
   }

@@ -1,4 +1,4 @@
 export { ClusterModule } from './cluster.module';
 export { HeartbeatService } from './heartbeat.service';
-export { DaemonRegistry } from './daemon-registry';
+export { DaemonStore } from '../store/repositories/daemon.store';
 export * from './heartbeat-options';

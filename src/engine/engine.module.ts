@@ -1,14 +1,16 @@
 import { Module } from '@nestjs/common';
 import { ConnectionsService } from './connections.service';
+import { ENGINE_PARTS } from './engine-parts';
 import { SyncService } from './sync.service';
 
 /**
  * The sync engine for Nest. Expects in the app: TrackerSyncConfig (src/config), TrackerClient
- * (src/tracker/tracker.module), ConnectorRegistry (src/connectors) and TypeORM's DataSource (StoreModule).
+ * (src/tracker/tracker.module), ConnectorRegistry (src/connectors) and the store's repositories (StoreModule).
  * Optional: ENGINE_LOGGER ({ log, warn, error }) and ENGINE_OPTIONS (lease and progress timings).
+ * Outside Nest, createEngine (engine-parts.ts) wires the same parts.
  */
 @Module({
-  providers: [SyncService, ConnectionsService],
+  providers: [SyncService, ConnectionsService, ...ENGINE_PARTS],
   exports: [SyncService, ConnectionsService],
 })
 export class EngineModule {}

@@ -4,6 +4,7 @@ import { isoNow } from './iso-time';
 import { CursorStore } from './repositories/cursor.store';
 import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { AcknowledgedRecord, RecordStateStore } from './repositories/record-state.store';
+import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RunStore } from './repositories/run.store';
 import type { ServiceCounters, StreamCounters } from './repositories/run.types';
 import { SerialWriter } from './serial-writer';
@@ -39,6 +40,15 @@ export interface Checkpoint {
   completeRead?: { kept: string[] };
 }
 
+/** Writes checkpoints through the store's serial writer (see writeCheckpoint). */
+export class CheckpointWriter {
+  constructor(private readonly writer: SerialWriter) {}
+
+  write(checkpoint: Checkpoint | (() => Checkpoint)): Promise<Checkpoint> {
+    return writeCheckpoint(this.writer, checkpoint);
+  }
+}
+
 /**
  * Writes a checkpoint in its turn in the writer's queue. Given a function, the checkpoint is built when its
  * turn comes (once: a retried group commit writes the same one again). Resolves with what was written.
@@ -62,8 +72,7 @@ async function applyCheckpoint(m: EntityManager, cp: Checkpoint): Promise<void> 
   }
   if (cp.forgotten?.length) await RecordStateStore.remove(m, cp.connectionId, cp.stream, cp.forgotten);
   if (cp.rejections.length) {
-    const rows = cp.rejections.map((r) => ({ ...r, resolved: false, created_at: now }));
-    for (let i = 0; i < rows.length; i += 200) await m.getRepository(RejectedRecordEntity).insert(rows.slice(i, i + 200));
+    await RejectedRecordStore.insert(m, cp.rejections.map((r) => ({ ...r, resolved: false, created_at: now })));
     await OpenRejectionStore.record(m, cp.runId, cp.rejections, now);
   }
   if (cp.openRejections?.dropEarlier.length) {

@@ -2,8 +2,12 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { openStore, StoreOptions, storeDataSourceOptions } from './store-data-source';
 import { STORE_ENTITIES } from './store-entities';
+import { STORE_REPOSITORY_PROVIDERS, STORE_REPOSITORY_TOKENS } from './store-repositories';
 
-/** The daemon's store as TypeORM's default connection (the sandbox keeps its own named one). */
+/**
+ * The daemon's store as TypeORM's default connection (the sandbox keeps its own named one), and its
+ * repositories (store-repositories.ts), which are the only way the rest of the daemon reaches it.
+ */
 @Module({})
 export class StoreModule {
   static forRoot(options: StoreOptions): DynamicModule {
@@ -18,7 +22,8 @@ export class StoreModule {
         }),
         TypeOrmModule.forFeature(STORE_ENTITIES),
       ],
-      exports: [TypeOrmModule],
+      providers: STORE_REPOSITORY_PROVIDERS,
+      exports: [TypeOrmModule, ...STORE_REPOSITORY_TOKENS],
     };
   }
 }

@@ -1,6 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
+import { StoreRepositories } from '../../src/store/store-repositories';
 import { HeartbeatService } from '../../src/cluster/heartbeat.service';
 import { DaemonEntity } from '../../src/store/entities/daemon.entity';
 import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
@@ -72,7 +72,7 @@ describeStores('heartbeat', (driver) => {
     h = await new EngineHarness({ driver, batchSize: 5 }).start();
     h.source.deals = makeDeals(20);
     h.service.delayMs = 40;
-    const heartbeat = new HeartbeatService(h.dataSource as DataSource, h.sync, { intervalMs: 50 });
+    const heartbeat = new HeartbeatService(new StoreRepositories(h.dataSource).daemons, h.sync, { intervalMs: 50 });
     await heartbeat.onApplicationBootstrap();
     const rows = () => h.dataSource.getRepository(DaemonEntity).find();
     expect(await rows()).toMatchObject([{ id: h.sync.holderId, pid: process.pid, running: [] }]);

@@ -8,6 +8,7 @@ import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { loadConnectors } from '../../src/connectors/plugin-loader';
 import type { RunSummary } from '../../src/engine/engine-types';
 import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { SandboxClientEntity } from '../../src/sandbox/storage/client.entity';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { TrackerClient } from '../../src/tracker/tracker-client';
@@ -65,7 +66,7 @@ export class E2eSync {
     config.tracker.batch_size = this.options.batchSize ?? 500;
     config.tracker.rate_limit = 'off';
     config.connections = [connection];
-    return new SyncService(this.store, this.tracker, this.registry, config, this.logger, { workDir: join(this.dataDir, 'work') });
+    return createSyncService(this.store, this.tracker, this.registry, config, this.logger, { workDir: join(this.dataDir, 'work') });
   }
 
   /** One incremental run, as `npm run cli -- sync <connection>` starts it. */

@@ -1,7 +1,7 @@
 import connector from '../../connectors/generic-crm';
 import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { ConnectionConfig } from '../../src/config/config.schema';
-import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import * as amocrm from '../fixtures/crm/amocrm';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
@@ -106,7 +106,7 @@ describe('engine: a refused key fails the run and rejects no record', () => {
       id: 'amo', connector: 'generic-crm', settings: { ...amocrm.settings(crm.url), token: 'revoked-token-777' },
     });
     h.config.connections = [connection];
-    h.sync = new SyncService(h.dataSource, h.tracker, registry, h.config, h.logger);
+    h.sync = createSyncService(h.dataSource, h.tracker, registry, h.config, h.logger);
     const run = await h.run();
     expect(run.status).toBe('failed');
     expect(run.error).toMatch(

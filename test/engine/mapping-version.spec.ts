@@ -9,6 +9,7 @@ import type { EngineOptions } from '../../src/engine/engine-options';
 import { fingerprinter } from '../../src/engine/fingerprint';
 import { DEAL_MAPPING_VERSION } from '../../src/engine/mapping/deal.mapping';
 import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { CapturingLogger, EngineHarness, testTracker, trackerSyncConfig } from '../support/engine-harness';
@@ -48,7 +49,7 @@ describe('engine: a bumped mapping version sends its stream again (spreadsheet: 
     connection.sync = new SyncOptionsConfig();
     const registry = new ConnectorRegistry();
     registry.register(spreadsheetConnector);
-    const sync = new SyncService(store, tracker, registry, trackerSyncConfig(join(dir, 'data'), [connection]), logger, options);
+    const sync = createSyncService(store, tracker, registry, trackerSyncConfig(join(dir, 'data'), [connection]), logger, options);
     engines.push(sync);
     return sync;
   }

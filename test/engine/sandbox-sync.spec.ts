@@ -3,6 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { SandboxHarness } from '../sandbox/sandbox-harness';
@@ -38,7 +39,7 @@ describe('engine against the sandbox', () => {
 
   function engine(sourceName: string, batchSize = 100): SyncService {
     const config = trackerSyncConfig(dir, [connectionConfig('sheet', sourceName)], batchSize, 4);
-    return new SyncService(store, tracker, memoryRegistry(), config, new CapturingLogger());
+    return createSyncService(store, tracker, memoryRegistry(), config, new CapturingLogger());
   }
 
   it('managers, clients and deals reach the sandbox; a second run sends nothing', async () => {

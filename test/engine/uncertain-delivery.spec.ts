@@ -3,7 +3,7 @@ import { AddressInfo } from 'node:net';
 import type { CanonicalRecord, CustomEvent, Expense, Lead, MediaPlanTarget, StreamName } from '../../src/connectors/canonical';
 import { defineConnector } from '../../src/connectors/connector-definition';
 import { ConnectionConfig } from '../../src/config/config.schema';
-import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { SandboxHarness } from '../sandbox/sandbox-harness';
 import { EngineHarness, memoryRegistry } from '../support/engine-harness';
@@ -95,7 +95,7 @@ describe('engine: no duplicate from a create call that timed out (sandbox behind
     const registry = memoryRegistry();
     registry.register(extrasConnector);
     h.config.connections = [Object.assign(new ConnectionConfig(), { id: 'extras', connector: 'extras', settings: { source: 'x' } })];
-    h.sync = new SyncService(h.dataSource, h.tracker, registry, h.config, h.logger);
+    h.sync = createSyncService(h.dataSource, h.tracker, registry, h.config, h.logger);
   });
 
   afterEach(async () => {

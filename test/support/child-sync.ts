@@ -3,7 +3,7 @@
  * env: DATA_DIR, BASE_URL, DEALS, API_KEY, BATCH_SIZE, CONCURRENCY, GO_FILE (wait for it before starting)
  */
 import { existsSync } from 'fs';
-import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { connectionConfig, memoryRegistry, trackerSyncConfig } from './engine-harness';
 import { makeDeals, memorySource } from './memory-connector';
@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   const tracker = new TrackerClient({ baseUrl: env.BASE_URL!, apiKey: env.API_KEY ?? 'child', project: '1', rateLimit: 'off', retries: 3, retryBaseMs: 20 });
   const config = trackerSyncConfig(env.DATA_DIR!, [connectionConfig('demo', 'child')], Number(env.BATCH_SIZE ?? 500), Number(env.CONCURRENCY ?? 4));
   const quiet = { log: () => undefined, warn: () => undefined, error: (m: string) => process.stderr.write(m + '\n') };
-  const sync = new SyncService(dataSource, tracker, memoryRegistry(), config, quiet);
+  const sync = createSyncService(dataSource, tracker, memoryRegistry(), config, quiet);
   await sync.recoverInterruptedRuns();
   process.stdout.write('ready\n');
   while (env.GO_FILE && !existsSync(env.GO_FILE)) await new Promise((r) => setTimeout(r, 5));

@@ -7,6 +7,7 @@ import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { EngineLogger } from '../../src/engine/engine-logger';
 import { EngineOptions } from '../../src/engine/engine-options';
 import { SyncService } from '../../src/engine/sync.service';
+import { createSyncService } from '../../src/engine/engine-parts';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { sql, StoreDriver, storeOptionsFor } from './store-drivers';
 import { TrackerClient } from '../../src/tracker/tracker-client';
@@ -104,7 +105,7 @@ export class EngineHarness {
   }
 
   newSyncService(engine: EngineOptions = this.options.engine ?? {}): SyncService {
-    return new SyncService(this.dataSource, this.tracker, memoryRegistry(), this.config, this.logger, engine);
+    return createSyncService(this.dataSource, this.tracker, memoryRegistry(), this.config, this.logger, engine);
   }
 
   /** Starts a run and waits for its summary. */

@@ -1,25 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { DaemonRegistry } from '../../cluster/daemon-registry';
 import { HeartbeatService } from '../../cluster/heartbeat.service';
 import { DaemonEntity } from '../../store/entities/daemon.entity';
+import { DaemonStore } from '../../store/repositories/daemon.store';
 import { ClusterResponse, DaemonResponse } from './cluster.response';
 
 /** The daemons sharing the store, from their heartbeat rows. */
 @Injectable()
 export class ClusterStatusService {
-  private readonly registry: DaemonRegistry;
-
   constructor(
-    dataSource: DataSource,
+    private readonly daemons: DaemonStore,
     private readonly heartbeat: HeartbeatService,
-  ) {
-    this.registry = new DaemonRegistry(dataSource);
-  }
+  ) {}
 
   async status(): Promise<ClusterResponse> {
     const now = Date.now();
-    const rows = await this.registry.recent(new Date(now - this.heartbeat.recentMs).toISOString());
+    const rows = await this.daemons.recent(new Date(now - this.heartbeat.recentMs).toISOString());
     return {
       self: this.heartbeat.daemonId,
       recent_seconds: Math.round(this.heartbeat.recentMs / 1000),

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
 import { ConnectionsService } from '../../engine';
-import { OpenRejectionEntity } from '../../store';
+import { OpenRejectionStore } from '../../store';
 import { OpenRejectionListResponse, toOpenRejectionResponse } from '../dto/open-rejection.response';
 
 export interface OpenRejectionsQuery {
@@ -16,19 +14,13 @@ export interface OpenRejectionsQuery {
 export class OpenRejectionsService {
   constructor(
     private readonly connections: ConnectionsService,
-    @InjectRepository(OpenRejectionEntity) private readonly open: Repository<OpenRejectionEntity>,
+    private readonly open: OpenRejectionStore,
   ) {}
 
   /** Per stream, oldest first. Throws UnknownConnectionError (→ 404) for an id the config does not hold. */
   async list(connectionId: string, query: OpenRejectionsQuery): Promise<OpenRejectionListResponse> {
     await this.connections.get(connectionId);
-    const where = { connection_id: connectionId, ...(query.stream ? { stream: query.stream } : {}) };
-    const [rows, total] = await this.open.findAndCount({
-      where,
-      order: { stream: 'ASC', first_seen: 'ASC', record_key: 'ASC', field: 'ASC' },
-      take: query.limit,
-      skip: query.offset,
-    });
+    const { rows, total } = await this.open.pageOf(connectionId, query.stream, query);
     return { rejected: rows.map(toOpenRejectionResponse), total, limit: query.limit, offset: query.offset };
   }
 }

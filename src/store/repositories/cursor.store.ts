@@ -2,10 +2,28 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CursorEntity } from '../entities/cursor.entity';
 import { StreamStateEntity } from '../entities/stream-state.entity';
 import { isoNow } from '../iso-time';
+import { SerialWriter } from '../serial-writer';
 
-/** Cursors and connector stream states: read at a run's start, written only inside checkpoints. */
+/** Cursors and connector stream states: read at a run's start, written only inside checkpoints (or forgotten). */
 export class CursorStore {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: SerialWriter,
+  ) {}
+
+  /** A connection's cursors, by stream. */
+  list(connectionId: string): Promise<CursorEntity[]> {
+    return this.dataSource.getRepository(CursorEntity).find({ where: { connection_id: connectionId }, order: { stream: 'ASC' } });
+  }
+
+  /** Drops a connection's cursors and connector states (the next run reads everything); the cursors dropped. */
+  forget(connectionId: string): Promise<number> {
+    return this.writer.transaction(async (m) => {
+      const result = await m.getRepository(CursorEntity).delete({ connection_id: connectionId });
+      await m.getRepository(StreamStateEntity).delete({ connection_id: connectionId });
+      return result.affected ?? 0;
+    });
+  }
 
   async cursor(connectionId: string, stream: string): Promise<Date | null> {
     const row = await this.dataSource.getRepository(CursorEntity).findOneBy({ connection_id: connectionId, stream });

@@ -5,7 +5,10 @@ import { machineKey, OWN_HOLDERS } from '../holder-id';
 import { isoAfter, isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 
-export interface LeaseTimings {
+/** Who takes leases, and for how long: one per process (the engine's holder id and timings). */
+export interface LeaseHolder {
+  /** machine:pid:nonce (holder-id.ts) */
+  id: string;
   ttlMs: number;
   /** a holder whose daemon heartbeat is older than this is dead */
   deadDaemonAfterMs: number;
@@ -23,45 +26,43 @@ export class LeaseStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: SerialWriter,
-    private readonly holder: string,
-    private readonly timings: LeaseTimings,
   ) {}
 
-  /** Takes the lease (and claims `slot`, an ISO instant, when given). */
-  async acquire(connectionId: string, slot?: string): Promise<AcquireResult> {
+  /** Takes the lease for `me` (and claims `slot`, an ISO instant, when given). */
+  async acquire(me: LeaseHolder, connectionId: string, slot?: string): Promise<AcquireResult> {
     await this.ensureRow(connectionId);
-    if (await this.takeIf(connectionId, { slot })) return { taken: true };
+    if (await this.takeIf(me, connectionId, { slot })) return { taken: true };
     const current = await this.current(connectionId);
     if (slot && current?.last_slot && current.last_slot >= slot) return { taken: false, reason: 'slot-taken', lease: current };
     // a holder that can no longer renew (killed here, or its daemon stopped beating): take over at once
-    if (current?.holder && current.holder !== this.holder && (await this.isDeadHolder(current.holder))) {
-      if (await this.takeIf(connectionId, { slot, fromHolder: current.holder })) return { taken: true };
+    if (current?.holder && current.holder !== me.id && (await this.isDeadHolder(current.holder, me.deadDaemonAfterMs))) {
+      if (await this.takeIf(me, connectionId, { slot, fromHolder: current.holder })) return { taken: true };
     }
     const after = await this.current(connectionId);
     const slotTaken = !!slot && !!after?.last_slot && after.last_slot >= slot;
     return { taken: false, reason: slotTaken ? 'slot-taken' : 'held', lease: after };
   }
 
-  async setRun(connectionId: string, runId: number): Promise<void> {
+  async setRun(me: LeaseHolder, connectionId: string, runId: number): Promise<void> {
     await this.writer.run((m) =>
       m.createQueryBuilder().update(LeaseEntity).set({ run_id: runId })
-        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: this.holder }).execute(),
+        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: me.id }).execute(),
     );
   }
 
   /** Extends the lease; false when it was lost (expired and taken by another process). */
-  async renew(connectionId: string): Promise<boolean> {
+  async renew(me: LeaseHolder, connectionId: string): Promise<boolean> {
     const result = await this.writer.run((m) =>
-      m.createQueryBuilder().update(LeaseEntity).set({ expires_at: isoAfter(this.timings.ttlMs) })
-        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: this.holder }).execute(),
+      m.createQueryBuilder().update(LeaseEntity).set({ expires_at: isoAfter(me.ttlMs) })
+        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: me.id }).execute(),
     );
     return (result.affected ?? 0) > 0;
   }
 
-  async release(connectionId: string): Promise<void> {
+  async release(me: LeaseHolder, connectionId: string): Promise<void> {
     await this.writer.run((m) =>
       m.createQueryBuilder().update(LeaseEntity).set({ holder: '', run_id: null, expires_at: new Date(0).toISOString() })
-        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: this.holder }).execute(),
+        .where('connection_id = :connectionId AND holder = :holder', { connectionId, holder: me.id }).execute(),
     );
   }
 
@@ -69,19 +70,12 @@ export class LeaseStore {
     return this.dataSource.getRepository(LeaseEntity).findOneBy({ connection_id: connectionId });
   }
 
-  /** The holder of a live lease (unexpired, not a dead holder), else null. */
-  async liveHolder(connectionId: string): Promise<LeaseEntity | null> {
-    const lease = await this.current(connectionId);
-    if (!lease || !lease.holder || lease.expires_at < isoNow() || (await this.isDeadHolder(lease.holder))) return null;
-    return lease;
-  }
-
-  /** Dead: a process of this machine that is gone, or a daemon whose heartbeat stopped. */
-  async isDeadHolder(holder: string): Promise<boolean> {
+  /** Dead: a process of this machine that is gone, or a daemon whose heartbeat is older than `deadAfterMs`. */
+  async isDeadHolder(holder: string, deadAfterMs: number): Promise<boolean> {
     if (isDeadLocalHolder(holder)) return true;
     const daemon = await this.dataSource.getRepository(DaemonEntity).findOneBy({ id: holder });
     // no row: a CLI run or a daemon of an older version; only the lease's expiry can tell
-    return !!daemon && daemon.heartbeat_at < new Date(Date.now() - this.timings.deadDaemonAfterMs).toISOString();
+    return !!daemon && daemon.heartbeat_at < new Date(Date.now() - deadAfterMs).toISOString();
   }
 
   private async ensureRow(connectionId: string): Promise<void> {
@@ -92,13 +86,13 @@ export class LeaseStore {
     );
   }
 
-  private async takeIf(connectionId: string, when: { slot?: string; fromHolder?: string }): Promise<boolean> {
+  private async takeIf(me: LeaseHolder, connectionId: string, when: { slot?: string; fromHolder?: string }): Promise<boolean> {
     const result = await this.writer.run((m) => {
-      const set: Partial<LeaseEntity> = { holder: this.holder, run_id: null, expires_at: isoAfter(this.timings.ttlMs) };
+      const set: Partial<LeaseEntity> = { holder: me.id, run_id: null, expires_at: isoAfter(me.ttlMs) };
       if (when.slot) set.last_slot = when.slot;
       const qb = m.createQueryBuilder().update(LeaseEntity).set(set).where('connection_id = :connectionId', { connectionId });
       if (when.fromHolder !== undefined) qb.andWhere('holder = :old', { old: when.fromHolder });
-      else qb.andWhere('(expires_at < :now OR holder = :me OR holder = :free)', { now: isoNow(), me: this.holder, free: '' });
+      else qb.andWhere('(expires_at < :now OR holder = :me OR holder = :free)', { now: isoNow(), me: me.id, free: '' });
       if (when.slot) qb.andWhere('(last_slot IS NULL OR last_slot < :slot)', { slot: when.slot });
       return qb.execute();
     });

@@ -1,6 +1,7 @@
 import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { OpenRejectionEntity, openRejectionKey } from '../entities/open-rejection.entity';
 import type { NewRejection } from '../checkpoint-writer';
+import type { Page } from './rejected-record.store';
 
 /** keys per IN list: well below SQLite's and PostgreSQL's bound-parameter limits */
 const KEYS_PER_QUERY = 900;
@@ -21,6 +22,17 @@ export class OpenRejectionStore {
       where: { connection_id: connectionId, stream },
     });
     return new Set(rows.map((r) => r.record_key));
+  }
+
+  /** A connection's open rejections (one stream's, if given): per stream, oldest first; and how many there are. */
+  async pageOf(connectionId: string, stream: string | undefined, page: Page): Promise<{ rows: OpenRejectionEntity[]; total: number }> {
+    const [rows, total] = await this.dataSource.getRepository(OpenRejectionEntity).findAndCount({
+      where: { connection_id: connectionId, ...(stream ? { stream } : {}) },
+      order: { stream: 'ASC', first_seen: 'ASC', record_key: 'ASC', field: 'ASC' },
+      take: page.limit,
+      skip: page.offset,
+    });
+    return { rows, total };
   }
 
   /**

@@ -1,12 +1,11 @@
-import { DataSource, In } from 'typeorm';
-import { RejectedRecordEntity } from '../entities/rejected-record.entity';
+import { DataSource, EntityManager, FindOptionsWhere, In } from 'typeorm';
+import { LeaseEntity } from '../entities/lease.entity';
 import { RunEntity, RunStatusValue } from '../entities/run.entity';
-import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
 import { isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
-import { LeaseEntity } from '../entities/lease.entity';
-import { EntityManager } from 'typeorm';
+import type { Page } from './rejected-record.store';
+import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
 
 export interface NewRun {
   connectionId: string;
@@ -14,6 +13,11 @@ export interface NewRun {
   since: string | null;
   trigger: RunTrigger;
   holder: string;
+}
+
+export interface RunFilter {
+  connectionId?: string;
+  status?: RunStatusValue;
 }
 
 /** Run rows: created 'running', counters written by checkpoints, finished once. */
@@ -60,6 +64,20 @@ export class RunStore {
     return this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
   }
 
+  /** Newest first, and how many match. */
+  async page(filter: RunFilter, page: Page): Promise<{ rows: RunEntity[]; total: number }> {
+    const where: FindOptionsWhere<RunEntity> = {};
+    if (filter.connectionId) where.connection_id = filter.connectionId;
+    if (filter.status) where.status = filter.status;
+    const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
+    return { rows, total };
+  }
+
+  /** The connection's newest run, or null. */
+  latestOf(connectionId: string): Promise<RunEntity | null> {
+    return this.dataSource.getRepository(RunEntity).findOne({ where: { connection_id: connectionId }, order: { id: 'DESC' } });
+  }
+
   /** Once this process holds the lease, any other 'running' run of the connection is dead. */
   async interruptOthers(connectionId: string, exceptRunId: number): Promise<number> {
     const result = await this.writer.run((m) =>
@@ -98,11 +116,5 @@ export class RunStore {
       ),
     );
     return ids;
-  }
-
-  async rejectedOf(runId: number, limit: number): Promise<{ total: number; first: RejectedRecordEntity[] }> {
-    const repo = this.dataSource.getRepository(RejectedRecordEntity);
-    const [first, total] = await repo.findAndCount({ where: { run_id: runId }, order: { id: 'ASC' }, take: limit });
-    return { total, first };
   }
 }

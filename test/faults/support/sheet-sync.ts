@@ -11,6 +11,7 @@ import { ConnectorRegistry } from '../../../src/connectors/connector-registry';
 import type { EngineLogger } from '../../../src/engine/engine-logger';
 import type { RunSummary } from '../../../src/engine/engine-types';
 import { SyncService } from '../../../src/engine/sync.service';
+import { createSyncService } from '../../../src/engine/engine-parts';
 import { createSandboxApp } from '../../../src/sandbox/sandbox-app';
 import { SandboxInfo } from '../../../src/sandbox/sandbox-info';
 import type { SandboxOptions } from '../../../src/sandbox/sandbox-options';
@@ -102,7 +103,7 @@ export class EngineUnderTest {
     readonly attempts: TrackerRequestEvent[],
     config: TrackerSyncConfig,
   ) {
-    this.sync = new SyncService(store, tracker, builtInRegistry(), config, this.logger);
+    this.sync = createSyncService(store, tracker, builtInRegistry(), config, this.logger);
   }
 
   static async start(sandbox: InProcessSandbox, project: string, connections: ConnectionSpec[], options: EngineUnderTestOptions = {}): Promise<EngineUnderTest> {

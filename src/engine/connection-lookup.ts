@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { join } from 'path';
+import { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
+import type { ConnectorDefinition } from '../connectors/connector-definition';
+import { ConnectorRegistry } from '../connectors/connector-registry';
+import { UnknownConnectionError } from './engine-errors';
+import { EngineSettings } from './engine-settings';
+
+/** A connection's config, its connector with typed settings, and its work folder. */
+@Injectable()
+export class ConnectionLookup {
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly connectors: ConnectorRegistry,
+    private readonly settings: EngineSettings,
+  ) {}
+
+  /** Throws UnknownConnectionError for an id the config does not hold. */
+  connection(connectionId: string): ConnectionConfig {
+    const connection = this.config.connections.find((c) => c.id === connectionId);
+    if (!connection) throw new UnknownConnectionError(connectionId);
+    return connection;
+  }
+
+  connector(connection: ConnectionConfig): { definition: ConnectorDefinition; settings: object } {
+    const definition = this.connectors.get(connection.connector);
+    if (!definition) throw new Error(`connection ${connection.id}: connector ${JSON.stringify(connection.connector)} is not available`);
+    const settings = this.connectors.instantiateSettings(connection.connector, connection.settings ?? {});
+    return { definition, settings };
+  }
+
+  /** ReadContext.workDir: EngineOptions.workDir or <data_dir>/connectors, per connection. */
+  workDir(connectionId: string): string {
+    return join(this.settings.workDir ?? join(this.config.data_dir ?? './data', 'connectors'), connectionId);
+  }
+
+  /** Records per add-orders call, and calls in flight at once. */
+  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number } {
+    return {
+      batchSize: connection.sync?.batch_size ?? this.config.tracker?.batch_size ?? 500,
+      concurrency: this.config.tracker?.concurrency ?? 4,
+    };
+  }
+}

@@ -1,0 +1,30 @@
+import { DataSource } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { ConnectionEntity } from '../entities/connection.entity';
+import { isoNow } from '../iso-time';
+import { SerialWriter } from '../serial-writer';
+
+/** The connection rows (what the config says, as last mirrored, plus the admin's `paused`). */
+export class ConnectionStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: SerialWriter,
+  ) {}
+
+  get(id: string): Promise<ConnectionEntity | null> {
+    return this.dataSource.getRepository(ConnectionEntity).findOneBy({ id });
+  }
+
+  all(): Promise<ConnectionEntity[]> {
+    return this.dataSource.getRepository(ConnectionEntity).find();
+  }
+
+  /** Insert-or-update by id, in one statement: daemons sharing a database start together and may insert the same new row at once. */
+  async upsert(row: ConnectionEntity): Promise<void> {
+    await this.writer.run((m) => m.getRepository(ConnectionEntity).upsert(row as QueryDeepPartialEntity<ConnectionEntity>, ['id']));
+  }
+
+  async setPaused(id: string, paused: boolean): Promise<void> {
+    await this.writer.run((m) => m.getRepository(ConnectionEntity).update({ id }, { paused, updated_at: isoNow() }));
+  }
+}
