@@ -181,3 +181,35 @@ describe('import rules (docs/architecture.md)', () => {
     expect(sandbox.allowed!('src/tracker/payload-checks', false)).toBe(false);
   });
 });
+
+/** Import cycles among the files of `folder` (type-only imports count too), each as `a → b → … → a`. */
+function cyclesIn(folder: string): string[] {
+  const files = new Set(sourceFiles(folder).map((f) => f.replace(/\.ts$/, '')));
+  const moduleOf = (target: string) => (files.has(target) ? target : files.has(`${target}/index`) ? `${target}/index` : null);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(`${file}.ts`).map((site) => moduleOf(site.target));
+    edges.set(file, [...new Set(targets.filter((t): t is string => t !== null))]);
+  }
+  const cycles: string[] = [];
+  const state = new Map<string, 'open' | 'done'>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    state.set(file, 'open');
+    path.push(file);
+    for (const next of edges.get(file) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(file, 'done');
+  };
+  for (const file of [...files].sort()) if (!state.has(file)) visit(file);
+  return cycles;
+}
+
+describe('no import cycles (docs/architecture.md)', () => {
+  it('src/engine reads top to bottom: no file imports one that imports it back', () => {
+    expect(cyclesIn('src/engine')).toEqual([]);
+  });
+});

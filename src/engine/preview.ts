@@ -2,10 +2,9 @@ import { STREAM_ORDER } from '../connectors/canonical';
 import type { ConnectorDefinition, Page } from '../connectors/connector-definition';
 import { errorText } from './engine-errors';
 import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from './engine-types';
-import { fingerprinter } from './fingerprint';
-import { MappingError } from './mapping/mapping-error';
+import { Candidate, Problem, RecordPipeline } from './pipeline/record-pipeline';
 import { RecordStateStore } from '../store/repositories/record-state.store';
-import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';
+import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
 
 export interface PreviewDeps {
   connectionId: string;
@@ -32,9 +31,8 @@ export async function previewConnection(deps: PreviewDeps, options: PreviewOptio
 
 async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'], limit: number): Promise<PreviewStream> {
   const result: PreviewStream = { stream, records: [], rejected: [] };
-  const handler = streamHandler(stream);
-  const fingerprint = fingerprinter(mappingVersionOf(stream, deps.mappingVersions));
-  const fingerprints: string[] = [];
+  const pipeline = new RecordPipeline(streamHandler(stream), mappingVersionOf(stream, deps.mappingVersions));
+  const candidates: Candidate[] = [];
   const abort = new AbortController();
   try {
     const pages: AsyncIterable<Page> = deps.definition.read(stream, { since: null, until: new Date() }, {
@@ -48,27 +46,29 @@ async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'],
     });
     for await (const page of pages) {
       result.rejected.push(...(page.rejected ?? []).slice(0, limit - result.rejected.length));
-      page.records.slice(0, limit - result.records.length).forEach((record, i) => {
-        const entry: PreviewRecord = { record, ref: page.refs?.[i], payload: null, problems: [], unchanged: false };
-        try {
-          entry.payload = handler.toPayload(record);
-          entry.problems = handler.check(entry.payload).map((p) => ({ field: p.field, reason: p.reason }));
-        } catch (e) {
-          entry.problems = [{ field: e instanceof MappingError ? e.field : 'record', reason: e instanceof MappingError ? e.reason : errorText(e) }];
-        }
-        const hash = page.hashes?.[i];
-        fingerprints.push(hash ? fingerprint.source(hash) : entry.payload ? fingerprint.payload(entry.payload) : '');
-        result.records.push(entry);
+      page.records.slice(0, limit - candidates.length).forEach((record, i) => {
+        // every record is shown (an empty id too): the run's steps from fingerprint-if-cheap on
+        candidates.push(pipeline.candidate(record, String(record.id), page.refs?.[i], page.hashes?.[i]));
       });
-      if (result.records.length >= limit) break;
+      if (candidates.length >= limit) break;
     }
   } catch (e) {
     result.error = errorText(e);
   } finally {
     abort.abort();
   }
-  const ids = result.records.map((r) => String(r.record.id));
-  const known = ids.length ? await deps.recordStates.fingerprints(deps.connectionId, stream, ids) : new Map();
-  result.records.forEach((r, i) => (r.unchanged = !!fingerprints[i] && known.get(ids[i]) === fingerprints[i]));
+  const ids = candidates.map((c) => c.externalId);
+  const stored = ids.length ? await deps.recordStates.fingerprints(deps.connectionId, stream, ids) : new Map<string, string>();
+  // the run's steps after the lookup, with nothing dropped: every record gets its payload and the checks' verdict
+  pipeline.settle(candidates, stored, false, {
+    accept: (c, payload, fingerprint, held) => result.records.push(entry(c, payload, [], held === fingerprint)),
+    unchanged: () => undefined, // never called: nothing is dropped
+    reject: (c, problems, fingerprint, payload) =>
+      result.records.push(entry(c, payload ?? null, problems, fingerprint !== null && stored.get(c.externalId) === fingerprint)),
+  });
   return result;
+}
+
+function entry(c: Candidate, payload: unknown, problems: Problem[], unchanged: boolean): PreviewRecord {
+  return { record: c.record, ref: c.ref, payload, problems: problems.map((p) => ({ field: p.field, reason: p.reason })), unchanged };
 }

@@ -5,7 +5,7 @@ import { RunMode } from './engine-types';
 import { CursorStore } from '../store/repositories/cursor.store';
 import { RunScope } from './run-scope';
 import { storedStateFor } from './fingerprint';
-import { mappingVersionOf, MappingVersions, streamHandler } from './stream-handlers';
+import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
 import { StreamPlan, StreamSync } from './stream-sync';
 
 export interface RunRequest {

@@ -1,11 +1,7 @@
-import type { CanonicalRecord, StreamName } from '../connectors/canonical';
-import type { TrackerClient } from '../tracker/tracker-client';
-import { PayloadProblem } from '../tracker/payload-checks';
-import { ServiceCounters } from './engine-types';
-import { dealsHandler } from './handlers/deals.handler';
-import { clientsHandler } from './handlers/clients.handler';
-import { managersHandler } from './handlers/managers.handler';
-import { eventsHandler, expensesHandler, leadsHandler, mediaplansHandler } from './handlers/extras.handler';
+import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
+import type { TrackerClient } from '../../tracker/tracker-client';
+import type { PayloadProblem } from '../../tracker/payload-checks';
+import type { ServiceCounters } from '../engine-types';
 
 /** One record of an outgoing batch. */
 export interface OutgoingItem<P = unknown> {
@@ -37,12 +33,12 @@ export interface HandlerContext {
   retry?: boolean;
 }
 
-/** How one stream's records become payloads and reach the service. */
+/** How one stream's records become payloads and reach the service (one per stream, in streams/<stream>.ts). */
 export interface StreamHandler<R extends CanonicalRecord = any, P = any> {
   stream: StreamName;
   /**
-   * the stream's mapping version (constants in mapping/): part of every fingerprint and of the stored stream
-   * state, so bumping it sends every record of the stream again once (see README: change the mapping → bump it)
+   * the stream's mapping version (a constant beside its mapping): part of every fingerprint and of the stored
+   * stream state, so bumping it sends every record of the stream again once (see README: change the mapping → bump it)
    */
   mappingVersion: number;
   toPayload(record: R): P;
@@ -57,24 +53,5 @@ export interface StreamHandler<R extends CanonicalRecord = any, P = any> {
   onCompleteRead?(ctx: HandlerContext, missingIds: string[]): Promise<string[]>;
 }
 
-const HANDLERS: Record<StreamName, StreamHandler> = {
-  managers: managersHandler,
-  clients: clientsHandler,
-  deals: dealsHandler,
-  expenses: expensesHandler,
-  mediaplans: mediaplansHandler,
-  leads: leadsHandler,
-  events: eventsHandler,
-};
-
-export function streamHandler(stream: StreamName): StreamHandler {
-  return HANDLERS[stream];
-}
-
 /** Per stream, mapping versions that replace the handlers' own (EngineOptions.mappingVersions). */
 export type MappingVersions = Partial<Record<StreamName, number>>;
-
-/** The stream's mapping version: the handler's, unless overridden. */
-export function mappingVersionOf(stream: StreamName, overrides?: MappingVersions): number {
-  return overrides?.[stream] ?? HANDLERS[stream].mappingVersion;
-}

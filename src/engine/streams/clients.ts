@@ -1,10 +1,22 @@
-import type { Client, Manager } from '../../connectors/canonical';
+import type { Client } from '../../connectors/canonical';
+import { checkImportClient } from '../../tracker/payload-checks';
 import type { ImportClient } from '../../tracker/types/clients.types';
-import type { ManagerInput } from '../../tracker/types/managers.types';
+import type { StreamHandler } from './stream-handler';
 
-/** Bump when a change of the mapping or checks of a stream changes what is sent: its records are sent again once. */
+/** Bump when a change of the mapping or checks changes what is sent: every client is sent again once. */
 export const CLIENT_MAPPING_VERSION = 1;
-export const MANAGER_MAPPING_VERSION = 1;
+
+export const clientsHandler: StreamHandler<Client, ImportClient> = {
+  stream: 'clients',
+  mappingVersion: CLIENT_MAPPING_VERSION,
+  toPayload: clientToImportClient,
+  check: (client) => checkImportClient(client),
+  concurrent: true,
+  async send(ctx, items) {
+    await ctx.tracker.clients.importBatch(items.map((i) => i.payload));
+    return { refused: [] };
+  },
+};
 
 /** Client → clients/import item: several phones or emails are joined by ','. */
 export function clientToImportClient(client: Client): ImportClient {
@@ -23,9 +35,4 @@ export function clientToImportClient(client: Client): ImportClient {
 function joined(values: string[] | undefined): string | null {
   const kept = (values ?? []).map((v) => v.trim()).filter((v) => v !== '');
   return kept.length ? kept.join(',') : null;
-}
-
-/** Manager → manager/add (and update) body. */
-export function managerToInput(manager: Manager): ManagerInput {
-  return { id: manager.id, name: manager.name, phone: manager.phone ?? null, email: manager.email ?? null };
 }

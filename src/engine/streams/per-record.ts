@@ -1,6 +1,6 @@
 import { errorText } from '../engine-errors';
 import { isAccessRefusal, isOutcomeUnknown, isTrackerApiError } from '../../tracker/tracker-error';
-import type { BatchAnswer, OutgoingItem } from '../stream-handlers';
+import type { BatchAnswer, OutgoingItem } from './stream-handler';
 
 /** Looks a record up after a create call that may have landed: true when the service has it. */
 export type LandedCheck<P> = (item: OutgoingItem<P>) => Promise<boolean>;
