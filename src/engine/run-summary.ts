@@ -27,7 +27,7 @@ export function summaryLine(summary: RunSummary): string {
   const streams = active.map(
     ([name, c]) => `${name} read ${c!.read} · sent ${c!.sent} · unchanged ${c!.unchanged} · rejected ${c!.rejected}`,
   );
-  const counters = SERVICE_COUNTER_KEYS.filter((k) => k !== 'uploaded' && k !== 'processed' && k !== 'saved').map((k) => `${k} ${summary.counters[k]}`);
+  const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
   const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;
   const body = [streams.join(' | ') || 'nothing read', ...counters].join(' · ');
   return `${head}: ${body}${summary.error ? ` — ${summary.error}` : ''}`;

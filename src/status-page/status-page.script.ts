@@ -1,3 +1,5 @@
+import { ADD_ORDERS_COUNTER_MEANINGS } from '../tracker/types/orders.types';
+
 /**
  * The page's script (plain ES5, no build): asks for the token once, polls the admin API every 2 s, and
  * re-renders a part only when its HTML changed, so a poll never swaps a button or an opened text away.
@@ -7,18 +9,8 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var TOKEN_KEY = 'tracker-sync-admin-token';
   var CUT = 300; // characters of a long text shown before "show all"
   var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
-  // what the service's add-orders counters mean (the README says what to do about each)
-  var COUNTER_HELP = {
-    uploaded: 'orders the service accepted for processing',
-    processed: 'orders in the requests',
-    saved: 'orders the service stored (new or changed)',
-    skipped_by_status: 'the status id is not known to the project: check status_map',
-    skipped_by_waiting_visit_info: 'the visit id is not known to the service yet: kept until the visit arrives; check that the site puts the tracker_visit cookie into the deal',
-    skipped_by_internal_error: 'the service failed on these orders: they are sent again on the next change',
-    skipped_because_not_changed: 'the service already had these orders as sent',
-    skipped_by_invalid_format: 'date_create was not readable: listed in the rejected records',
-    skipped_fields_by_invalid_format: 'custom fields dropped by the service (over 1000 symbols)',
-  };
+  // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
+  var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {} };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened

@@ -1,9 +1,8 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Max, Min } from 'class-validator';
-import { RunStatusValue } from '../../store';
+import { RUN_STATUSES, RunStatus } from '../../store';
 
-export const RUN_STATUSES: readonly RunStatusValue[] = ['running', 'succeeded', 'failed', 'interrupted'];
 export const RUNS_MAX_LIMIT = 500;
 
 /** limit/offset paging of list answers */
@@ -31,10 +30,10 @@ export class RunsQueryDto extends PageQueryDto {
   @IsString()
   connection?: string;
 
-  @ApiPropertyOptional({ enum: RUN_STATUSES })
+  @ApiPropertyOptional({ enum: [...RUN_STATUSES] })
   @IsOptional()
   @IsIn(RUN_STATUSES)
-  status?: RunStatusValue;
+  status?: RunStatus;
 
   @ApiPropertyOptional({ minimum: 1, maximum: RUNS_MAX_LIMIT, default: 50 })
   override limit: number = 50;

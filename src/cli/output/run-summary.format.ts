@@ -1,5 +1,6 @@
 import type { StreamName } from '../../connectors/canonical';
 import { STREAM_ORDER } from '../../connectors/canonical';
+import { SERVICE_COUNTER_KEYS } from '../../store/repositories/run.types';
 import type { RejectedRecordEntity } from '../../store';
 
 /** The per-stream numbers of a run, as the engine and the store keep them. */
@@ -14,18 +15,10 @@ export interface StreamNumbers {
 
 export type ServiceNumbers = Record<string, number>;
 
-/** The order of the service's counters on a summary line: the skips explain what "sent" became. */
-export const SERVICE_COUNTER_ORDER = [
-  'skipped_by_status',
-  'skipped_by_waiting_visit_info',
-  'skipped_by_internal_error',
-  'skipped_because_not_changed',
-  'skipped_by_invalid_format',
-  'skipped_fields_by_invalid_format',
-  'uploaded',
-  'processed',
-  'saved',
-] as const;
+const isSkip = (key: string) => key.startsWith('skipped_');
+
+/** The order of the service's counters on a summary line: the skips first, they explain what "sent" became. */
+export const SERVICE_COUNTER_ORDER = [...SERVICE_COUNTER_KEYS.filter(isSkip), ...SERVICE_COUNTER_KEYS.filter((key) => !isSkip(key))];
 
 /** At most this many rejected records are listed after a run; the rest are counted. */
 export const REJECTED_SHOWN = 20;

@@ -1,21 +1,10 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
+import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../repositories/run.types';
 
-export type RunModeValue = 'incremental' | 'full' | 'since' | 'retry';
-export type RunTriggerValue = 'schedule' | 'admin' | 'cli' | 'startup';
-export type RunStatusValue = 'running' | 'succeeded' | 'failed' | 'interrupted';
-
-/** Per-stream counters of a run as stored in `run.streams`. */
-export interface StoredStreamCounters {
-  read: number;
-  unchanged: number;
-  sent: number;
-  rejected: number;
-  sent_without_visit: number;
-  /** records whose create call may or may not have landed (not sent again); absent while 0 */
-  uncertain?: number;
-}
-
-/** One sync of one connection; the service's counters are summed over its acknowledged batches. */
+/**
+ * One sync of one connection; the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
+ * are summed over its acknowledged batches.
+ */
 @Entity({ name: 'run' })
 @Index('idx_run_connection_status', ['connection_id', 'status'])
 export class RunEntity {
@@ -26,14 +15,14 @@ export class RunEntity {
   connection_id: string;
 
   @Column({ type: 'varchar', length: 16 })
-  mode: RunModeValue;
+  mode: RunMode;
 
   /** the date a `since` run reads from (as given), else null */
   @Column({ type: 'varchar', length: 40, nullable: true })
   since: string | null;
 
   @Column({ type: 'varchar', length: 16 })
-  trigger: RunTriggerValue;
+  trigger: RunTrigger;
 
   /** the process that runs it (host:pid:nonce): recovery tells a dead holder's runs apart */
   @Column({ type: 'varchar', length: 200, nullable: true })
@@ -48,38 +37,15 @@ export class RunEntity {
   finished_at: string | null;
 
   @Column({ type: 'varchar', length: 16 })
-  status: RunStatusValue;
+  status: RunStatus;
 
   @Column({ type: 'simple-json' })
-  streams: Partial<Record<string, StoredStreamCounters>>;
-
-  @Column({ type: 'integer', default: 0 })
-  uploaded: number;
-
-  @Column({ type: 'integer', default: 0 })
-  processed: number;
-
-  @Column({ type: 'integer', default: 0 })
-  saved: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_by_status: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_by_waiting_visit_info: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_by_internal_error: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_because_not_changed: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_by_invalid_format: number;
-
-  @Column({ type: 'integer', default: 0 })
-  skipped_fields_by_invalid_format: number;
+  streams: Partial<Record<string, StreamCounters>>;
 
   @Column({ type: 'text', nullable: true })
   error: string | null;
 }
+
+// a column per add-orders counter, from the one list of their names (the migrations created them)
+export interface RunEntity extends ServiceCounters {}
+for (const key of SERVICE_COUNTER_KEYS) Column({ type: 'integer', default: 0 })(RunEntity.prototype, key);

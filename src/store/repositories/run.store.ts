@@ -1,11 +1,11 @@
 import { DataSource, EntityManager, FindOptionsWhere, In } from 'typeorm';
 import { LeaseEntity } from '../entities/lease.entity';
-import { RunEntity, RunStatusValue } from '../entities/run.entity';
+import { RunEntity } from '../entities/run.entity';
 import { isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
-import { RunMode, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
+import { RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
 
 export interface NewRun {
   connectionId: string;
@@ -17,7 +17,7 @@ export interface NewRun {
 
 export interface RunFilter {
   connectionId?: string;
-  status?: RunStatusValue;
+  status?: RunStatus;
 }
 
 /** Run rows: created 'running', counters written by checkpoints, finished once. */
@@ -54,7 +54,7 @@ export class RunStore {
     await m.getRepository(RunEntity).update({ id: runId }, { streams: { ...streams }, ...counters });
   }
 
-  async finish(runId: number, status: RunStatusValue, error: string | null): Promise<void> {
+  async finish(runId: number, status: RunStatus, error: string | null): Promise<void> {
     await this.writer.run((m) =>
       m.getRepository(RunEntity).update({ id: runId }, { status, error, finished_at: isoNow() }),
     );

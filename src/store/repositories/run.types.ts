@@ -1,12 +1,18 @@
-import type { RunStatusValue } from '../entities/run.entity';
+import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../../tracker/types/orders.types';
 
-/** The types of a run and its counters, as the run repository stores them and the engine counts them. */
+/** The types of a run and its counters, once: the run rows store them, the engine counts them, the admin API shows them. */
 
 /** How a run reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only). */
-export type RunMode = 'incremental' | 'full' | 'since' | 'retry';
-export type RunTrigger = 'schedule' | 'admin' | 'cli' | 'startup';
-export type RunStatus = RunStatusValue;
+export const RUN_MODES = ['incremental', 'full', 'since', 'retry'] as const;
+export type RunMode = (typeof RUN_MODES)[number];
 
+export const RUN_TRIGGERS = ['schedule', 'admin', 'cli', 'startup'] as const;
+export type RunTrigger = (typeof RUN_TRIGGERS)[number];
+
+export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Per-stream counters of a run (the run row's `streams`). */
 export interface StreamCounters {
   read: number;
   unchanged: number;
@@ -17,28 +23,10 @@ export interface StreamCounters {
   uncertain?: number;
 }
 
-/** The service's add-orders counters, summed over a run's acknowledged batches. */
-export interface ServiceCounters {
-  uploaded: number;
-  processed: number;
-  saved: number;
-  skipped_by_status: number;
-  skipped_by_waiting_visit_info: number;
-  skipped_by_internal_error: number;
-  skipped_because_not_changed: number;
-  skipped_by_invalid_format: number;
-  skipped_fields_by_invalid_format: number;
-}
+/**
+ * The service's add-orders counters, summed over a run's acknowledged batches: one per counter of the service's
+ * answer (ADD_ORDERS_COUNTERS, the one list of their names), stored as the run row's columns.
+ */
+export type ServiceCounters = AddOrdersCounters;
 
-export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = [
-  'uploaded',
-  'processed',
-  'saved',
-  'skipped_by_status',
-  'skipped_by_waiting_visit_info',
-  'skipped_by_internal_error',
-  'skipped_because_not_changed',
-  'skipped_by_invalid_format',
-  'skipped_fields_by_invalid_format',
-];
-
+export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = ADD_ORDERS_COUNTERS;

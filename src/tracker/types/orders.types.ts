@@ -104,29 +104,29 @@ export interface AddOrder {
   history?: AddOrderHistory[];
 }
 
-export interface AddOrdersCounters {
-  uploaded: number;
-  processed: number;
-  skipped_by_status: number;
-  skipped_by_waiting_visit_info: number;
-  skipped_by_internal_error: number;
-  skipped_because_not_changed: number;
-  skipped_by_invalid_format: number;
-  skipped_fields_by_invalid_format: number;
-  saved: number;
-}
+/**
+ * The counters of an add-orders answer, each with what it means for a sync (the status page shows these; the README
+ * says what to do about each), in the order the daemon shows them. The daemon's one list of their names: the
+ * engine's totals, the run rows' columns, the admin API, the CLI and the status page all take them from here.
+ */
+export const ADD_ORDERS_COUNTER_MEANINGS = {
+  uploaded: 'orders the service accepted for processing',
+  processed: 'orders in the requests',
+  saved: 'orders the service stored (new or changed)',
+  skipped_by_status: 'the status id is not known to the project: check status_map',
+  skipped_by_waiting_visit_info:
+    'the visit id is not known to the service yet: kept until the visit arrives; check that the site puts the tracker_visit cookie into the deal',
+  skipped_by_internal_error: 'the service failed on these orders: they are sent again on the next change',
+  skipped_because_not_changed: 'the service already had these orders as sent',
+  skipped_by_invalid_format: 'date_create was not readable: listed in the rejected records',
+  skipped_fields_by_invalid_format: 'custom fields dropped by the service (over 1000 symbols)',
+} as const;
 
-export const ADD_ORDERS_COUNTERS: readonly (keyof AddOrdersCounters)[] = [
-  'uploaded',
-  'processed',
-  'skipped_by_status',
-  'skipped_by_waiting_visit_info',
-  'skipped_by_internal_error',
-  'skipped_because_not_changed',
-  'skipped_by_invalid_format',
-  'skipped_fields_by_invalid_format',
-  'saved',
-];
+export type AddOrdersCounterName = keyof typeof ADD_ORDERS_COUNTER_MEANINGS;
+
+export type AddOrdersCounters = Record<AddOrdersCounterName, number>;
+
+export const ADD_ORDERS_COUNTERS = Object.keys(ADD_ORDERS_COUNTER_MEANINGS) as readonly AddOrdersCounterName[];
 
 export interface AddOrdersResponse extends AddOrdersCounters, StatusResponse {
   /** Lists e.g. the ids skipped for an invalid `date_create`. */
