@@ -2,8 +2,6 @@ import { createHash, randomBytes } from 'crypto';
 import { readFileSync, readlinkSync } from 'fs';
 import { hostname } from 'os';
 
-/** Holder ids of leases, runs and daemon rows (machine:pid:nonce), and whether one of this machine is dead. */
-
 /** Holder ids made by this process: another id with our own pid is a previous incarnation (PID 1 in a container). */
 export const OWN_HOLDERS = new Set<string>();
 

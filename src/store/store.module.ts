@@ -1,7 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { openStore, StoreOptions, storeDataSourceOptions } from './store-data-source';
-import { STORE_ENTITIES } from './store-entities';
 import { STORE_REPOSITORY_PROVIDERS, STORE_REPOSITORY_TOKENS } from './store-repositories';
 
 /**
@@ -20,10 +19,9 @@ export class StoreModule {
           // connect, migrate (under a lock on PostgreSQL), tune: the same path as createStoreDataSource
           dataSourceFactory: async (dsOptions) => openStore(dsOptions!),
         }),
-        TypeOrmModule.forFeature(STORE_ENTITIES),
       ],
       providers: STORE_REPOSITORY_PROVIDERS,
-      exports: [TypeOrmModule, ...STORE_REPOSITORY_TOKENS],
+      exports: STORE_REPOSITORY_TOKENS,
     };
   }
 }
