@@ -1,4 +1,4 @@
-import { SANDBOX_CHANNELS } from '../../visits/visit-factory';
+import { SANDBOX_CHANNELS } from '../../visits/visit-sources';
 import { SeedContext } from '../common/seed-context';
 import { formatPlainDate, formatPlainDateTime, lastDayOfMonth } from '../common/service-time';
 import { CHANNEL_KIND, ChannelDoc, EXPENSE_KIND, ExpenseDoc } from './channel.types';
