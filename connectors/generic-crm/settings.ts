@@ -6,6 +6,7 @@ import { availablePresets } from './definition/presets';
 import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
+import { WriteBackDefinition } from './definition/write-back-definition';
 
 /** amocrm, bitrix24, hubspot, pipedrive: the YAML files in presets/ */
 export const PRESET_NAMES: readonly string[] = availablePresets();
@@ -33,4 +34,6 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
+  /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
+  @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
 }

@@ -122,6 +122,72 @@ export interface ConnectorDefinition<S extends object = any> {
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */
   startupWarnings?(settings: S): string[];
+  /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
+  write?: WriteCapability<S>;
+}
+
+/**
+ * The attribution values the engine computes from a deal's visit (the service's order list with
+ * `extend: ["visit"]`) and a connector may write back into the deal. Their meaning: README "Write-back".
+ */
+export const ATTRIBUTION_VALUES = [
+  'channel', 'channel_1', 'channel_2', 'channel_3',
+  'utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content',
+  'landing_page', 'referrer', 'city', 'visit_id', 'visit_date',
+] as const;
+export type AttributionValue = (typeof ATTRIBUTION_VALUES)[number];
+
+/** A connection's write-back, as the engine needs it (the connector reads it from its own settings). */
+export interface WriteBackPlan {
+  /** attribution value -> the CRM deal field (id or name) it is written to; only these are computed */
+  fields: Partial<Record<AttributionValue, string>>;
+  /** deals created this many days back or later are looked at */
+  sinceDays: number;
+  /** cron of a write-back of its own; undefined = right after each successful sync of the connection */
+  schedule?: string;
+}
+
+/**
+ * One deal's update: its id in the CRM and every value of the plan's `fields`; a value the visit does not
+ * have (no utm_term) is '' so a changed visit leaves no stale text behind. Deals without a visit never come.
+ */
+export interface DealWrite {
+  id: string;
+  values: Partial<Record<AttributionValue, string>>;
+}
+
+/** What the CRM made of one deal's update. */
+export type WriteOutcome =
+  | { id: string; status: 'written' }
+  | { id: string; status: 'rejected'; reason: string; field?: string };
+
+export interface WriteContext<S = unknown> {
+  connectionId: string;
+  settings: S;
+  logger: ConnectorLogger;
+  signal?: AbortSignal;
+  workDir?: string;
+}
+
+/**
+ * Updates of deal fields by deal id. The connector chooses its batches (the CRM's batch size and rate
+ * limit) and yields each batch's outcomes as soon as the CRM answered, one per deal handed in, so the engine
+ * records progress batch by batch. A deal the CRM refuses is a `rejected` outcome with the CRM's reason;
+ * a problem of the whole connection throws: the CRM refusing the token (the same error `read` throws,
+ * "the CRM refused the connection's credentials ..."), a configured field the CRM does not have (naming the
+ * `write_back.fields` key), the network after retries. A throw fails the write-back run; outcomes already
+ * yielded stay recorded.
+ */
+export interface WriteCapability<S = unknown> {
+  /** the connection's write-back, or null when its settings configure none */
+  plan(settings: S): WriteBackPlan | null;
+  /** writes the deals' values into the fields `plan` names; the outcomes batch by batch */
+  write(deals: DealWrite[], context: WriteContext<S>): AsyncIterable<WriteOutcome[]>;
+  /**
+   * Reach the CRM and resolve every configured field against its field list (as `check` does for the
+   * connection); throws naming the `write_back.fields` key of a field the CRM does not have.
+   */
+  checkFields(settings: S, context: WriteContext<S>): Promise<CheckResult>;
 }
 
 /** Helper that gives a definition its type without a cast: `export default defineConnector({...})`. */

@@ -9,7 +9,7 @@ import { SourceLimits } from './source-limits';
 import { excerpt, SourceError } from './source-error';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
   /** relative to base_url, or an absolute URL (next-page links) */
   path: string;
   query?: Record<string, unknown>;
@@ -91,7 +91,7 @@ export class Requester {
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
         const refused = isCredentialRefusal(response.status) ? `${CREDENTIALS_REFUSED}: ` : '';
-        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`);
+        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`, response.status, !!refused);
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
@@ -153,7 +153,7 @@ export class Requester {
       const message = rule.message_path ? getPath(body, rule.message_path) : undefined;
       const text = [JSON.stringify(value), message === undefined ? '' : String(message)].filter(Boolean).join(': ');
       const refused = AUTH_ERROR_CODE.test(String(value)) ? `${CREDENTIALS_REFUSED}: ` : '';
-      throw new SourceError(where(), `${refused}HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`);
+      throw new SourceError(where(), `${refused}HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`, status, !!refused);
     }
   }
 }

@@ -3,6 +3,10 @@ export class SourceError extends Error {
   constructor(
     readonly where: string,
     readonly reason: string,
+    /** the CRM's HTTP status, when it answered */
+    readonly status?: number,
+    /** the CRM refused the connection's token or key: the run's problem, never one record's */
+    readonly credentialsRefused = false,
   ) {
     super(`${where}: ${reason}`);
     this.name = 'SourceError';
