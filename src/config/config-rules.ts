@@ -1,4 +1,5 @@
 /** Rules that span several keys, checked after each key has its own type and range checked. */
+import { alertProblems } from './alert-config';
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
 
@@ -10,7 +11,8 @@ import { isMapping } from './config-validators';
 export type SettingsValidator = (connector: string, settings: unknown, path: string) => string[];
 
 export function crossFieldProblems(config: TrackerSyncConfig): string[] {
-  return [...duplicateConnectionIds(config), ...realServiceCredentials(config)];
+  const connectionIds = Array.isArray(config.connections) ? config.connections.map((c) => (isMapping(c) ? String(c.id) : '')) : [];
+  return [...duplicateConnectionIds(config), ...realServiceCredentials(config), ...alertProblems(config.alerts, connectionIds)];
 }
 
 function duplicateConnectionIds(config: TrackerSyncConfig): string[] {

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { AlertConfig } from './alert-config';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToBoolean, ToLowerCase, ToNumber, ToOnOff, ToText } from './config-transforms';
 import {
@@ -219,4 +220,12 @@ export class TrackerSyncConfig {
   @Doc('The connections to sync.', { type: 'list', nested: () => ConnectionConfig, list: true })
   @List() @ValidateNested({ each: true }) @Type(() => ConnectionConfig)
   connections: ConnectionConfig[] = [];
+
+  @Doc('Where a broken sync is reported (failed runs, no success for a while, shares of bad data).', {
+    type: 'list',
+    nested: () => AlertConfig,
+    list: true,
+  })
+  @List() @ValidateNested({ each: true }) @Type(() => AlertConfig)
+  alerts: AlertConfig[] = [];
 }

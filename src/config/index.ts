@@ -3,6 +3,7 @@ export { ConfigError } from './config-error';
 export { listConfigKeys } from './config-keys';
 export type { ConfigKey } from './config-keys';
 export * from './config.schema';
+export * from './alert-config';
 export { loadConfig, validateConfig, resolveConfigPath, DEFAULT_CONFIG_PATH } from './load-config';
 export type { LoadConfigOptions, ValidateConfigOptions, SettingsValidator } from './load-config';
 export { ENV_OVERRIDES } from './env-expansion';

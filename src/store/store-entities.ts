@@ -1,3 +1,5 @@
+import { AlertDeliveryEntity } from './entities/alert-delivery.entity';
+import { AlertStateEntity } from './entities/alert-state.entity';
 import { ConnectionEntity } from './entities/connection.entity';
 import { CursorEntity } from './entities/cursor.entity';
 import { DaemonEntity } from './entities/daemon.entity';
@@ -10,6 +12,7 @@ import { StreamStateEntity } from './entities/stream-state.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { ClusterSchema1763900000000 } from './migrations/1763900000000-cluster-schema';
 import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rejections';
+import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -21,7 +24,9 @@ export const STORE_ENTITIES = [
   OpenRejectionEntity,
   LeaseEntity,
   DaemonEntity,
+  AlertStateEntity,
+  AlertDeliveryEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, Alerts1764500000000];

@@ -1,6 +1,7 @@
 import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CheckpointWriter } from './checkpoint-writer';
+import { AlertStore } from './repositories/alert.store';
 import { ConnectionStore } from './repositories/connection.store';
 import { CursorStore } from './repositories/cursor.store';
 import { DaemonStore } from './repositories/daemon.store';
@@ -29,6 +30,7 @@ export class StoreRepositories {
   readonly recordStates: RecordStateStore;
   readonly rejected: RejectedRecordStore;
   readonly runs: RunStore;
+  readonly alerts: AlertStore;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -41,6 +43,7 @@ export class StoreRepositories {
     this.recordStates = new RecordStateStore(dataSource);
     this.rejected = new RejectedRecordStore(dataSource);
     this.runs = new RunStore(dataSource, this.writer);
+    this.alerts = new AlertStore(dataSource, this.writer);
   }
 }
 
@@ -55,6 +58,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [RecordStateStore, 'recordStates'],
   [RejectedRecordStore, 'rejected'],
   [RunStore, 'runs'],
+  [AlertStore, 'alerts'],
 ];
 
 /** StoreRepositories and each repository by its class, for StoreModule. */

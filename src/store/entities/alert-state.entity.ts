@@ -1,0 +1,41 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * One condition an alert watches: (alert, connection, event). Active from the first alert until it ends; every
+ * send (first alert, reminder, recovered) is claimed on this row with a conditional UPDATE, so among daemons
+ * sharing the store exactly one sends it.
+ */
+@Entity({ name: 'alert_state' })
+export class AlertStateEntity {
+  @PrimaryColumn({ type: 'varchar', length: 100 })
+  alert_id: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 200 })
+  connection_id: string;
+
+  @PrimaryColumn({ type: 'varchar', length: 40 })
+  event: string;
+
+  @Column({ type: 'boolean', default: false })
+  active: boolean;
+
+  /** ISO-8601 UTC: when the condition was first alerted (null before) */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  first_at: string | null;
+
+  /** ISO-8601 UTC of the last alert or reminder sent */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  last_sent_at: string | null;
+
+  /** ISO-8601 UTC: when it last recovered */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  ended_at: string | null;
+
+  /** the run that raised it last (null for no_success_for) */
+  @Column({ type: 'integer', nullable: true })
+  run_id: number | null;
+
+  /** what was alerted, for reminders and the status page */
+  @Column({ type: 'text', nullable: true })
+  message: string | null;
+}

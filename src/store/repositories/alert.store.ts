@@ -1,0 +1,98 @@
+import { DataSource, FindOptionsWhere } from 'typeorm';
+import { AlertDeliveryEntity, AlertDeliveryStatus } from '../entities/alert-delivery.entity';
+import { AlertStateEntity } from '../entities/alert-state.entity';
+import { isoNow } from '../iso-time';
+import { SerialWriter } from '../serial-writer';
+import type { Page } from './rejected-record.store';
+
+/** One watched condition: which alert, which connection, which event. */
+export interface AlertKey {
+  alertId: string;
+  connectionId: string;
+  event: string;
+}
+
+export type NewAlertDelivery = Pick<AlertDeliveryEntity, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message'>;
+
+/**
+ * Alert conditions and deliveries. Every send is claimed with a conditional UPDATE whose affected-row count
+ * says who won (as LeaseStore does): with several daemons on one store, each alert, reminder and recovery is
+ * sent by exactly one of them.
+ */
+export class AlertStore {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly writer: SerialWriter,
+  ) {}
+
+  /**
+   * The condition holds: 'first' when it was not active (this caller sends the alert), 'reminder' when it was
+   * and its last send is at least `repeatMs` old (this caller sends a reminder), else null (nothing to send).
+   */
+  async raise(key: AlertKey, what: { runId: number | null; message: string }, repeatMs: number): Promise<'first' | 'reminder' | null> {
+    await this.ensureRow(key);
+    const now = isoNow();
+    const first = await this.updateWhere(key, { active: true, first_at: now, last_sent_at: now, ended_at: null, run_id: what.runId, message: what.message }, 'active = :no', { no: false });
+    if (first) return 'first';
+    return (await this.remind(key, repeatMs, what)) ? 'reminder' : null;
+  }
+
+  /** Claims a reminder of an active condition whose last send is at least `repeatMs` old. */
+  async remind(key: AlertKey, repeatMs: number, what?: { runId: number | null; message: string }): Promise<boolean> {
+    const set: Partial<AlertStateEntity> = { last_sent_at: isoNow() };
+    if (what) Object.assign(set, { run_id: what.runId, message: what.message });
+    const cutoff = new Date(Date.now() - repeatMs).toISOString();
+    return this.updateWhere(key, set, 'active = :yes AND last_sent_at <= :cutoff', { yes: true, cutoff });
+  }
+
+  /** The condition ended: true for the one caller that ends an active condition (it sends `recovered`). */
+  end(key: AlertKey): Promise<boolean> {
+    return this.updateWhere(key, { active: false, ended_at: isoNow() }, 'active = :yes', { yes: true });
+  }
+
+  state(key: AlertKey): Promise<AlertStateEntity | null> {
+    return this.dataSource.getRepository(AlertStateEntity).findOneBy({ alert_id: key.alertId, connection_id: key.connectionId, event: key.event });
+  }
+
+  /** Active conditions, oldest first. */
+  active(): Promise<AlertStateEntity[]> {
+    return this.dataSource.getRepository(AlertStateEntity).find({ where: { active: true }, order: { first_at: 'ASC' } });
+  }
+
+  async addDelivery(row: NewAlertDelivery): Promise<AlertDeliveryEntity> {
+    return this.writer.run((m) =>
+      m.getRepository(AlertDeliveryEntity).save({ ...row, status: 'pending' as const, attempts: 0, last_error: null, created_at: isoNow(), sent_at: null }),
+    );
+  }
+
+  async updateDelivery(id: number, patch: { status: AlertDeliveryStatus; attempts: number; last_error: string | null; sent_at?: string | null }): Promise<void> {
+    await this.writer.run((m) => m.getRepository(AlertDeliveryEntity).update({ id }, patch));
+  }
+
+  /** Newest first, and how many match. */
+  async deliveries(filter: { alertId?: string; connectionId?: string }, page: Page): Promise<{ rows: AlertDeliveryEntity[]; total: number }> {
+    const where: FindOptionsWhere<AlertDeliveryEntity> = {};
+    if (filter.alertId) where.alert_id = filter.alertId;
+    if (filter.connectionId) where.connection_id = filter.connectionId;
+    const [rows, total] = await this.dataSource.getRepository(AlertDeliveryEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
+    return { rows, total };
+  }
+
+  private async ensureRow(key: AlertKey): Promise<void> {
+    await this.writer.run((m) =>
+      m.createQueryBuilder().insert().into(AlertStateEntity)
+        .values({ alert_id: key.alertId, connection_id: key.connectionId, event: key.event, active: false, first_at: null, last_sent_at: null, ended_at: null, run_id: null, message: null })
+        .orIgnore().execute(),
+    );
+  }
+
+  private async updateWhere(key: AlertKey, set: Partial<AlertStateEntity>, condition: string, params: Record<string, unknown>): Promise<boolean> {
+    const result = await this.writer.run((m) =>
+      m.createQueryBuilder().update(AlertStateEntity).set(set)
+        .where('alert_id = :alertId AND connection_id = :connectionId AND event = :event', { ...key })
+        .andWhere(condition, params)
+        .execute(),
+    );
+    return (result.affected ?? 0) > 0;
+  }
+}
