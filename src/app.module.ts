@@ -13,6 +13,9 @@ import { sandboxImports } from './sandbox/sandbox-app';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
+import { RequestBudgetStore } from './store/repositories/request-budget.store';
+import { budgetScope, SharedRequestBudget } from './store/shared-request-budget';
+import { DEFAULT_RATE_LIMIT } from './tracker/http/rate-limits';
 import { TrackerClient } from './tracker/tracker-client';
 
 export interface AppModuleOptions {
@@ -43,7 +46,11 @@ export class AppModule {
   }
 }
 
-/** The pre-loaded connector registry and the typed client, reporting its requests to the metrics. */
+/**
+ * The pre-loaded connector registry and the typed client, reporting its requests to the metrics. The client draws
+ * from the project's budget kept in the store, shared with every daemon and CLI process of that store
+ * (null when `tracker.rate_limit` is off).
+ */
 @Global()
 @Module({})
 class SharedServicesModule {
@@ -53,17 +60,26 @@ class SharedServicesModule {
       providers: [
         { provide: ConnectorRegistry, useValue: boot.registry },
         {
+          provide: SharedRequestBudget,
+          inject: [RequestBudgetStore],
+          useFactory: (store: RequestBudgetStore) => {
+            const setting = boot.tracker.rateLimit ?? DEFAULT_RATE_LIMIT;
+            return setting === 'off' ? null : new SharedRequestBudget(store, budgetScope(boot.tracker.baseUrl, boot.tracker.project), setting);
+          },
+        },
+        {
           provide: TrackerClient,
-          inject: [MetricsService],
-          useFactory: (metrics: MetricsService) =>
+          inject: [MetricsService, SharedRequestBudget],
+          useFactory: (metrics: MetricsService, budget: SharedRequestBudget | null) =>
             new TrackerClient({
               ...boot.tracker,
+              budget: budget ?? undefined,
               logger: { warn: (m) => boot.logger.warn(m), debug: (m) => boot.logger.debug(m) },
               onRequest: (event) => metrics.observeRequest(event),
             }),
         },
       ],
-      exports: [ConnectorRegistry, TrackerClient],
+      exports: [ConnectorRegistry, SharedRequestBudget, TrackerClient],
     };
   }
 }

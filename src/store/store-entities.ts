@@ -7,12 +7,14 @@ import { LeaseEntity } from './entities/lease.entity';
 import { OpenRejectionEntity } from './entities/open-rejection.entity';
 import { RecordStateEntity } from './entities/record-state.entity';
 import { RejectedRecordEntity } from './entities/rejected-record.entity';
+import { RequestBudgetEntity } from './entities/request-budget.entity';
 import { RunEntity } from './entities/run.entity';
 import { StreamStateEntity } from './entities/stream-state.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { ClusterSchema1763900000000 } from './migrations/1763900000000-cluster-schema';
 import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rejections';
 import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
+import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -26,7 +28,8 @@ export const STORE_ENTITIES = [
   DaemonEntity,
   AlertStateEntity,
   AlertDeliveryEntity,
+  RequestBudgetEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, Alerts1764500000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, Alerts1764500000000, RequestBudget1764600000000];

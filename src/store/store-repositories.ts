@@ -9,6 +9,7 @@ import { LeaseStore } from './repositories/lease.store';
 import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
+import { RequestBudgetStore } from './repositories/request-budget.store';
 import { RunStore } from './repositories/run.store';
 import { SerialWriter, serialWriter } from './serial-writer';
 
@@ -29,6 +30,7 @@ export class StoreRepositories {
   readonly openRejections: OpenRejectionStore;
   readonly recordStates: RecordStateStore;
   readonly rejected: RejectedRecordStore;
+  readonly requestBudget: RequestBudgetStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
 
@@ -42,6 +44,7 @@ export class StoreRepositories {
     this.openRejections = new OpenRejectionStore(dataSource);
     this.recordStates = new RecordStateStore(dataSource);
     this.rejected = new RejectedRecordStore(dataSource);
+    this.requestBudget = new RequestBudgetStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
   }
@@ -57,6 +60,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [OpenRejectionStore, 'openRejections'],
   [RecordStateStore, 'recordStates'],
   [RejectedRecordStore, 'rejected'],
+  [RequestBudgetStore, 'requestBudget'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],
 ];

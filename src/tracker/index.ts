@@ -9,6 +9,8 @@ export type { BinaryFile } from './http/binary-file';
 export { fileNameFromContentDisposition } from './http/binary-file';
 export type { TrackerLogger, TrackerRequestEvent, CallRequest } from './http/tracker-http';
 export type { RateLimitBudget, RateLimitSetting } from './http/rate-limits';
+export type { RequestBudget } from './http/request-budget';
+export type { OperationLimit } from './http/rate-limits';
 export { DEFAULT_RATE_LIMIT } from './http/rate-limits';
 export * from './types/common.types';
 export * from './types/orders.types';

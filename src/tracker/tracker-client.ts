@@ -1,5 +1,6 @@
 import { TrackerHttp, TrackerLogger, TrackerRequestEvent } from './http/tracker-http';
 import { DEFAULT_RATE_LIMIT, RateLimitBudget } from './http/rate-limits';
+import type { RequestBudget } from './http/request-budget';
 import { BillingClient } from './sections/billing.client';
 import { CalltrackingClient } from './sections/calltracking.client';
 import { ChannelsClient } from './sections/channels.client';
@@ -27,6 +28,8 @@ export interface TrackerClientOptions {
   retries?: number;
   /** Project-wide budget (default 8/s, 4000/h); 'off' disables every client-side limit. */
   rateLimit?: RateLimitBudget | 'off';
+  /** Where the budget is drawn from when other processes share it (the daemon's store); ignored when 'off'. */
+  budget?: RequestBudget;
   /** Backoff base in ms (default 500). */
   retryBaseMs?: number;
   logger?: TrackerLogger;
@@ -64,6 +67,7 @@ export class TrackerClient {
       retries: options.retries ?? 5,
       retryBaseMs: options.retryBaseMs ?? 500,
       rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      budget: options.budget,
       logger: options.logger,
       onRequest: options.onRequest,
     });

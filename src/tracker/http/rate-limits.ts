@@ -1,4 +1,6 @@
+import { setMaxListeners } from 'node:events';
 import Bottleneck from 'bottleneck';
+import type { RequestBudget } from './request-budget';
 
 /**
  * Client-side rate limits, so the daemon never provokes a 429 itself:
@@ -9,6 +11,8 @@ import Bottleneck from 'bottleneck';
  * bursts at a window's edge, so a sliding window on the service side is respected too.
  * `'off'` (a target that is not the real service, e.g. a benchmark sink) disables all
  * of them: then `run` is a plain call with no limiter in the path.
+ * Given a shared `RequestBudget` (the daemon's store), both are drawn from it instead of from this
+ * process's own limiters, so several processes keep to one budget together.
  */
 
 export interface RateLimitBudget {
@@ -31,9 +35,14 @@ const HOUR_MS = 3_600_000;
 export class RateLimits {
   private readonly project: Bottleneck | null;
   private readonly byOperation = new Map<string, Bottleneck>();
+  private readonly closing = new AbortController();
 
-  constructor(private readonly setting: RateLimitSetting) {
-    this.project = setting === 'off' ? null : projectLimiter(setting);
+  constructor(
+    private readonly setting: RateLimitSetting,
+    private readonly shared?: RequestBudget,
+  ) {
+    this.project = setting === 'off' || shared ? null : projectLimiter(setting);
+    setMaxListeners(0, this.closing.signal); // one listener per request waiting for the budget, removed when it goes
   }
 
   get enabled(): boolean {
@@ -42,12 +51,19 @@ export class RateLimits {
 
   /** Runs one HTTP attempt inside the operation's limit and the project budget. */
   run<T>(limit: OperationLimit | null, attempt: () => Promise<T>): Promise<T> {
+    if (this.shared && this.enabled) return this.shared.take(limit, this.closing.signal).then(attempt);
     if (!this.project) return attempt();
     const inProject = () => this.project!.schedule(attempt);
     return limit ? this.operationLimiter(limit).schedule(inProject) : inProject();
   }
 
+  /** A 429: the shared budget makes every sender of the project wait and shrinks for a while. */
+  async penalize(retryAfterMs: number): Promise<void> {
+    if (this.shared && this.enabled) await this.shared.penalize(retryAfterMs);
+  }
+
   async stop(): Promise<void> {
+    this.closing.abort();
     const all = [this.project, ...this.byOperation.values()].filter((l): l is Bottleneck => !!l);
     await Promise.all(all.map((l) => l.stop({ dropWaitingJobs: true }).catch(() => undefined)));
   }

@@ -9,6 +9,7 @@ import { TrackerApiError } from '../tracker-error';
 import { BinaryFile, fileNameFromContentDisposition } from './binary-file';
 import { operationLimitFor } from './operation-limits';
 import { RateLimits, RateLimitSetting } from './rate-limits';
+import type { RequestBudget } from './request-budget';
 import { failureOf, parseMaybeJson } from './response-check';
 import { secretRedactor } from './secret-redactor';
 import { SerializedJson } from './serialized-json';
@@ -34,6 +35,8 @@ export interface TransportOptions {
   retries: number;
   retryBaseMs: number;
   rateLimit: RateLimitSetting;
+  /** the project's budget shared with other processes (the store's); absent: this client's own limiters */
+  budget?: RequestBudget;
   logger?: TrackerLogger;
   onRequest?: (event: TrackerRequestEvent) => void;
 }
@@ -65,7 +68,7 @@ export class TrackerHttp {
 
   constructor(private readonly options: TransportOptions) {
     this.redact = secretRedactor(options.apiKey);
-    this.limits = new RateLimits(options.rateLimit);
+    this.limits = new RateLimits(options.rateLimit, options.budget);
     this.axios = axios.create({
       baseURL: options.baseUrl,
       timeout: options.timeoutMs,
@@ -120,6 +123,7 @@ export class TrackerHttp {
       if (!error.retryable || attempt > this.options.retries) throw error;
       const backoff = { baseMs: this.options.retryBaseMs, maxMs: MAX_BACKOFF_MS, jitter: true };
       const waitMs = outcome.retryAfterMs ?? backoffDelayMs(attempt, backoff);
+      if (error.httpStatus === 429) await this.limits.penalize(waitMs);
       this.options.logger?.warn(`${error.message}; retry ${attempt}/${this.options.retries} in ${waitMs} ms`);
       await sleep(waitMs);
     }

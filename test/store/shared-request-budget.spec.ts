@@ -1,0 +1,130 @@
+/**
+ * The project's request budget kept in the store: two processes (two connections to one store) drawing from it
+ * together keep to one per-second spacing, the hour's count survives a restart, and a 429 makes every sender wait
+ * and spaces the requests twice as far apart for a while. Real stores: an SQLite file, PostgreSQL when configured.
+ */
+import { mkdtempSync, rmSync } from 'fs';
+import { setMaxListeners } from 'events';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { DataSource } from 'typeorm';
+import { RequestBudgetStore } from '../../src/store/repositories/request-budget.store';
+import { budgetScope, SharedRequestBudget } from '../../src/store/shared-request-budget';
+import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
+import { StoreRepositories } from '../../src/store/store-repositories';
+import { describeStores, storeOptionsFor } from '../support/store-drivers';
+
+const SCOPE = budgetScope('http://127.0.0.1:1/api/v1', '7');
+
+/** Takes `count` requests at once from `budget`, resolving with the instant each was let through. */
+async function draw(budget: SharedRequestBudget, count: number, signal = unlimitedSignal()): Promise<number[]> {
+  return Promise.all(Array.from({ length: count }, () => budget.take(null, signal).then(() => Date.now())));
+}
+
+/** A signal many requests wait on at once, as the client's. */
+function unlimitedSignal(): AbortSignal {
+  const { signal } = new AbortController();
+  setMaxListeners(0, signal);
+  return signal;
+}
+
+/** The most requests seen in any window of `ms` (a sliding window, as the service counts). */
+function busiestWindow(times: number[], ms: number): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let most = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[i] - sorted[j] >= ms) j++;
+    most = Math.max(most, i - j + 1);
+  }
+  return most;
+}
+
+describeStores('shared request budget', (driver) => {
+  jest.setTimeout(30_000);
+  let dir: string;
+  let options: StoreOptions;
+  let cleanup: () => Promise<void>;
+  const open: DataSource[] = [];
+
+  async function process(): Promise<RequestBudgetStore> {
+    const ds = await createStoreDataSource(options);
+    open.push(ds);
+    return new StoreRepositories(ds).requestBudget;
+  }
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'budget-test-'));
+    ({ options, cleanup } = await storeOptionsFor(driver, dir));
+  });
+  afterEach(async () => {
+    for (const ds of open.splice(0)) if (ds.isInitialized) await ds.destroy();
+    await cleanup();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('spaces the requests of two processes as one: per_second across both, in any sliding second', async () => {
+    const limits = { per_second: 20, per_hour: 10_000 };
+    const a = new SharedRequestBudget(await process(), SCOPE, limits);
+    const b = new SharedRequestBudget(await process(), SCOPE, limits);
+    const started = Date.now();
+    const times = (await Promise.all([draw(a, 30), draw(b, 30)])).flat();
+    // 60 requests at 20/s: the first goes at once, the last ~2.95 s later
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_800);
+    expect(busiestWindow(times, 1000)).toBeLessThanOrEqual(21);
+    expect(a.stats().waitSecondsTotal + b.stats().waitSecondsTotal).toBeGreaterThan(30);
+  });
+
+  it('keeps the hour across a restart: a new process finds the hour spent and waits', async () => {
+    const limits = { per_second: 100, per_hour: 12 };
+    const first = new SharedRequestBudget(await process(), SCOPE, limits);
+    await draw(first, 8);
+    for (const ds of open.splice(0)) await ds.destroy(); // the process stops
+
+    const second = new SharedRequestBudget(await process(), SCOPE, limits);
+    await draw(second, 4); // what is left of the hour
+    expect(second.stats().remaining.hour).toBe(0);
+    const stop = new AbortController();
+    const late = second.take(null, stop.signal).then(() => 'sent', () => 'aborted');
+    await new Promise((r) => setTimeout(r, 700));
+    expect(second.stats().waiting).toBe(1);
+    stop.abort();
+    expect(await late).toBe('aborted');
+  });
+
+  it('another budget (project) is not charged', async () => {
+    const store = await process();
+    const limits = { per_second: 100, per_hour: 3 };
+    await draw(new SharedRequestBudget(store, SCOPE, limits), 3);
+    const other = new SharedRequestBudget(store, budgetScope('http://127.0.0.1:1/api/v1', '8'), limits);
+    const started = Date.now();
+    await draw(other, 3);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('after a 429 every process waits the Retry-After, then goes at half the pace for a while', async () => {
+    const limits = { per_second: 20, per_hour: 10_000 };
+    const a = new SharedRequestBudget(await process(), SCOPE, limits);
+    const b = new SharedRequestBudget(await process(), SCOPE, limits);
+    await draw(a, 1);
+    const penalized = Date.now();
+    await a.penalize(600);
+    const times = await draw(b, 6);
+    expect(Math.min(...times) - penalized).toBeGreaterThanOrEqual(580);
+    const sorted = times.sort((x, y) => x - y);
+    // 100 ms apart instead of 50 while the shrink lasts
+    expect(sorted[5] - sorted[0]).toBeGreaterThanOrEqual(480);
+  });
+
+  it('spaces an operation of the Limits table across processes', async () => {
+    const limits = { per_second: 100, per_hour: 10_000 };
+    const a = new SharedRequestBudget(await process(), SCOPE, limits);
+    const b = new SharedRequestBudget(await process(), SCOPE, limits);
+    const visitList = { key: 'visits.list', perSecond: 1, perMinute: 150 }; // 1 s apart
+    const signal = new AbortController().signal;
+    const started = Date.now();
+    const times = await Promise.all([a, b, a].map((budget) => budget.take(visitList, signal).then(() => Date.now() - started)));
+    const sorted = times.sort((x, y) => x - y);
+    expect(sorted[1] - sorted[0]).toBeGreaterThanOrEqual(950);
+    expect(sorted[2] - sorted[1]).toBeGreaterThanOrEqual(950);
+  });
+});
