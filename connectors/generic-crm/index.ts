@@ -7,6 +7,7 @@ import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
 import { readStream } from './stream-reader';
+import { genericCrmWrite } from './write-back';
 
 /**
  * Generic CRM connector: a declarative description of a CRM's REST API (a preset, or the user's own
@@ -35,7 +36,11 @@ export default defineConnector<GenericCrmSettings>({
       const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
       await probe.next();
       await probe.return(undefined);
-      return { ok: true, message: `${new URL(settings.base_url).origin} answered the ${first} request` };
+      const answered = `${new URL(settings.base_url).origin} answered the ${first} request`;
+      // configured write-back fields are checked against the CRM's field list too
+      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered };
+      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
+      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -44,6 +49,8 @@ export default defineConnector<GenericCrmSettings>({
   read: (stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>) => readConnection(stream, cursor, context),
 
   discover: (settings, context) => discoverFields(settings, context),
+
+  write: genericCrmWrite,
 });
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */

@@ -7,7 +7,7 @@ import { BuildOptions } from './records/canonical-builder';
 import { DateSpec } from './records/field-values';
 import { CompiledField, compileExpression, compileMapping } from './records/mapping';
 import { CustomFieldReader } from './records/custom-fields';
-import { getPath } from './records/paths';
+import { fetchFieldLabels } from './records/field-labels';
 import { ResolvedSource } from './source-config';
 
 /** Everything one stream read needs, compiled once per run (mapping expressions, paginator, formats). */
@@ -23,7 +23,8 @@ export interface StreamPlan {
   incremental: boolean;
 }
 
-export function planStream(stream: CoreStream, definition: StreamDefinition, source: ResolvedSource): StreamPlan {
+export function planStream(stream: CoreStream, given: StreamDefinition, source: ResolvedSource): StreamPlan {
+  const definition = stream === 'deals' ? withoutWrittenFields(given, source) : given;
   const where = `streams.${stream}`;
   const incremental = definition.incremental;
   const defaults: DateSpec = {
@@ -62,25 +63,17 @@ export function planStream(stream: CoreStream, definition: StreamDefinition, sou
 export async function customFieldReader(plan: StreamPlan, requester: Requester): Promise<CustomFieldReader | null> {
   const definition = plan.definition.custom_fields;
   if (!definition) return null;
-  const labels = new Map<string, string>();
-  if (definition.labels?.request?.path) {
-    const { request } = definition.labels;
-    const answer = await requester.send({
-      method: request.method ?? 'GET',
-      path: request.path!,
-      query: request.query,
-      body: request.body,
-      headers: request.headers,
-    });
-    const found = getPath(answer.body, definition.labels.records ?? '');
-    const items = Array.isArray(found)
-      ? found
-      : Object.entries((found as Record<string, unknown>) ?? {}).map(([key, value]) => ({ _key: key, ...(value as object) }));
-    for (const item of items) {
-      const key = getPath(item, definition.labels.key ?? 'key');
-      const name = getPath(item, definition.labels.name ?? 'name');
-      if (key !== undefined && name !== undefined && name !== null && name !== '') labels.set(String(key), String(name));
-    }
-  }
+  const labels = definition.labels?.request?.path ? await fetchFieldLabels(definition.labels, requester) : new Map<string, string>();
   return new CustomFieldReader(definition, labels);
+}
+
+/**
+ * The deal fields write-back fills are not sent to the service as custom fields: the CRM marks a deal
+ * updated when we write to it, and an unchanged payload lets the next sync drop it.
+ */
+function withoutWrittenFields(definition: StreamDefinition, source: ResolvedSource): StreamDefinition {
+  const written = Object.values(source.write_back?.fields ?? {}).map(String);
+  if (!definition.custom_fields || written.length === 0) return definition;
+  const exclude = [...(definition.custom_fields.exclude ?? []), ...written];
+  return { ...definition, custom_fields: { ...definition.custom_fields, exclude } };
 }

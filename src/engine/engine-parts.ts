@@ -14,9 +14,10 @@ import { RunLauncher } from './run-launcher';
 import { RunLeases } from './run-leases';
 import { RunProgress } from './run-progress';
 import { SyncService } from './sync.service';
+import { WriteBackLauncher } from './write-back/write-back-launcher';
 
 /** The engine's parts that EngineModule provides beside SyncService and ConnectionsService. */
-export const ENGINE_PARTS = [EngineSettings, ConnectionLookup, ConnectionPreview, RejectionRetry, RunFailures, RunLauncher, RunLeases, RunProgress];
+export const ENGINE_PARTS = [EngineSettings, ConnectionLookup, ConnectionPreview, RejectionRetry, RunFailures, RunLauncher, RunLeases, RunProgress, WriteBackLauncher];
 
 export interface EngineInputs {
   /** the store: its DataSource, or its repositories (to share them, e.g. with a HeartbeatService) */
@@ -50,6 +51,7 @@ export function createEngine(inputs: EngineInputs): { sync: SyncService; connect
     new ConnectionPreview(lookup, stores.recordStates, settings),
     stores.runs,
     settings,
+    new WriteBackLauncher(lookup, inputs.tracker, stores.writeBack),
   );
   return { sync, connections: new ConnectionsService(stores.connections, stores.cursors, inputs.config), stores };
 }

@@ -2,9 +2,9 @@ import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
 import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 
-export type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters } from '../store/repositories/run.types';
+export type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../store/repositories/run.types';
 export { SERVICE_COUNTER_KEYS } from '../store/repositories/run.types';
-import type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters } from '../store/repositories/run.types';
+import type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../store/repositories/run.types';
 
 export interface StartRunOptions {
   mode: RunMode;
@@ -34,6 +34,10 @@ export interface RunSummary {
   /** the first 20 rejected records of the run */
   rejected: RejectedRecordEntity[];
   error: string | null;
+  /** a write-back run's counters (mode write_back) */
+  writeBack?: WriteBackCounters;
+  /** the write-back run that followed this sync (a connection with write_back and no schedule of its own) */
+  followedBy?: RunSummary;
 }
 
 export interface ProgressEvent {

@@ -18,6 +18,7 @@ export function summaryFromRun(run: RunEntity, rejected: { total: number; first:
     rejectedCount: rejected.total,
     rejected: rejected.first,
     error: run.error,
+    ...(run.write_back ? { writeBack: run.write_back } : {}),
   };
 }
 
@@ -29,6 +30,10 @@ export function summaryLine(summary: RunSummary): string {
   );
   const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
   const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;
+  if (summary.mode === 'write_back') {
+    const counters = Object.entries(summary.writeBack ?? {}).map(([k, v]) => `${k} ${v}`);
+    return `${head}: write-back ${counters.join(' · ') || 'nothing done'}${summary.error ? ` — ${summary.error}` : ''}`;
+  }
   const body = [streams.join(' | ') || 'nothing read', ...counters].join(' · ');
   return `${head}: ${body}${summary.error ? ` — ${summary.error}` : ''}`;
 }

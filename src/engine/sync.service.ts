@@ -17,6 +17,8 @@ import { RunOutcome } from './run-executor';
 import { validateStartOptions } from './run-options';
 import { RunProgress } from './run-progress';
 import { summaryLine } from './run-summary';
+import { WriteBackLauncher } from './write-back/write-back-launcher';
+import type { WriteBackPreview } from './write-back/write-back-runner';
 
 export type { RunFailure } from './run-failures';
 
@@ -30,6 +32,8 @@ interface ActiveRun {
 interface InternalStart extends StartRunOptions {
   onlyIds?: ReadonlyMap<StreamName, ReadonlySet<string>>;
 }
+
+export type { WriteBackPreview } from './write-back/write-back-runner';
 
 /**
  * Starts and watches runs. A connection never runs twice at once: an in-process map answers at once,
@@ -53,6 +57,7 @@ export class SyncService implements OnApplicationShutdown {
     private readonly previews: ConnectionPreview,
     private readonly runs: RunStore,
     settings: EngineSettings,
+    private readonly writeBacks: WriteBackLauncher,
   ) {
     this.events = progress.events;
     this.logger = settings.logger;
@@ -71,6 +76,24 @@ export class SyncService implements OnApplicationShutdown {
   async retryRejected(runId: number, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
     const { connectionId, onlyIds } = await this.retries.idsOf(runId);
     return this.startInternal(connectionId, { mode: 'retry', trigger, onlyIds });
+  }
+
+  /**
+   * Writes the deals' attribution back into the CRM: a run (mode 'write_back') of its own, leased like a sync.
+   * Without a schedule of its own (`write_back.schedule`) one also follows each successful sync of the connection.
+   */
+  async writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    return this.startInternal(connectionId, { mode: 'write_back', trigger });
+  }
+
+  /** The write-back's dry run: each deal whose values changed and what would be written where; nothing written or stored. */
+  writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
+    return this.writeBacks.preview(this.lookup.connection(connectionId), this.logger);
+  }
+
+  /** The connection's write-back settings (its schedule), or null when it writes nothing back. */
+  writeBackPlan(connectionId: string): { schedule?: string } | null {
+    return this.writeBacks.planOf(this.lookup.connection(connectionId));
   }
 
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */
@@ -131,7 +154,7 @@ export class SyncService implements OnApplicationShutdown {
   private async startInternal(connectionId: string, options: InternalStart): Promise<{ runId: number; done: Promise<RunSummary> }> {
     if (this.stopping) throw new EngineStoppingError();
     const connection = this.lookup.connection(connectionId);
-    const since = options.onlyIds ? null : validateStartOptions(options);
+    const since = options.onlyIds || options.mode === 'write_back' ? null : validateStartOptions(options);
     const current = this.active.get(connectionId);
     if (current) throw new RunInProgressError(connectionId, current.runId);
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
@@ -163,7 +186,9 @@ export class SyncService implements OnApplicationShutdown {
     let outcome: RunOutcome;
     try {
       logger.log(`run started: mode ${run.mode}${run.since ? ` since ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${[...run.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
-      outcome = await this.launcher.execute(connection, run, logger);
+      outcome = run.mode === 'write_back'
+        ? await this.writeBacks.execute(connection, run.runId, run.signal, logger)
+        : await this.launcher.execute(connection, run, logger);
     } catch (e) {
       outcome = { status: 'failed', error: errorText(e) };
     } finally {
@@ -178,6 +203,23 @@ export class SyncService implements OnApplicationShutdown {
     if (summary.status === 'failed') logger.error(line);
     else logger.log(line);
     this.progress.finished(summary);
-    return summary;
+    return this.followWithWriteBack(connection, summary, logger);
+  }
+
+  /**
+   * A successful sync of a connection that writes back without a schedule of its own is followed by a
+   * write-back run; the sync's `done` resolves once that one is over too (its summary in `followedBy`).
+   */
+  private async followWithWriteBack(connection: ConnectionConfig, summary: RunSummary, logger: EngineLogger): Promise<RunSummary> {
+    if (summary.status !== 'succeeded' || summary.mode === 'write_back' || summary.mode === 'retry' || this.stopping) return summary;
+    const plan = this.writeBacks.planOf(connection);
+    if (!plan || plan.schedule) return summary;
+    try {
+      const next = await this.startInternal(connection.id, { mode: 'write_back', trigger: summary.trigger });
+      return { ...summary, followedBy: await next.done };
+    } catch (e) {
+      logger.warn(`the write-back after this sync did not start: ${errorText(e)}`);
+      return summary;
+    }
   }
 }

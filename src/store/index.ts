@@ -28,3 +28,4 @@ export * from './repositories/run.types';
 export * from './repositories/request-budget.store';
 export * from './shared-request-budget';
 export * from './repositories/alert.store';
+export * from './repositories/write-back.store';

@@ -13,6 +13,7 @@ import { StreamStateEntity } from './entities/stream-state.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { ClusterSchema1763900000000 } from './migrations/1763900000000-cluster-schema';
 import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rejections';
+import { WriteBack1764400000000 } from './migrations/1764400000000-write-back';
 import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
 
@@ -32,4 +33,4 @@ export const STORE_ENTITIES = [
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, Alerts1764500000000, RequestBudget1764600000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000];

@@ -11,6 +11,7 @@ import { RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RequestBudgetStore } from './repositories/request-budget.store';
 import { RunStore } from './repositories/run.store';
+import { WriteBackStore } from './repositories/write-back.store';
 import { SerialWriter, serialWriter } from './serial-writer';
 
 /** The store's connection (TypeORM's DataSource), for code that only passes it on to StoreRepositories. */
@@ -33,6 +34,7 @@ export class StoreRepositories {
   readonly requestBudget: RequestBudgetStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
+  readonly writeBack: WriteBackStore;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -47,6 +49,7 @@ export class StoreRepositories {
     this.requestBudget = new RequestBudgetStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
+    this.writeBack = new WriteBackStore(dataSource, this.writer);
   }
 }
 
@@ -63,6 +66,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [RequestBudgetStore, 'requestBudget'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],
+  [WriteBackStore, 'writeBack'],
 ];
 
 /** StoreRepositories and each repository by its class, for StoreModule. */

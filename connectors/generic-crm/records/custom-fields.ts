@@ -56,8 +56,9 @@ export class CustomFieldReader {
     if (typeof source !== 'object' || source === null) return [];
     const entries: CustomEntry[] = [];
     for (const [key, value] of Object.entries(source)) {
-      if (this.exclude.has(key) || (this.include && !this.include.test(key))) continue;
-      entries.push({ id: key, name: this.labels.get(key) ?? key, value: text(value) });
+      const name = this.labels.get(key) ?? key;
+      if (this.exclude.has(key) || this.exclude.has(name) || (this.include && !this.include.test(key))) continue;
+      entries.push({ id: key, name, value: text(value) });
     }
     return entries;
   }

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../repositories/run.types';
+import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../repositories/run.types';
 
 /**
  * One sync of one connection; the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
@@ -44,6 +44,10 @@ export class RunEntity {
 
   @Column({ type: 'text', nullable: true })
   error: string | null;
+
+  /** a write-back run's counters (mode write_back), else null */
+  @Column({ type: 'simple-json', nullable: true })
+  write_back: WriteBackCounters | null;
 }
 
 // a column per add-orders counter, from the one list of their names (the migrations created them)

@@ -2,8 +2,11 @@ import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../../tracker/types/orde
 
 /** The types of a run and its counters, once: the run rows store them, the engine counts them, the admin API shows them. */
 
-/** How a run reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only). */
-export const RUN_MODES = ['incremental', 'full', 'since', 'retry'] as const;
+/**
+ * How a run reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only);
+ * `write_back` writes the deals' attribution back into the CRM (SyncService.writeBack only).
+ */
+export const RUN_MODES = ['incremental', 'full', 'since', 'retry', 'write_back'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
 
 export const RUN_TRIGGERS = ['schedule', 'admin', 'cli', 'startup'] as const;
@@ -30,3 +33,13 @@ export interface StreamCounters {
 export type ServiceCounters = AddOrdersCounters;
 
 export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = ADD_ORDERS_COUNTERS;
+
+/** A write-back run's counters (the run row's `write_back`), with what each means. */
+export const WRITE_BACK_COUNTER_MEANINGS = {
+  attributed: "the connection's deals in the window whose order has a visit",
+  written: 'deals whose changed values the CRM took',
+  unchanged: 'deals whose values were already written (nothing sent)',
+  rejected: 'deals the CRM refused (each a rejected record with its reason)',
+} as const;
+export type WriteBackCounters = Record<keyof typeof WRITE_BACK_COUNTER_MEANINGS, number>;
+export const WRITE_BACK_COUNTERS = Object.keys(WRITE_BACK_COUNTER_MEANINGS) as (keyof WriteBackCounters)[];

@@ -7,6 +7,7 @@ import { parse } from 'yaml';
 import * as sourceDefinition from '../../../connectors/generic-crm/definition/source-definition';
 import * as streamDefinition from '../../../connectors/generic-crm/definition/stream-definition';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
+import * as writeBackDefinition from '../../../connectors/generic-crm/definition/write-back-definition';
 import { settingsProblems } from '../../../src/connectors/settings-validation';
 
 /**
@@ -38,6 +39,8 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.CustomFieldsDefinition, 'streams.<name>.custom_fields'],
   [streamDefinition.LabelsDefinition, 'streams.<name>.custom_fields.labels'],
   [streamDefinition.EnrichDefinition, 'streams.<name>.enrich[]'],
+  [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
+  [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
 ]);
 
 interface Row {
