@@ -1,6 +1,8 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
 import { AdminModule } from './admin/admin.module';
+import { ALERTS_OPTIONS, AlertsOptions } from './alerts/alerts.service';
+import { AlertsModule } from './alerts/alerts.module';
 import type { BootContext } from './bootstrap';
 import { SANDBOX_PATH } from './bootstrap';
 import { AppConfigModule } from './config';
@@ -38,7 +40,8 @@ export class AppModule {
         SharedServicesModule.forRoot(boot),
         EngineModule,
         SchedulerModule,
-        ...(options.http ? [AdminModule, StatusPageModule] : []),
+        // alerts belong to the daemon (a CLI run ends with its process, before a retry could go out)
+        ...(options.http ? [AdminModule, StatusPageModule, AlertsModule] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
       providers: [MetricsSubscriber],
@@ -78,8 +81,16 @@ class SharedServicesModule {
               onRequest: (event) => metrics.observeRequest(event),
             }),
         },
+        { provide: ALERTS_OPTIONS, useValue: alertsOptions(boot) },
       ],
-      exports: [ConnectorRegistry, SharedRequestBudget, TrackerClient],
+      exports: [ConnectorRegistry, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
     };
   }
+}
+
+/** Alerts link to this daemon's status page (the port resolved, a wildcard host shown as loopback). */
+function alertsOptions(boot: BootContext): AlertsOptions {
+  const configured = boot.config.server.host;
+  const host = ['0.0.0.0', '::', ''].includes(configured) ? '127.0.0.1' : configured;
+  return { statusUrl: `http://${host.includes(':') ? `[${host}]` : host}:${boot.port}/` };
 }

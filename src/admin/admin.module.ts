@@ -1,7 +1,9 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { AlertsModule } from '../alerts/alerts.module';
 import { ClusterModule } from '../cluster/cluster.module';
 import { EngineModule } from '../engine/engine.module';
 import { AdminServicesModule } from './admin-services.module';
+import { AlertsController } from './alerts/alerts.controller';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AdminAuthMiddleware } from './auth/admin-auth.middleware';
 import { AdminTokenService } from './auth/admin-token.service';
@@ -14,8 +16,8 @@ import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
-  imports: [AdminServicesModule, EngineModule, ClusterModule],
-  controllers: [ConnectionsController, RunsController, ClusterController],
+  imports: [AdminServicesModule, EngineModule, ClusterModule, AlertsModule],
+  controllers: [ConnectionsController, RunsController, ClusterController, AlertsController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],
 })

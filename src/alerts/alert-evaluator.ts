@@ -89,7 +89,8 @@ export class AlertEvaluator {
     for (const alert of this.alerts) {
       if (!alert.events.includes('no_success_for')) continue;
       for (const connection of this.connections) {
-        if (!connection.schedule || !this.watches(alert, connection.id)) continue;
+        // a paused connection is meant not to run
+        if (!connection.schedule || connection.paused || !this.watches(alert, connection.id)) continue;
         await this.checkNoSuccess(alert, connection.id);
       }
     }
@@ -111,7 +112,9 @@ export class AlertEvaluator {
     const { rows } = await this.store.runs.page({ connectionId, status: 'succeeded' }, { limit: 1, offset: 0 });
     const lastSuccess = rows[0]?.finished_at ?? null;
     // never succeeded: counted from when the daemon first knew the connection
-    const since = lastSuccess ?? (await this.store.connections.get(connectionId))?.created_at ?? null;
+    const row = await this.store.connections.get(connectionId);
+    if (row?.paused) return;
+    const since = lastSuccess ?? row?.created_at ?? null;
     if (!since || Date.now() - Date.parse(since) < limitMs) return;
     const hours = Math.floor((Date.now() - Date.parse(since)) / 3_600_000);
     const message = lastSuccess

@@ -62,6 +62,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly alertsSent = new Counter({
+    name: 'tracker_sync_alerts_sent_total',
+    help: 'Alert messages delivered, by event (run_failed, recovered, ..., test) and channel type',
+    labelNames: ['event', 'type'],
+    registers: [this.registry],
+  });
+  private readonly alertsFailed = new Counter({
+    name: 'tracker_sync_alerts_failed_total',
+    help: 'Alert messages given up after their last attempt (or dropped while too many were pending)',
+    registers: [this.registry],
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tracker_sync_' });
   }
@@ -84,6 +96,14 @@ export class MetricsService {
     this.latency.observe({ operation: request.operation }, request.durationMs / 1000);
     if (request.retry) this.retries.inc({ operation: request.operation });
     if (request.status === 429) this.throttled.inc({ operation: request.operation });
+  }
+
+  observeAlertSent(event: string, type: string): void {
+    this.alertsSent.inc({ event, type });
+  }
+
+  observeAlertFailed(): void {
+    this.alertsFailed.inc();
   }
 
   text(): Promise<string> {

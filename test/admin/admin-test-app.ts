@@ -26,6 +26,8 @@ export interface TestAppOptions {
   dataDir?: string;
   /** connectors besides test-source (e.g. the built-in spreadsheet connector) */
   connectors?: ConnectorDefinition[];
+  /** the config's `alerts` */
+  alerts?: Record<string, unknown>[];
 }
 
 /** A loopback sandbox standing in for the service; one per test file. */
@@ -51,6 +53,7 @@ export function testConfig(sandboxUrl: string, dataDir: string, options: TestApp
       admin: options.adminToken ? { token: options.adminToken } : {},
       tracker: { base_url: sandboxUrl, api_key: SANDBOX_KEY, project: '1', rate_limit: 'off', retries: 1, timeout_ms: 5000 },
       connections: options.connections,
+      alerts: options.alerts ?? [],
     },
     { env: {}, settingsValidator: registry.validateSettings },
   );

@@ -1,0 +1,44 @@
+import { Get, HttpCode, HttpStatus, NotFoundException, Param, Post, Query } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { AlertsService } from '../../alerts/alerts.service';
+import { AdminController } from '../admin-controller.decorator';
+import { AlertsQueryDto } from './alerts-query.dto';
+import { AlertListResponse, AlertTestResponse } from './alerts.response';
+
+@AdminController('alerts')
+export class AlertsController {
+  constructor(private readonly alerts: AlertsService) {}
+
+  @Get()
+  @ApiOperation({ summary: 'the configured alerts, the conditions active now, and the messages sent (newest first) with their delivery state' })
+  @ApiOkResponse({ type: AlertListResponse })
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  async list(@Query() query: AlertsQueryDto): Promise<AlertListResponse> {
+    const [active, page] = await Promise.all([
+      this.alerts.active(),
+      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection }, { limit: query.limit, offset: query.offset }),
+    ]);
+    return {
+      alerts: this.alerts.configured(),
+      active: active.map((s) => ({
+        alert_id: s.alert_id, connection_id: s.connection_id, event: s.event, since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
+      })),
+      deliveries: page.rows.map((d) => ({ ...d })),
+      total: page.total,
+      limit: query.limit,
+      offset: query.offset,
+    };
+  }
+
+  @Post(':id/test')
+  @HttpCode(HttpStatus.OK)
+  @ApiOperation({ summary: "sends a test message through the alert's channel (one attempt) and answers how it went" })
+  @ApiOkResponse({ type: AlertTestResponse, description: 'status sent or failed (with the reason)' })
+  @ApiNotFoundResponse({ description: 'no alert with this id' })
+  async test(@Param('id') id: string): Promise<AlertTestResponse> {
+    const alert = this.alerts.find(id);
+    if (!alert) throw new NotFoundException(`no alert "${id}" in the config`);
+    const result = await this.alerts.test(alert);
+    return { alert_id: alert.id, type: alert.type, status: result.status, attempts: result.attempts, error: result.error, delivery_id: result.delivery_id };
+  }
+}

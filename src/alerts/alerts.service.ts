@@ -1,0 +1,116 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { AlertConfig, TrackerSyncConfig } from '../config';
+import { redactUrl } from '../config/redact';
+import { SyncService } from '../engine';
+import { MetricsService } from '../observability/metrics.service';
+import { StoreRepositories } from '../store/store-repositories';
+import { AlertDispatcher, DeliveryResult, DispatchOptions } from './alert-dispatcher';
+import { AlertEvaluator, DEFAULT_CHECK_INTERVAL_MS } from './alert-evaluator';
+import { alertScrubber } from './alert-secrets';
+
+export const ALERTS_OPTIONS = Symbol('ALERTS_OPTIONS');
+
+export interface AlertsOptions {
+  /** the daemon's status page, put in every alert (default from server.host and server.port) */
+  statusUrl?: string;
+  checkIntervalMs?: number;
+  dispatch?: Partial<DispatchOptions>;
+}
+
+/** An alert as the admin API shows it: where it goes, without its secrets. */
+export interface AlertTarget {
+  id: string;
+  type: string;
+  /** the URL with credentials masked (webhook, slack: the host only, as the path often is the token), the chat, or the recipients */
+  target: string;
+  connections: string[];
+  events: string[];
+}
+
+/** The daemon's alerts: the evaluator listening to the engine's runs, the dispatcher, and what the admin API asks of them. */
+@Injectable()
+export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
+  readonly dispatcher: AlertDispatcher;
+  readonly evaluator: AlertEvaluator;
+  readonly statusUrl: string;
+  private readonly logger = new Logger('Alerts');
+
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly store: StoreRepositories,
+    private readonly sync: SyncService,
+    metrics: MetricsService,
+    @Optional() @Inject(ALERTS_OPTIONS) options: AlertsOptions | null,
+  ) {
+    const host = ['0.0.0.0', '::', ''].includes(config.server.host) ? '127.0.0.1' : config.server.host;
+    this.statusUrl = options?.statusUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.server.port}/`;
+    const logger = { log: (m: string) => this.logger.log(m), warn: (m: string) => this.logger.warn(m), error: (m: string) => this.logger.error(m) };
+    this.dispatcher = new AlertDispatcher(
+      store.alerts,
+      {
+        logger,
+        scrub: alertScrubber(config),
+        onSent: (event, type) => metrics.observeAlertSent(event, type),
+        onFailed: () => metrics.observeAlertFailed(),
+      },
+      options?.dispatch,
+    );
+    this.evaluator = new AlertEvaluator(config.alerts ?? [], config.connections ?? [], store, this.dispatcher, logger, {
+      checkIntervalMs: options?.checkIntervalMs ?? DEFAULT_CHECK_INTERVAL_MS,
+      statusUrl: this.statusUrl,
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    this.evaluator.start(this.sync.events);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.evaluator.stop();
+    await this.dispatcher.stop(3000);
+  }
+
+  configured(): AlertTarget[] {
+    return (this.config.alerts ?? []).map((alert) => ({
+      id: alert.id, type: alert.type, target: targetOf(alert), connections: alert.connections, events: alert.events,
+    }));
+  }
+
+  find(id: string): AlertConfig | undefined {
+    return (this.config.alerts ?? []).find((alert) => alert.id === id);
+  }
+
+  /** Sends a test message through the alert's channel, once, and says how it went. */
+  test(alert: AlertConfig): Promise<DeliveryResult> {
+    return this.dispatcher.test(alert, {
+      event: 'test', connection: null, run_id: null, counters: null, status_url: this.statusUrl, at: new Date().toISOString(),
+      message: `test message of alert ${alert.id} (${alert.type}): alerts of tracker-sync reach this channel`,
+    });
+  }
+
+  active() {
+    return this.store.alerts.active();
+  }
+
+  deliveries(filter: { alertId?: string; connectionId?: string }, page: { limit: number; offset: number }) {
+    return this.store.alerts.deliveries(filter, page);
+  }
+}
+
+function targetOf(alert: AlertConfig): string {
+  switch (alert.type) {
+    case 'telegram':
+      return `chat ${alert.chat_id}`;
+    case 'email':
+      return `${(alert.to ?? []).join(', ')} via ${redactUrl(alert.url ?? '')}`;
+    default: {
+      // Slack and many webhooks carry their token in the path: show where, not which
+      try {
+        const url = new URL(alert.url ?? '');
+        return `${url.protocol}//${url.host}/***`;
+      } catch {
+        return '***';
+      }
+    }
+  }
+}
