@@ -10,6 +10,13 @@ export interface RunCondition {
 
 const percent = (share: number) => `${Math.round(share * 1000) / 10}%`;
 
+/** A run's error may be a whole unreadable file (tens of thousands of characters): chats take a few thousand at most. */
+export const MAX_ERROR_CHARS = 1000;
+
+function shorten(text: string): string {
+  return text.length <= MAX_ERROR_CHARS ? text : `${text.slice(0, MAX_ERROR_CHARS)}… (${text.length} characters; the whole error is on the status page)`;
+}
+
 /** The service skipped these (not `skipped_because_not_changed` nor invalid dates, which are rejections of their own). */
 export const SKIPPED_COUNTERS = ['skipped_by_status', 'skipped_by_waiting_visit_info', 'skipped_by_internal_error'] as const;
 
@@ -20,7 +27,7 @@ export const SKIPPED_COUNTERS = ['skipped_by_status', 'skipped_by_waiting_visit_
 export function runConditions(run: RunSummary, alert: AlertConfig): RunCondition[] {
   const out: RunCondition[] = [];
   const id = run.connectionId;
-  if (run.status === 'failed') out.push({ event: 'run_failed', holds: true, message: `${id}: run ${run.runId} failed: ${run.error ?? 'no error given'}` });
+  if (run.status === 'failed') out.push({ event: 'run_failed', holds: true, message: `${id}: run ${run.runId} failed: ${shorten(run.error ?? 'no error given')}` });
   if (run.status === 'succeeded') out.push({ event: 'run_failed', holds: false, message: `${id}: run ${run.runId} succeeded` });
 
   const deals = run.streams.deals;

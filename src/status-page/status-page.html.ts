@@ -29,6 +29,11 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       <tbody></tbody>
     </table>
   </section>
+  <section id="alerts-block" hidden>
+    <h2>Active alerts</h2>
+    <p class="muted">Conditions alerted and not recovered yet (config <code>alerts</code>; history in <code>GET /api/alerts</code>).</p>
+    <table id="active-alerts" class="cards"><thead><tr><th>Connection</th><th>Alerts</th></tr></thead><tbody></tbody></table>
+  </section>
   <section id="detail" hidden>
     <h2 id="detail-title"></h2>
     <div id="last-run"></div>

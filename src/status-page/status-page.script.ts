@@ -132,7 +132,30 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     setHtml(document.querySelector('#open-rejected tbody'), rejectedRows(open.items, 'open', true));
   }
 
+  // Active alerts (GET /api/alerts): a block of its own, shown while some condition is alerted
+  var activeAlerts = [];
+  function refreshAlerts() {
+    return api('GET', '/api/alerts?limit=1').then(function (res) {
+      activeAlerts = (res.status === 200 && res.body && res.body.active) || [];
+      renderAlerts();
+    }).catch(function () {});
+  }
+  function renderAlerts() {
+    var by = {};
+    activeAlerts.forEach(function (a) { (by[a.connection_id] = by[a.connection_id] || []).push(a); });
+    var ids = Object.keys(by).sort();
+    $('alerts-block').hidden = ids.length === 0;
+    setHtml(document.querySelector('#active-alerts tbody'), ids.map(function (id) {
+      var items = by[id].map(function (a) {
+        return '<li><strong class="error">' + esc(a.event) + '</strong> <span class="muted">' + esc(a.alert_id) + ' · since ' + when(a.since) + '</span><br>' +
+          longText('alert:' + a.alert_id + ':' + id + ':' + a.event, a.message, 160) + '</li>';
+      }).join('');
+      return '<tr data-alerts="' + esc(id) + '">' + cell('Connection', '<strong>' + esc(id) + '</strong>') + cell('Alerts', '<ul class="alerts">' + items + '</ul>') + '</tr>';
+    }).join(''));
+  }
+
   function renderAll() {
+    renderAlerts();
     renderConnections();
     if (!selected) { $('detail').hidden = true; return; }
     $('detail').hidden = false;
@@ -170,6 +193,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   }
 
   function refresh() {
+    refreshAlerts();
     return api('GET', '/api/connections').then(function (res) {
       state.list = listOf(res.body, 'connections');
       if (!selected && state.list.length) selected = state.list[0].id;

@@ -34,6 +34,7 @@ export const STATUS_PAGE_CSS = /* css */ `
   button:disabled { opacity: .5; cursor: default; }
   /* a long error (a binary file's bytes) is cut, and shown whole in a box of its own that scrolls */
   .long { overflow-wrap: anywhere; }
+  ul.alerts { margin: 0; padding-left: 16px; } ul.alerts li { margin: 2px 0; }
   .long pre { margin: 4px 0; max-height: 16em; overflow: auto; white-space: pre-wrap; overflow-wrap: anywhere;
     font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; background: #f6f8fa; border: 1px solid var(--line); border-radius: 4px; padding: 6px; }
   .scroll { overflow-x: auto; }

@@ -1,6 +1,7 @@
 import { AlertDispatcher } from '../../src/alerts/alert-dispatcher';
 import { AlertEvaluator } from '../../src/alerts/alert-evaluator';
 import { alertScrubber } from '../../src/alerts/alert-secrets';
+import { MAX_ERROR_CHARS, runConditions } from '../../src/alerts/run-conditions';
 import { AlertConfig } from '../../src/config/alert-config';
 import { StoreRepositories } from '../../src/store/store-repositories';
 import { HttpReceiver } from '../support/alert-receivers';
@@ -193,5 +194,15 @@ describe('alerts: events of real runs, sent to a webhook', () => {
     const latest = (await store.alerts.deliveries({}, { limit: 1, offset: 0 })).rows[0];
     expect(latest).toMatchObject({ status: 'failed', attempts: 6, last_error: expect.stringContaining('HTTP 503') });
     expect(logger.lines.some((l) => l.startsWith('error') && l.includes('not delivered after 6 attempt(s): HTTP 503'))).toBe(true);
+  });
+});
+
+describe('alerts: run conditions', () => {
+  it("cuts a run's very long error so a chat accepts the message", () => {
+    const run = { runId: 3, connectionId: 'sheet', status: 'failed', error: 'x'.repeat(60_000), streams: {}, counters: { processed: 0 } };
+    const [failed] = runConditions(run as never, new AlertConfig());
+    expect(failed.event).toBe('run_failed');
+    expect(failed.message.length).toBeLessThan(MAX_ERROR_CHARS + 200);
+    expect(failed.message).toMatch(/^sheet: run 3 failed: x+… \(60000 characters; the whole error is on the status page\)$/);
   });
 });

@@ -8,6 +8,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, BrowserContext, Locator, Page } from 'playwright-core';
 import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
+import { HttpReceiver } from '../support/alert-receivers';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'status-page-test-token';
@@ -47,7 +48,7 @@ function binaryFile(path: string): void {
   writeFileSync(path, Buffer.from(bytes));
 }
 
-function config(dir: string): string {
+function config(dir: string, alertUrl: string): string {
   const demo = join(__dirname, '..', '..', 'config', 'demo');
   const file = join(dir, 'tracker-sync.yaml');
   binaryFile(join(dir, 'export.csv'));
@@ -68,6 +69,11 @@ function config(dir: string): string {
       '    run_on_start: true',
       '    settings:',
       `      deals: { path: ${JSON.stringify(join(dir, 'export.csv'))} }`,
+      'alerts:',
+      '  - id: ops',
+      '    type: webhook',
+      `    url: ${alertUrl}`,
+      '    events: [run_failed, recovered]',
       '',
     ].join('\n'),
   );
@@ -83,9 +89,11 @@ describeInBrowser(suiteName, () => {
   let firstDemoRun: RunJson;
   let binaryRun: RunJson;
   let syncRunId: number;
+  const alerts = new HttpReceiver();
 
   beforeAll(async () => {
-    running = await startDaemon({ ADMIN_TOKEN: TOKEN }, config(dir.path));
+    await alerts.start();
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN }, config(dir.path, `${alerts.url}/hook`));
     // the start-up runs first, so that a click starts a run instead of meeting the running one (409)
     firstDemoRun = await waitForFinishedRun(running.url, TOKEN, DEMO);
     binaryRun = await waitForFinishedRun(running.url, TOKEN, BINARY);
@@ -96,6 +104,7 @@ describeInBrowser(suiteName, () => {
   afterAll(async () => {
     await context?.close();
     await running?.stop();
+    await alerts.stop();
     dir.remove();
     profile.remove();
   });
@@ -151,6 +160,15 @@ describeInBrowser(suiteName, () => {
     await expectText(page.locator('#open-rejected-title'), new RegExp(`^Open rejections \\(${open.body.total}`));
     await expectText(page.locator('#open-rejected tbody'), /deals\.csv row \d+/);
     expect(await page.locator('#open-rejected tbody tr').count()).toBe(Math.min(open.body.total, 50));
+  });
+
+  it('shows the active alerts per connection in a block of their own', async () => {
+    const [hook] = await alerts.waitFor(1, 20_000);
+    expect(hook.body).toMatchObject({ event: 'run_failed', connection: BINARY, run_id: binaryRun.id });
+    const block = page.locator('#active-alerts tbody');
+    await expectText(block, new RegExp(`^${BINARY}\\s*run_failed\\s*ops · since .+run ${binaryRun.id} failed`));
+    expect(await page.locator('#active-alerts tbody tr').count()).toBe(1); // the demo's runs succeed: no alert
+    expect(alerts.posts).toHaveLength(1);
   });
 
   it('starts a run with Sync, and the "started run" notice clears when the run ends', async () => {
