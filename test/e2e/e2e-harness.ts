@@ -11,9 +11,11 @@ import { SyncService } from '../../src/engine/sync.service';
 import { createSyncService } from '../../src/engine/engine-parts';
 import { SandboxClientEntity } from '../../src/sandbox/storage/client.entity';
 import { createStoreDataSource } from '../../src/store/store-data-source';
+import { RateLimitSetting } from '../../src/tracker/http/rate-limits';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { SandboxHarness } from '../sandbox/sandbox-harness';
 import { CapturingLogger } from '../support/engine-harness';
+import { ServiceCallRecorder } from './service-call-recorder';
 
 /**
  * One connection synced end to end with real parts: the connector registry as the daemon loads it
@@ -27,6 +29,10 @@ export interface E2eOptions {
   settings: Record<string, unknown>;
   batchSize?: number;
   sync?: Partial<SyncOptionsConfig>;
+  /** the client's rate limits; default 'off'. A budget turns on the Limits table's spacing (order list with visits) */
+  trackerRateLimit?: RateLimitSetting;
+  /** send the service calls through a loopback recorder (`E2eSync.serviceCalls`) that times them */
+  recordServiceCalls?: boolean;
 }
 
 export class E2eSync {
@@ -38,6 +44,8 @@ export class E2eSync {
     readonly store: DataSource,
     readonly tracker: TrackerClient,
     readonly dataDir: string,
+    /** the service calls with their arrival times, when `recordServiceCalls` is set */
+    readonly serviceCalls: ServiceCallRecorder | null = null,
   ) {}
 
   static async start(options: E2eOptions): Promise<E2eSync> {
@@ -48,11 +56,12 @@ export class E2eSync {
     const sandbox = await SandboxHarness.start();
     const dataDir = mkdtempSync(join(tmpdir(), `e2e-${options.connectionId}-`));
     const store = await createStoreDataSource({ dataDir });
+    const recorder = options.recordServiceCalls ? await ServiceCallRecorder.start(sandbox.baseUrl) : null;
     const tracker = new TrackerClient({
-      baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, project: String(sandbox.projectId),
-      rateLimit: 'off', retries: 2, retryBaseMs: 5, timeoutMs: 10_000,
+      baseUrl: recorder?.url ?? sandbox.baseUrl, apiKey: sandbox.apiKey, project: String(sandbox.projectId),
+      rateLimit: options.trackerRateLimit ?? 'off', retries: 2, retryBaseMs: 5, timeoutMs: 10_000,
     });
-    return new E2eSync(options, sandbox, registry, store, tracker, dataDir);
+    return new E2eSync(options, sandbox, registry, store, tracker, dataDir, recorder);
   }
 
   /** A fresh engine on the same store: what the daemon would be after a restart. */
@@ -73,6 +82,15 @@ export class E2eSync {
   async run(): Promise<RunSummary> {
     const engine = this.engine();
     const { done } = await engine.start(this.options.connectionId, { mode: 'incremental', trigger: 'cli' });
+    const summary = await done;
+    await engine.shutdown(1000);
+    return summary;
+  }
+
+  /** One write-back pass, as `npm run cli -- write-back <connection>` starts it. */
+  async writeBack(): Promise<RunSummary> {
+    const engine = this.engine();
+    const { done } = await engine.writeBack(this.options.connectionId, 'cli');
     const summary = await done;
     await engine.shutdown(1000);
     return summary;
@@ -103,6 +121,7 @@ export class E2eSync {
     await this.tracker.close();
     if (this.store.isInitialized) await this.store.destroy();
     await this.sandbox.close();
+    await this.serviceCalls?.close();
     releaseSourceLimits();
     rmSync(this.dataDir, { recursive: true, force: true });
   }

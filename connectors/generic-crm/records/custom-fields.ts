@@ -17,6 +17,7 @@ export class CustomFieldReader {
   private readonly value: CompiledPath;
   private readonly code: CompiledPath | null;
   private readonly include: RegExp | null;
+  /** lower case: a field is named as the CRM writes it or as the user typed it (write_back.fields) */
   private readonly exclude: Set<string>;
 
   constructor(
@@ -30,7 +31,7 @@ export class CustomFieldReader {
     this.value = compilePath(definition.value ?? 'value');
     this.code = definition.code ? compilePath(definition.code) : null;
     this.include = definition.include ? new RegExp(definition.include) : null;
-    this.exclude = new Set(definition.exclude ?? []);
+    this.exclude = new Set((definition.exclude ?? []).map((item) => item.toLowerCase()));
   }
 
   read(record: unknown): CustomEntry[] {
@@ -46,10 +47,14 @@ export class CustomFieldReader {
       const rawName = readPath(item, this.name);
       const name = rawName === undefined || rawName === null ? (this.labels.get(id) ?? id) : String(rawName);
       const code = this.code ? readPath(item, this.code) : undefined;
-      if (this.exclude.has(id) || this.exclude.has(name) || (code !== undefined && this.exclude.has(String(code)))) continue;
+      if (this.excluded(id) || this.excluded(name) || (code !== undefined && this.excluded(String(code)))) continue;
       entries.push({ id, name, value: text(readPath(item, this.value)) });
     }
     return entries;
+  }
+
+  private excluded(idOrName: string): boolean {
+    return this.exclude.has(idOrName.toLowerCase());
   }
 
   private fromKeys(source: unknown): CustomEntry[] {
@@ -57,7 +62,7 @@ export class CustomFieldReader {
     const entries: CustomEntry[] = [];
     for (const [key, value] of Object.entries(source)) {
       const name = this.labels.get(key) ?? key;
-      if (this.exclude.has(key) || this.exclude.has(name) || (this.include && !this.include.test(key))) continue;
+      if (this.excluded(key) || this.excluded(name) || (this.include && !this.include.test(key))) continue;
       entries.push({ id: key, name, value: text(value) });
     }
     return entries;
