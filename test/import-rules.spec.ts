@@ -61,9 +61,9 @@ const RULES: Rule[] = [
     forbidden: ['src', 'connectors', PACKAGES],
   },
   {
-    name: 'the engine does not know who triggers it',
+    name: 'the engine does not know who triggers it, nor who listens to its runs (alerts)',
     from: ['src/engine'],
-    forbidden: ['src/admin', 'src/cli', 'src/status-page', 'src/scheduler'],
+    forbidden: ['src/admin', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
   },
   {
     name: 'only the store touches the database: typeorm is imported in src/store and src/sandbox (its own store) alone',

@@ -74,6 +74,14 @@ describe('README', () => {
     for (const preset of ['amocrm', 'bitrix24', 'pipedrive', 'hubspot']) expect(README).toContain(`| \`${preset}\` |`);
   });
 
+  it('shows one alert of each type, and they validate', () => {
+    const blocks = [...README.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
+    const alerts = blocks.flatMap((block) => (block.startsWith('alerts:') ? ((parse(block) as { alerts: { type: string }[] }).alerts ?? []) : []));
+    expect([...new Set(alerts.map((a) => a.type))].sort()).toEqual(['email', 'slack', 'telegram', 'webhook']);
+    const env = { ALERT_WEBHOOK_URL: 'https://example.com/hook', SLACK_WEBHOOK_URL: 'https://hooks.slack.com/services/T/B/x', TELEGRAM_BOT_TOKEN: '1:x', SMTP_PASSWORD: 'pw' };
+    expect(() => validateConfig({ alerts }, { env })).not.toThrow();
+  });
+
   it('names only npm scripts and CLI commands that exist', () => {
     const scripts = [...README.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1]);
     expect(scripts.length).toBeGreaterThan(5);
