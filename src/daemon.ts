@@ -9,6 +9,7 @@ import { SyncService } from './engine';
 import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-exception.filter';
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
+import { SharedRequestBudget } from './store/shared-request-budget';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
 export const SANDBOX_DOCS_PATH = 'sandbox/docs';
@@ -53,6 +54,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       }
     },
     async stop() {
+      // batches waiting for the shared request budget are not in flight: they must not hold the shutdown
+      app.get(SharedRequestBudget, { strict: false })?.stop();
       await app.get(SyncService).shutdown(8_000);
       await app.close();
     },

@@ -52,6 +52,7 @@ export class SharedRequestBudget implements RequestBudget {
   private lastHour: CountGrant | null = null;
   private readonly waitingSince = new Map<object, number>();
   private waitedMs = 0;
+  private readonly stopping = new AbortController();
 
   constructor(
     private readonly store: RequestBudgetStore,
@@ -63,7 +64,8 @@ export class SharedRequestBudget implements RequestBudget {
     }
   }
 
-  async take(limit: OperationLimit | null, signal: AbortSignal): Promise<void> {
+  async take(limit: OperationLimit | null, clientSignal: AbortSignal): Promise<void> {
+    const signal = AbortSignal.any([clientSignal, this.stopping.signal]);
     const token = {};
     this.waitingSince.set(token, Date.now());
     try {
@@ -79,6 +81,14 @@ export class SharedRequestBudget implements RequestBudget {
       this.waitingSince.delete(token);
     }
     if (signal.aborted) throw new Error('the request budget wait was aborted: the client is closing');
+  }
+
+  /**
+   * The process is stopping: requests still waiting for the budget give up now (their batches were not sent, so
+   * the runs end at their last checkpoint) instead of holding the shutdown until the budget frees.
+   */
+  stop(): void {
+    this.stopping.abort();
   }
 
   async penalize(retryAfterMs: number): Promise<void> {
