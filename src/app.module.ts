@@ -64,10 +64,13 @@ class SharedServicesModule {
         { provide: ConnectorRegistry, useValue: boot.registry },
         {
           provide: SharedRequestBudget,
-          inject: [RequestBudgetStore],
-          useFactory: (store: RequestBudgetStore) => {
+          inject: [RequestBudgetStore, MetricsService],
+          useFactory: (store: RequestBudgetStore, metrics: MetricsService) => {
             const setting = boot.tracker.rateLimit ?? DEFAULT_RATE_LIMIT;
-            return setting === 'off' ? null : new SharedRequestBudget(store, budgetScope(boot.tracker.baseUrl, boot.tracker.project), setting);
+            if (setting === 'off') return null;
+            const budget = new SharedRequestBudget(store, budgetScope(boot.tracker.baseUrl, boot.tracker.project), setting);
+            metrics.watchBudget(() => budget.stats());
+            return budget;
           },
         },
         {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 /** What the metrics need of a finished run (structurally the engine's RunSummary). */
 export interface RunOutcome {
@@ -16,6 +16,13 @@ export interface RequestOutcome {
   status: number | 'network';
   durationMs: number;
   retry: boolean;
+}
+
+/** What the shared request budget tells of itself (structurally the store's RequestBudgetStats). */
+export interface BudgetOutcome {
+  waiting: number;
+  waitSecondsTotal: number;
+  remaining: { hour: number; second: number };
 }
 
 const RECORD_OUTCOMES = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit', 'uncertain'] as const;
@@ -74,6 +81,39 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  /** the shared request budget (tracker.rate_limit), read at each scrape; absent when rate_limit is off */
+  private budget: (() => BudgetOutcome) | null = null;
+  private readonly budgetRemaining = new Gauge({
+    name: 'tracker_sync_budget_remaining',
+    help: "Requests left in the project's shared budget as this daemon last saw it: window hour (sliding hour) or second (send times free in the coming second)",
+    labelNames: ['window'],
+    registers: [this.registry],
+    collect: () => {
+      const stats = this.budget?.();
+      if (stats) for (const window of ['hour', 'second'] as const) this.budgetRemaining.set({ window }, stats.remaining[window]);
+    },
+  });
+  private readonly budgetWait = new Counter({
+    name: 'tracker_sync_budget_wait_seconds_total',
+    help: "Time this daemon's requests spent waiting for the project's shared budget (summed over requests)",
+    registers: [this.registry],
+    collect: () => {
+      const stats = this.budget?.();
+      if (!stats) return;
+      this.budgetWait.reset();
+      this.budgetWait.inc(stats.waitSecondsTotal);
+    },
+  });
+  private readonly budgetWaiting = new Gauge({
+    name: 'tracker_sync_budget_waiting_requests',
+    help: "Requests of this daemon waiting for the project's shared budget now",
+    registers: [this.registry],
+    collect: () => {
+      const stats = this.budget?.();
+      if (stats) this.budgetWaiting.set(stats.waiting);
+    },
+  });
+
   constructor() {
     collectDefaultMetrics({ register: this.registry, prefix: 'tracker_sync_' });
   }
@@ -96,6 +136,11 @@ export class MetricsService {
     this.latency.observe({ operation: request.operation }, request.durationMs / 1000);
     if (request.retry) this.retries.inc({ operation: request.operation });
     if (request.status === 429) this.throttled.inc({ operation: request.operation });
+  }
+
+  /** Reports the shared request budget at every scrape. */
+  watchBudget(stats: () => BudgetOutcome): void {
+    this.budget = stats;
   }
 
   observeAlertSent(event: string, type: string): void {

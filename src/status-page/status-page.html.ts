@@ -29,6 +29,11 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       <tbody></tbody>
     </table>
   </section>
+  <section id="budget-block" hidden>
+    <h2>Waiting on the request budget</h2>
+    <p class="muted">The project's budget (<code>tracker.rate_limit</code>) is shared by every daemon and CLI process of this store; requests wait for their turn instead of provoking 429s.</p>
+    <p id="budget-text"></p>
+  </section>
   <section id="alerts-block" hidden>
     <h2>Active alerts</h2>
     <p class="muted">Conditions alerted and not recovered yet (config <code>alerts</code>; history in <code>GET /api/alerts</code>).</p>

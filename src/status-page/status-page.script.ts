@@ -154,6 +154,19 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).join(''));
   }
 
+  // Request budget (GET /api/budget): a block of its own, shown while requests of this daemon have waited for it
+  // over 2 s (waits of a fraction of a second are the budget's ordinary spacing)
+  function refreshBudget() {
+    return api('GET', '/api/budget').then(function (res) {
+      var b = res.status === 200 ? res.body : null;
+      var waiting = !!(b && b.enabled && b.waiting > 0 && b.longest_wait_seconds >= 2);
+      $('budget-block').hidden = !waiting;
+      if (!waiting) return;
+      setHtml($('budget-text'), '<strong>' + num(b.waiting) + '</strong> request' + (b.waiting === 1 ? '' : 's') + ' waiting since ' + esc(when(b.waiting_since)) +
+        ' · left this hour: ' + num(b.remaining && b.remaining.hour) + ' of ' + num(b.per_hour) + ' · pace ' + num(b.per_second) + '/s');
+    }).catch(function () {});
+  }
+
   function renderAll() {
     renderAlerts();
     renderConnections();
@@ -194,6 +207,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
 
   function refresh() {
     refreshAlerts();
+    refreshBudget();
     return api('GET', '/api/connections').then(function (res) {
       state.list = listOf(res.body, 'connections');
       if (!selected && state.list.length) selected = state.list[0].id;

@@ -22,7 +22,7 @@ export interface RequestBudgetStats {
   /** requests waiting for the budget in this process now, and since when the oldest waits (epoch ms) */
   waiting: number;
   waitingSince: number | null;
-  /** total time requests of this process spent waiting for the budget */
+  /** total time requests of this process spent waiting for the budget, the waits still going included */
   waitSecondsTotal: number;
   /** requests left in the sliding hour; send times free in the coming second */
   remaining: { hour: number; second: number };
@@ -57,7 +57,7 @@ export class SharedRequestBudget implements RequestBudget {
   constructor(
     private readonly store: RequestBudgetStore,
     readonly scope: string,
-    private readonly limits: RateLimitBudget,
+    readonly limits: RateLimitBudget,
   ) {
     if (!(limits.per_second > 0) || !(limits.per_hour > 0)) {
       throw new RangeError(`tracker rate_limit: per_second and per_hour must be positive, got ${JSON.stringify(limits)}`);
@@ -112,7 +112,7 @@ export class SharedRequestBudget implements RequestBudget {
     return {
       waiting: since.length,
       waitingSince: since.length ? Math.min(...since) : null,
-      waitSecondsTotal: this.waitedMs / 1000,
+      waitSecondsTotal: (this.waitedMs + since.reduce((sum, at) => sum + (now - at), 0)) / 1000,
       remaining: {
         hour: Math.max(0, Math.floor(this.limits.per_hour - hourUsed)),
         second: Math.max(0, Math.floor(Math.min(this.limits.per_second, (1000 - ahead) / spacing))),
