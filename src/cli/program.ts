@@ -12,6 +12,7 @@ import { retryCommand } from './commands/retry.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
+import { writeBackCommand } from './commands/write-back.command';
 
 /** Boots the services for one command and always shuts them down; returns the command's exit code. */
 export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => Promise<number>;
@@ -43,6 +44,13 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .action((connection: string, options: { full?: boolean; since?: string }) =>
       act((ctx) => syncCommand(ctx, out, connection, options)),
     );
+
+  program
+    .command('write-back')
+    .description("write the deals' attribution (channel, UTM tags, city...) back into the CRM; --dry-run shows it instead")
+    .argument('<connection>', 'connection id')
+    .option('--dry-run', 'show each deal and the values that would be written; write nothing')
+    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
 
   program
     .command('status')

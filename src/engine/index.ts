@@ -3,6 +3,7 @@ export * from './engine-errors';
 export * from './engine-logger';
 export * from './engine-options';
 export { SyncService } from './sync.service';
+export type { WriteBackPreview, WriteBackPreviewDeal } from './write-back/write-back-runner';
 export { createEngine, createSyncService } from './engine-parts';
 export { ConnectionsService } from './connections.service';
 export { EngineModule } from './engine.module';

@@ -5,7 +5,7 @@ import type { StreamName } from '../connectors/canonical';
 import { RunStore } from '../store/repositories/run.store';
 import { ConnectionLookup } from './connection-lookup';
 import { ConnectionPreview } from './connection-preview';
-import { EngineStoppingError, errorText, LeaseLostError, RunInProgressError } from './engine-errors';
+import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError } from './engine-errors';
 import { EngineLogger, runScopedLogger } from './engine-logger';
 import { EngineSettings } from './engine-settings';
 import { PreviewOptions, PreviewResult, RunSummary, RunTrigger, StartRunOptions } from './engine-types';
@@ -83,6 +83,9 @@ export class SyncService implements OnApplicationShutdown {
    * Without a schedule of its own (`write_back.schedule`) one also follows each successful sync of the connection.
    */
   async writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    if (!this.writeBackPlan(connectionId)) {
+      throw new InvalidRunOptionsError(`connection ${connectionId} writes nothing back: its connector has no write capability or settings.write_back.fields is not set`);
+    }
     return this.startInternal(connectionId, { mode: 'write_back', trigger });
   }
 
@@ -160,7 +163,9 @@ export class SyncService implements OnApplicationShutdown {
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
     this.active.set(connectionId, slot); // before any await: two starts in one tick cannot both pass
     try {
-      await this.leases.take(connection, options, this.activeRuns().filter((run) => run.runId !== null).length);
+      // a write-back claims no tick of the sync's schedule (its own cron may fire at the same minute)
+      const claim = options.mode === 'write_back' ? { trigger: 'admin' as const } : options;
+      await this.leases.take(connection, claim, this.activeRuns().filter((run) => run.runId !== null).length);
       await this.failures.recordPendingEnd(connectionId);
       const run = await this.runs.create({ connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.holderId });
       slot.runId = run.id;

@@ -12,3 +12,5 @@ export const SCHEDULER_OPTIONS = Symbol('SCHEDULER_OPTIONS');
 /** Job name of a connection in @nestjs/schedule's SchedulerRegistry. */
 export const JOB_PREFIX = 'connection:';
 export const jobName = (connectionId: string): string => `${JOB_PREFIX}${connectionId}`;
+/** Job name of a connection's write-back with a schedule of its own (`write_back.schedule`). */
+export const writeBackJobName = (connectionId: string): string => `${JOB_PREFIX}${connectionId}:write-back`;

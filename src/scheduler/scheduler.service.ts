@@ -3,7 +3,7 @@ import { TrackerSyncConfig } from '../config';
 import { ConnectionsService, RunInProgressError, RunTrigger, ScheduledSlotTakenError, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
-import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
+import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions, writeBackJobName } from './scheduler-options';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
@@ -81,6 +81,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private apply(connection: ScheduledConnection): void {
+    this.applyWriteBack(connection);
     const name = jobName(connection.id);
     if (connection.paused || !connection.schedule) {
       this.jobs.remove(name);
@@ -90,6 +91,45 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       this.jobs.add(name, connection.schedule, () => this.tick(connection.id));
     } catch (error) {
       this.logger.error(`connection ${connection.id}: schedule "${connection.schedule}" is not valid: ${message(error)}`);
+    }
+  }
+
+  /**
+   * A write-back with a cron of its own (`write_back.schedule`) gets its own job, paused with the connection;
+   * without one it follows each successful sync (the engine starts it).
+   */
+  private applyWriteBack(connection: ScheduledConnection): void {
+    const name = writeBackJobName(connection.id);
+    let schedule: string | undefined;
+    try {
+      schedule = this.sync.writeBackPlan(connection.id)?.schedule;
+    } catch {
+      schedule = undefined; // a connection the config no longer has
+    }
+    if (connection.paused || !schedule) {
+      this.jobs.remove(name);
+      return;
+    }
+    try {
+      this.jobs.add(name, schedule, () => this.writeBackTick(connection.id));
+    } catch (error) {
+      this.logger.error(`connection ${connection.id}: write_back.schedule "${schedule}" is not valid: ${message(error)}`);
+    }
+  }
+
+  private async writeBackTick(connectionId: string): Promise<void> {
+    const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
+    if (stored?.paused) return this.refresh(connectionId);
+    try {
+      const { runId, done } = await this.sync.writeBack(connectionId, 'schedule');
+      this.logger.log(`connection ${connectionId}: write-back run ${runId} started (schedule)`);
+      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: write-back run ${runId}: ${message(error)}`));
+    } catch (error) {
+      if (error instanceof RunInProgressError) {
+        this.logger.log(`connection ${connectionId}: scheduled write-back skipped, run ${error.runId ?? '?'} is still going`);
+        return;
+      }
+      this.logger.error(`connection ${connectionId}: scheduled write-back could not start: ${message(error)}`);
     }
   }
 

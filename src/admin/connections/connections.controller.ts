@@ -71,6 +71,16 @@ export class ConnectionsController {
     return this.triggers.resync(id, body.since);
   }
 
+  @Post(':id/write-back')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({ summary: "write the deals' attribution back into the CRM (a run of mode write_back)" })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
+  @ApiBadRequestResponse({ description: 'the connection writes nothing back (no write_back.fields)' })
+  writeBack(@Param('id') id: string): Promise<RunIdResponse> {
+    return this.triggers.writeBack(id);
+  }
+
   @Post(':id/pause')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: ConnectionStatusResponse })

@@ -1,5 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunEntity, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../../store';
+import {
+  RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunEntity, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WRITE_BACK_COUNTER_MEANINGS,
+  WRITE_BACK_COUNTERS, WriteBackCounters,
+} from '../../store';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../../tracker/types/orders.types';
 
 /** The service's counters summed over the run's acknowledged batches: a property per add-orders counter (below). */
@@ -9,12 +12,20 @@ for (const key of SERVICE_COUNTER_KEYS) {
   ApiProperty({ type: Number, description: ADD_ORDERS_COUNTER_MEANINGS[key] })(RunCountersResponse.prototype, key);
 }
 
+/** A write-back run's counters (mode write_back): a property per counter, with its meaning. */
+export class WriteBackCountersResponse {}
+export interface WriteBackCountersResponse extends WriteBackCounters {}
+for (const key of WRITE_BACK_COUNTERS) {
+  ApiProperty({ type: Number, description: WRITE_BACK_COUNTER_MEANINGS[key] })(WriteBackCountersResponse.prototype, key);
+}
+
 export class RunResponse {
   @ApiProperty() id: number;
   @ApiProperty() connection_id: string;
   @ApiProperty({
     enum: [...RUN_MODES],
-    description: 'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry)',
+    description:
+      'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry); write_back: attribution written back into the CRM',
   })
   mode: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: '2025-01-31' }) since: string | null;
@@ -30,6 +41,8 @@ export class RunResponse {
   @ApiProperty({ type: RunCountersResponse }) counters: RunCountersResponse;
   @ApiProperty() rejected_count: number;
   @ApiPropertyOptional({ type: String, nullable: true }) error: string | null;
+  @ApiPropertyOptional({ type: WriteBackCountersResponse, nullable: true, description: 'a write-back run\'s counters; null for a sync' })
+  write_back: WriteBackCountersResponse | null;
 }
 
 export function toRunResponse(run: RunEntity, rejectedCount: number): RunResponse {
@@ -48,6 +61,7 @@ export function toRunResponse(run: RunEntity, rejectedCount: number): RunRespons
     counters,
     rejected_count: rejectedCount,
     error: run.error,
+    write_back: run.write_back ?? null,
   };
 }
 

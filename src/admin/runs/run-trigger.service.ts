@@ -28,6 +28,18 @@ export class RunTriggerService {
     return this.start(connectionId, options);
   }
 
+  /** A write-back pass (mode write_back): the deals' attribution written into the CRM. */
+  async writeBack(connectionId: string): Promise<RunIdResponse> {
+    try {
+      const { runId, done } = await this.sync.writeBack(connectionId, 'admin');
+      this.watch(runId, done);
+      return { run_id: runId };
+    } catch (error) {
+      if (error instanceof RunInProgressError && error.runId === null) throw await this.withRunningId(error);
+      throw error;
+    }
+  }
+
   async retryRejected(runId: number): Promise<RunIdResponse> {
     await this.runs.entity(runId);
     const { runId: newRunId, done } = await this.sync.retryRejected(runId);

@@ -1,9 +1,11 @@
 import type { RunResponse } from '../../admin';
+import { writeBackLine } from './write-back.format';
 
 const SEP = ' · ';
 
-/** read/sent/unchanged/rejected summed over a run's streams. */
-export function runTotals(run: Pick<RunResponse, 'streams' | 'rejected_count'>): string {
+/** read/sent/unchanged/rejected summed over a run's streams; a write-back run's own counters. */
+export function runTotals(run: Pick<RunResponse, 'streams' | 'rejected_count'> & Partial<Pick<RunResponse, 'write_back'>>): string {
+  if (run.write_back) return writeBackLine(run.write_back);
   const t = { read: 0, sent: 0, unchanged: 0 };
   for (const s of Object.values(run.streams ?? {})) {
     if (!s) continue;
