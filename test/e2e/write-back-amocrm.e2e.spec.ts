@@ -12,5 +12,6 @@ describeWriteBack({
   moreDeals: 70,
   pageSize: 250,
   batchSize: 50,
+  refusal: /Entity not found/,
   rateLimit: { requests: 7, per_seconds: 1 },
 });

@@ -12,5 +12,6 @@ describeWriteBack({
   moreDeals: 70,
   pageSize: 50,
   batchSize: 50,
+  refusal: /Not found/,
   rateLimit: { requests: 2, per_seconds: 1 },
 });

@@ -25,6 +25,8 @@ export interface WriteBackCase {
   /** deals per update request and the preset's rate limit, as its YAML declares them */
   batchSize: number;
   rateLimit: { requests: number; per_seconds: number };
+  /** what the CRM answers an update of a deal it no longer has */
+  refusal: RegExp;
 }
 
 interface Context {
@@ -134,6 +136,19 @@ export function describeWriteBack(c: WriteBackCase): void {
       expect(third.followedBy?.writeBack).toEqual({ attributed: attributed.length, written: 1, unchanged: attributed.length - 1, rejected: 0 });
       expect(updatedIds(ctx.server.requests.slice(from))).toEqual([changed]);
       expect(written(changed)).toEqual(expectedFor(OTHER_VISIT));
+    });
+
+    it('a deal the CRM no longer has is a rejected write with the CRM\'s reason, and the pass goes on', async () => {
+      const gone = c.dealId(1);
+      ctx.crm.deleteDeal(gone);
+      // its visit changes in the service, so the pass has something to write into the deal
+      await ctx.e2e.sandbox.post('_sandbox/visits', [{ id: generated[1].visitId, source: { system_name: 'vk_ads' } }]);
+      const pass = await ctx.e2e.writeBack();
+      expect({ status: pass.status, error: pass.error }).toEqual({ status: 'succeeded', error: null });
+      expect(pass.writeBack).toEqual({ attributed: attributed.length, written: 0, unchanged: attributed.length - 1, rejected: 1 });
+      expect(pass.rejected.map((r) => ({ stream: r.stream, id: r.external_id, reason: r.reason }))).toEqual([
+        { stream: 'write_back', id: gone, reason: expect.stringMatching(c.refusal) },
+      ]);
     });
 
     it('request spacing stays within both sides\' limits: the CRM\'s rate limit and the order list\'s tiers', () => {

@@ -14,5 +14,6 @@ describeWriteBack({
   moreDeals: 15,
   pageSize: 500,
   batchSize: 1,
+  refusal: /Deal not found/,
   rateLimit: { requests: 20, per_seconds: 2 },
 });
