@@ -1,3 +1,4 @@
+import { WRITE_BACK_COUNTER_MEANINGS } from '../store/repositories/run.types';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../tracker/types/orders.types';
 
 /**
@@ -11,6 +12,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
   // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
+  var WRITE_BACK_HELP = ${JSON.stringify(WRITE_BACK_COUNTER_MEANINGS)};
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {} };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
@@ -86,6 +88,21 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       (rows.length ? '<div class="scroll"><table class="streams"><thead><tr><th>Stream</th>' + STREAM_KEYS.map(function (k) { return '<th class="num">' + k.replace(/_/g, ' ') + '</th>'; }).join('') +
         '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>' : '<p class="muted">Nothing read.</p>') +
       '<div class="counters" title="the service&#39;s add-orders counters, summed over the run">' + cells.join('') + '</div>');
+  }
+
+  // Write-back runs (mode write_back): a block of their own, shown when the connection has any
+  function renderWriteBack(runs) {
+    $('write-back-block').hidden = !runs.length;
+    var keys = Object.keys(WRITE_BACK_HELP);
+    setHtml(document.querySelector('#write-back thead tr'), '<th>Run</th><th>Status</th><th>Started</th>' +
+      keys.map(function (k) { return '<th class="num" title="' + esc(WRITE_BACK_HELP[k]) + '">' + esc(k) + '</th>'; }).join('') + '<th>Error</th>');
+    setHtml(document.querySelector('#write-back tbody'), runs.slice(0, 10).map(function (r) {
+      var c = r.write_back || {};
+      return '<tr data-run="' + esc(r.id) + '">' + cell('Run', '#' + esc(r.id) + ' (' + esc(r.trigger) + ')') +
+        cell('Status', '<span class="state state-' + esc(r.status) + '">' + esc(r.status) + '</span>') + cell('Started', when(r.started_at)) +
+        keys.map(function (k) { return cell(k, num(c[k]), 'num'); }).join('') +
+        cell('Error', r.error ? '<span class="error">' + longText('wb:' + r.id, r.error) + '</span>' : '') + '</tr>';
+    }).join(''));
   }
 
   function renderChart(runs) {
@@ -173,8 +190,10 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (!selected) { $('detail').hidden = true; return; }
     $('detail').hidden = false;
     $('detail-title').textContent = selected;
-    renderRun(state.runs[0]);
-    renderChart(state.runs);
+    var syncs = state.runs.filter(function (r) { return r.mode !== 'write_back'; });
+    renderRun(syncs[0]);
+    renderChart(syncs);
+    renderWriteBack(state.runs.filter(function (r) { return r.mode === 'write_back'; }));
     renderRejected();
   }
 

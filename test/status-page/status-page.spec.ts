@@ -9,11 +9,13 @@ import { join } from 'node:path';
 import { chromium, BrowserContext, Locator, Page } from 'playwright-core';
 import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
 import { HttpReceiver } from '../support/alert-receivers';
+import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 
 const CHROMIUM = '/usr/bin/chromium';
 const TOKEN = 'status-page-test-token';
 const DEMO = 'demo-sheet';
 const BINARY = 'binary-sheet';
+const WRITES_BACK = 'crm-writes-back';
 const SCREENSHOT = '/tmp/status-page.png';
 const SCREENSHOT_PHONE = '/tmp/status-page-390.png';
 const DESKTOP = { width: 1280, height: 900 };
@@ -48,7 +50,7 @@ function binaryFile(path: string): void {
   writeFileSync(path, Buffer.from(bytes));
 }
 
-function config(dir: string, alertUrl: string): string {
+function config(dir: string, alertUrl: string, crmUrl: string): string {
   const demo = join(__dirname, '..', '..', 'config', 'demo');
   const file = join(dir, 'tracker-sync.yaml');
   binaryFile(join(dir, 'export.csv'));
@@ -69,6 +71,14 @@ function config(dir: string, alertUrl: string): string {
       '    run_on_start: true',
       '    settings:',
       `      deals: { path: ${JSON.stringify(join(dir, 'export.csv'))} }`,
+      `  - id: ${WRITES_BACK}`,
+      '    connector: generic-crm',
+      '    run_on_start: true',
+      '    settings:',
+      `      base_url: ${crmUrl}`,
+      '      auth: { type: none }',
+      '      streams: { deals: { request: { path: /deals }, records: items, mapping: { id: id, created_at: created, visit_id: visit } } }',
+      '      write_back: { fields: { channel: source, city: town }, request: { method: PUT, path: "/deals/{{id}}", body: "{{values}}" } }',
       'alerts:',
       '  - id: ops',
       '    type: webhook',
@@ -90,10 +100,15 @@ describeInBrowser(suiteName, () => {
   let binaryRun: RunJson;
   let syncRunId: number;
   const alerts = new HttpReceiver();
+  let crm: CrmServer;
 
   beforeAll(async () => {
     await alerts.start();
-    running = await startDaemon({ ADMIN_TOKEN: TOKEN }, config(dir.path, `${alerts.url}/hook`));
+    // a CRM of two deals, one on a demo visit: its start-up sync is followed by a write-back
+    const created = new Date(Date.now() - 3_600_000).toISOString();
+    const items = [{ id: 1, created, visit: '1000001' }, { id: 2, created, visit: null }];
+    crm = await startCrmServer((request) => (request.method === 'GET' ? { body: { items } } : { body: { ok: true } }));
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN }, config(dir.path, `${alerts.url}/hook`, crm.url));
     // the start-up runs first, so that a click starts a run instead of meeting the running one (409)
     firstDemoRun = await waitForFinishedRun(running.url, TOKEN, DEMO);
     binaryRun = await waitForFinishedRun(running.url, TOKEN, BINARY);
@@ -105,6 +120,7 @@ describeInBrowser(suiteName, () => {
     await context?.close();
     await running?.stop();
     await alerts.stop();
+    await crm?.close();
     dir.remove();
     profile.remove();
   });
@@ -171,6 +187,21 @@ describeInBrowser(suiteName, () => {
     expect(alerts.posts).toHaveLength(1);
   });
 
+  it("shows a connection's write-back runs with their counters in a block of their own", async () => {
+    const writeBack = await finishedWriteBack(running.url);
+    expect(writeBack).toMatchObject({ mode: 'write_back', status: 'succeeded', write_back: { attributed: 1, written: 1, unchanged: 0, rejected: 0 } });
+    await row(WRITES_BACK).locator('td').first().click();
+    await expectText(page.locator('#detail-title'), new RegExp(`^${WRITES_BACK}$`));
+    await page.locator('#write-back-block').waitFor({ state: 'visible', timeout: 5_000 });
+    const cells = page.locator(`#write-back tbody tr[data-run="${writeBack.id}"] td`);
+    expect(await cells.allInnerTexts()).toEqual([`#${writeBack.id} (startup)`, 'succeeded', expect.any(String), '1', '1', '0', '0', '']);
+    await expectText(page.locator('#last-run-id'), /^#\d+$/); // the last sync, not the write-back
+    expect(await page.locator('#last-run-id').innerText()).not.toBe(`#${writeBack.id}`);
+    expect(crm.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/deals/1']);
+    await row(DEMO).locator('td').first().click();
+    await page.locator('#write-back-block').waitFor({ state: 'hidden', timeout: 5_000 }); // the sheet writes nothing back
+  });
+
   it('starts a run with Sync, and the "started run" notice clears when the run ends', async () => {
     await recordNotices(page);
     await row(DEMO).locator('button[data-action="sync"]').click();
@@ -233,6 +264,18 @@ describeInBrowser(suiteName, () => {
     await page.screenshot({ path: SCREENSHOT_PHONE, fullPage: true });
   });
 });
+
+/** The write-back run that followed the start-up sync of WRITES_BACK, once finished. */
+async function finishedWriteBack(url: string, timeoutMs = 30_000): Promise<RunJson> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const { body } = await api<{ runs: RunJson[] }>(url, TOKEN, `/api/runs?connection=${WRITES_BACK}&limit=10`);
+    const run = body.runs.find((r) => r.mode === 'write_back' && r.status !== 'running');
+    if (run) return run;
+    if (Date.now() > until) throw new Error(`no finished write-back run of ${WRITES_BACK}: ${JSON.stringify(body.runs)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 
 /** The width of the whole document: over the window's width means the page scrolls sideways. */
 function pageWidth(page: Page): Promise<number> {
