@@ -30,13 +30,13 @@ export class ServerConfig {
 }
 
 export class RateLimitConfig {
-  @Doc('Requests per second the daemon may send to the project (the service allows 10 for all its integrations).', {
+  @Doc('Requests per second this installation (every daemon and CLI process of the store) may send to the project (the service allows 10 for all its integrations).', {
     type: 'integer >= 1',
   })
   @ToNumber() @IntRange(1)
   per_second = 8;
 
-  @Doc('Requests per hour the daemon may send to the project (the service allows 5000 for all its integrations).', {
+  @Doc('Requests per hour this installation (every daemon and CLI process of the store) may send to the project, over a sliding hour that restarts do not reset (the service allows 5000 for all its integrations).', {
     type: 'integer >= 1',
   })
   @ToNumber() @IntRange(1)
@@ -78,7 +78,7 @@ export class TrackerConfig {
   @ToNumber() @IntRange(0)
   retries = 5;
 
-  @Doc('Client-side share of the project-wide budget, or "off" for a target that is not the real service.', {
+  @Doc('This installation\'s share of the project-wide budget, kept in the store and drawn by every daemon and CLI process, or "off" for a target that is not the real service.', {
     type: '{ per_second, per_hour } | "off"',
     nested: () => RateLimitConfig,
   })
