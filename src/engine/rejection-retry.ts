@@ -15,6 +15,9 @@ export class RejectionRetry {
   async idsOf(runId: number): Promise<{ connectionId: string; onlyIds: Map<StreamName, Set<string>> }> {
     const run = await this.runs.get(runId);
     if (!run) throw new UnknownRunError(runId);
+    if (run.mode === 'write_back') {
+      throw new InvalidRunOptionsError(`run ${runId} is a write-back: the deals the CRM refused are written again by the next write-back pass (POST /api/connections/${run.connection_id}/write-back)`);
+    }
     const onlyIds = new Map<StreamName, Set<string>>();
     for (const row of await this.rejected.unresolvedOf(runId)) {
       if (!row.external_id) continue;
