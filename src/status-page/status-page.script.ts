@@ -63,7 +63,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
         cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
           (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '')) +
         cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
-        cell('Read · sent · unchanged · rejected', run ? [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ') : '—') +
+        cell('Read · sent · unchanged · rejected', !run ? '—' : run.mode === 'write_back' ? writeBackTotals(run) : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
         cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
         cell('Next run', when(c.next_run_at)) +
         '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
@@ -88,6 +88,12 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       (rows.length ? '<div class="scroll"><table class="streams"><thead><tr><th>Stream</th>' + STREAM_KEYS.map(function (k) { return '<th class="num">' + k.replace(/_/g, ' ') + '</th>'; }).join('') +
         '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>' : '<p class="muted">Nothing read.</p>') +
       '<div class="counters" title="the service&#39;s add-orders counters, summed over the run">' + cells.join('') + '</div>');
+  }
+
+  /** A write-back run in the connections table: its own counters, named (it reads and sends nothing). */
+  function writeBackTotals(run) {
+    var c = run.write_back || {};
+    return '<span class="muted">write-back</span> ' + Object.keys(WRITE_BACK_HELP).map(function (k) { return esc(k) + ' ' + num(c[k]); }).join(' · ');
   }
 
   // Write-back runs (mode write_back): a block of their own, shown when the connection has any

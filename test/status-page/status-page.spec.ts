@@ -198,6 +198,7 @@ describeInBrowser(suiteName, () => {
     await expectText(page.locator('#last-run-id'), /^#\d+$/); // the last sync, not the write-back
     expect(await page.locator('#last-run-id').innerText()).not.toBe(`#${writeBack.id}`);
     expect(crm.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/deals/1']);
+    await expectText(row(WRITES_BACK), /write-back attributed 1 · written 1 · unchanged 0 · rejected 0/); // the last run is the write-back
     await row(DEMO).locator('td').first().click();
     await page.locator('#write-back-block').waitFor({ state: 'hidden', timeout: 5_000 }); // the sheet writes nothing back
   });
