@@ -44,12 +44,14 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
   ) {
     const host = ['0.0.0.0', '::', ''].includes(config.server.host) ? '127.0.0.1' : config.server.host;
     this.statusUrl = options?.statusUrl ?? `http://${host.includes(':') ? `[${host}]` : host}:${config.server.port}/`;
-    const logger = { log: (m: string) => this.logger.log(m), warn: (m: string) => this.logger.warn(m), error: (m: string) => this.logger.error(m) };
+    const scrub = alertScrubber(config);
+    // every line scrubbed: an unexpected error (the store's, a channel's) may quote a URL with its token
+    const logger = { log: (m: string) => this.logger.log(scrub(m)), warn: (m: string) => this.logger.warn(scrub(m)), error: (m: string) => this.logger.error(scrub(m)) };
     this.dispatcher = new AlertDispatcher(
       store.alerts,
       {
         logger,
-        scrub: alertScrubber(config),
+        scrub,
         onSent: (event, type) => metrics.observeAlertSent(event, type),
         onFailed: () => metrics.observeAlertFailed(),
       },
