@@ -69,7 +69,7 @@ describe('README', () => {
     });
     const connectors = new Set(connections.map((c) => (c as { connector: string }).connector));
     expect([...connectors].sort()).toEqual(['example-custom', 'generic-crm', 'spreadsheet']);
-    const env = { AMO_TOKEN: 'x', MY_CRM_TOKEN: 'x' };
+    const env = { AMO_TOKEN: 'x', MY_CRM_TOKEN: 'x', B24_WEBHOOK_CODE: 'x', PIPEDRIVE_TOKEN: 'x', HUBSPOT_TOKEN: 'x' };
     expect(() => validateConfig({ connections }, { env, settingsValidator: registry.validateSettings })).not.toThrow();
     for (const preset of ['amocrm', 'bitrix24', 'pipedrive', 'hubspot']) expect(README).toContain(`| \`${preset}\` |`);
   });
