@@ -99,6 +99,8 @@ export class AlertEvaluator {
       const alert = byId.get(state.alert_id);
       // no_success_for reminds itself (its message says how long by now); a condition of an alert removed from the config stays quiet
       if (!alert || state.event === 'no_success_for' || !alert.events.includes(state.event as AlertEvent)) continue;
+      // nor one of a connection no longer configured or watched
+      if (!this.connections.some((c) => c.id === state.connection_id) || !this.watches(alert, state.connection_id)) continue;
       const key = this.key(alert, state.connection_id, state.event);
       if (await this.store.alerts.remind(key, durationMs(alert.repeat))) {
         const notice = this.notice(state.event as AlertEvent, state.connection_id, state.run_id, state.message ?? state.event, null, true);
