@@ -17,6 +17,9 @@ export interface EvaluatorOptions {
 
 export const DEFAULT_CHECK_INTERVAL_MS = 60_000;
 
+/** Longer than any delivery's attempts and waits take (DEFAULT_DISPATCH): a delivery pending this long was abandoned. */
+const ABANDONED_AFTER_MS = 30 * 60_000;
+
 /**
  * Turns finished runs and the passing of time into alerts. Each condition (alert, connection, event) is alerted
  * once, reminded every `repeat` while it lasts, and followed by one `recovered` when it ends; each of these sends
@@ -84,8 +87,9 @@ export class AlertEvaluator {
     }
   }
 
-  /** no_success_for of scheduled connections, and reminders of the conditions still active. */
+  /** no_success_for of scheduled connections, reminders of the conditions still active, deliveries a stopped daemon left pending. */
   async check(): Promise<void> {
+    await this.store.alerts.abandonPending(new Date(Date.now() - ABANDONED_AFTER_MS).toISOString(), 'the daemon sending it stopped before it was delivered');
     for (const alert of this.alerts) {
       if (!alert.events.includes('no_success_for')) continue;
       for (const connection of this.connections) {

@@ -66,5 +66,9 @@ describeStores('alert store', (driver) => {
     expect(page.rows.map((r) => r.id)).toEqual([b.id, a.id]);
     expect(page.rows[1]).toMatchObject({ status: 'sent', attempts: 2, sent_at: '2026-01-01T00:00:00.000Z', reminder: false });
     expect((await store.alerts.deliveries({}, { limit: 1, offset: 1 })).rows.map((r) => r.id)).toEqual([b.id]);
+    // a daemon stopped mid-delivery: its pending rows are closed later, the delivered one kept
+    expect(await store.alerts.abandonPending(new Date(Date.now() + 1000).toISOString(), 'the daemon stopped')).toBe(2);
+    const closed = await store.alerts.deliveries({}, { limit: 10, offset: 0 });
+    expect(closed.rows.map((r) => `${r.status} ${r.last_error}`)).toEqual(['failed the daemon stopped', 'failed the daemon stopped', 'sent null']);
   });
 });

@@ -69,6 +69,15 @@ export class AlertStore {
     await this.writer.run((m) => m.getRepository(AlertDeliveryEntity).update({ id }, patch));
   }
 
+  /** Deliveries still `pending` though created before `cutoff` (ISO): their daemon stopped mid-way. Marked failed; how many. */
+  async abandonPending(cutoff: string, reason: string): Promise<number> {
+    const result = await this.writer.run((m) =>
+      m.createQueryBuilder().update(AlertDeliveryEntity).set({ status: 'failed', last_error: reason })
+        .where('status = :pending AND created_at < :cutoff', { pending: 'pending', cutoff }).execute(),
+    );
+    return result.affected ?? 0;
+  }
+
   /** Newest first, and how many match. */
   async deliveries(filter: { alertId?: string; connectionId?: string }, page: Page): Promise<{ rows: AlertDeliveryEntity[]; total: number }> {
     const where: FindOptionsWhere<AlertDeliveryEntity> = {};
