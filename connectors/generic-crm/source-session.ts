@@ -26,6 +26,7 @@ export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'stat
     baseUrl: source.base_url,
     redactor,
     workDir: context.workDir ? path.resolve(context.workDir) : undefined,
+    secrets: context.secrets,
   });
   const limits = sourceLimits(context.connectionId, source.rate_limit);
   const retry = new RetryPolicy(source.retry);

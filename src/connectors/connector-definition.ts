@@ -74,6 +74,25 @@ export interface ConnectorLogger {
   debug?(message: string): void;
 }
 
+/**
+ * Secrets a connector must share with every daemon and CLI process of the installation, because they change
+ * while it runs: a rotating OAuth2 refresh token (each refresh voids the one before). Kept in the store per
+ * connector name and key, so connections of one CRM account share one token: make the key say which secret it
+ * is (e.g. a digest of the token URL, client and configured token). Values are opaque text (the connector's own
+ * JSON). Absent when the host keeps no store.
+ */
+export interface ConnectorSecrets {
+  /** the stored value, or null when never written */
+  get(key: string): Promise<string | null>;
+  /** stores `next` only if the stored value is still `expected` (null: never written); false when it was not */
+  compareAndSet(key: string, expected: string | null, next: string): Promise<boolean>;
+  /**
+   * runs `fn` holding `key`'s lock across the cluster: one holder at a time, the others wait for it (a refresh
+   * at a time); the lock is freed if its holder dies
+   */
+  withLock<T>(key: string, fn: () => Promise<T>): Promise<T>;
+}
+
 export interface ReadContext<S = unknown> {
   connectionId: string;
   settings: S;
@@ -82,8 +101,10 @@ export interface ReadContext<S = unknown> {
   signal?: AbortSignal;
   /** state this stream's last acknowledged read returned (Page.state); null on first run / full resync */
   state: Record<string, unknown> | null;
-  /** folder for the connector's own files (downloads, token cache), under the data folder */
+  /** folder for the connector's own files (downloads), under the data folder */
   workDir?: string;
+  /** rotating secrets shared across the cluster (OAuth2 refresh tokens); see ConnectorSecrets */
+  secrets?: ConnectorSecrets;
   /** a dry run (preview): read only this many records if the connector can stop early */
   limit?: number;
   /**
@@ -167,6 +188,7 @@ export interface WriteContext<S = unknown> {
   logger: ConnectorLogger;
   signal?: AbortSignal;
   workDir?: string;
+  secrets?: ConnectorSecrets;
 }
 
 /**

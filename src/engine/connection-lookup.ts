@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'path';
 import { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
-import type { ConnectorDefinition } from '../connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorSecrets } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';
+import { ConnectorSecretStore } from '../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from './engine-errors';
 import { EngineSettings } from './engine-settings';
 
@@ -13,6 +14,7 @@ export class ConnectionLookup {
     private readonly config: TrackerSyncConfig,
     private readonly connectors: ConnectorRegistry,
     private readonly settings: EngineSettings,
+    private readonly secretStore: ConnectorSecretStore,
   ) {}
 
   /** Throws UnknownConnectionError for an id the config does not hold. */
@@ -32,6 +34,11 @@ export class ConnectionLookup {
   /** ReadContext.workDir: EngineOptions.workDir or <data_dir>/connectors, per connection. */
   workDir(connectionId: string): string {
     return join(this.settings.workDir ?? join(this.config.data_dir ?? './data', 'connectors'), connectionId);
+  }
+
+  /** ReadContext.secrets: the connector's rotating secrets (OAuth2 tokens), in the store shared by the cluster. */
+  secrets(connectionId: string): ConnectorSecrets {
+    return this.secretStore.forConnector(this.connection(connectionId).connector);
   }
 
   /** Records per add-orders call, and calls in flight at once. */

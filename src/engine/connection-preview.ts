@@ -21,7 +21,7 @@ export class ConnectionPreview {
     const logger = runScopedLogger(this.settings.logger, connectionId, null);
     const { mappingVersions } = this.settings;
     return previewConnection(
-      { connectionId, definition, settings, recordStates: this.recordStates, logger, workDir: this.lookup.workDir(connectionId), mappingVersions },
+      { connectionId, definition, settings, recordStates: this.recordStates, logger, workDir: this.lookup.workDir(connectionId), secrets: this.lookup.secrets(connectionId), mappingVersions },
       options,
     );
   }

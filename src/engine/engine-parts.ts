@@ -35,7 +35,7 @@ export interface EngineInputs {
 export function createEngine(inputs: EngineInputs): { sync: SyncService; connections: ConnectionsService; stores: StoreRepositories } {
   const stores = inputs.store instanceof StoreRepositories ? inputs.store : new StoreRepositories(inputs.store);
   const settings = new EngineSettings(inputs.options, inputs.logger);
-  const lookup = new ConnectionLookup(inputs.config, inputs.connectors, settings);
+  const lookup = new ConnectionLookup(inputs.config, inputs.connectors, settings, stores.connectorSecrets);
   const progress = new RunProgress(settings);
   const launcher = new RunLauncher(
     stores.writer, stores.recordStates, stores.openRejections, stores.cursors, stores.runs, stores.rejected,

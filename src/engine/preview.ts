@@ -1,5 +1,5 @@
 import { STREAM_ORDER } from '../connectors/canonical';
-import type { ConnectorDefinition, Page } from '../connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorSecrets, Page } from '../connectors/connector-definition';
 import { errorText } from './engine-errors';
 import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from './engine-types';
 import { Candidate, Problem, RecordPipeline } from './pipeline/record-pipeline';
@@ -13,6 +13,7 @@ export interface PreviewDeps {
   recordStates: RecordStateStore;
   logger: { log(m: string): void; warn(m: string): void };
   workDir?: string;
+  secrets?: ConnectorSecrets;
   /** EngineOptions.mappingVersions: the fingerprints must be those a run would compute */
   mappingVersions?: MappingVersions;
 }
@@ -42,6 +43,7 @@ async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'],
       signal: abort.signal,
       state: null,
       workDir: deps.workDir,
+      secrets: deps.secrets,
       limit,
     });
     for await (const page of pages) {

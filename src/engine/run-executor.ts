@@ -1,5 +1,5 @@
 import { STREAM_ORDER, StreamName } from '../connectors/canonical';
-import type { ConnectorDefinition, Page, StreamSpec } from '../connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '../connectors/connector-definition';
 import { errorText } from './engine-errors';
 import { RunMode } from './engine-types';
 import { CursorStore } from '../store/repositories/cursor.store';
@@ -24,6 +24,7 @@ export interface RunRequest {
   batchSize: number;
   concurrency: number;
   workDir?: string;
+  secrets?: ConnectorSecrets;
   /** EngineOptions.mappingVersions */
   mappingVersions?: MappingVersions;
 }
@@ -98,6 +99,7 @@ export class RunExecutor {
         signal: this.scope.signal,
         state,
         workDir: this.request.workDir,
+        secrets: this.request.secrets,
         laterStreams,
       });
     return {

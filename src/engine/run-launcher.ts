@@ -73,6 +73,7 @@ export class RunLauncher {
       lagSeconds: connection.sync?.lag_seconds ?? 0,
       ...this.lookup.sizing(connection),
       workDir: this.lookup.workDir(connection.id),
+      secrets: this.lookup.secrets(connection.id),
       mappingVersions: this.settings.mappingVersions,
     };
     return new RunExecutor(scope, this.cursors, request).execute();

@@ -8,6 +8,7 @@ import { OpenRejectionEntity } from './entities/open-rejection.entity';
 import { RecordStateEntity } from './entities/record-state.entity';
 import { RejectedRecordEntity } from './entities/rejected-record.entity';
 import { RequestBudgetEntity } from './entities/request-budget.entity';
+import { ConnectorSecretEntity } from './entities/connector-secret.entity';
 import { RunEntity } from './entities/run.entity';
 import { StreamStateEntity } from './entities/stream-state.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
@@ -16,6 +17,7 @@ import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rej
 import { WriteBack1764400000000 } from './migrations/1764400000000-write-back';
 import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
+import { ConnectorSecrets1764600000001 } from './migrations/1764600000001-connector-secrets';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -30,7 +32,8 @@ export const STORE_ENTITIES = [
   AlertStateEntity,
   AlertDeliveryEntity,
   RequestBudgetEntity,
+  ConnectorSecretEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001];

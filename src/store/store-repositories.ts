@@ -10,6 +10,7 @@ import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RequestBudgetStore } from './repositories/request-budget.store';
+import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
 import { WriteBackStore } from './repositories/write-back.store';
 import { SerialWriter, serialWriter } from './serial-writer';
@@ -32,6 +33,7 @@ export class StoreRepositories {
   readonly recordStates: RecordStateStore;
   readonly rejected: RejectedRecordStore;
   readonly requestBudget: RequestBudgetStore;
+  readonly connectorSecrets: ConnectorSecretStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
   readonly writeBack: WriteBackStore;
@@ -47,6 +49,7 @@ export class StoreRepositories {
     this.recordStates = new RecordStateStore(dataSource);
     this.rejected = new RejectedRecordStore(dataSource);
     this.requestBudget = new RequestBudgetStore(dataSource, this.writer);
+    this.connectorSecrets = new ConnectorSecretStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
     this.writeBack = new WriteBackStore(dataSource, this.writer);
@@ -64,6 +67,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [RecordStateStore, 'recordStates'],
   [RejectedRecordStore, 'rejected'],
   [RequestBudgetStore, 'requestBudget'],
+  [ConnectorSecretStore, 'connectorSecrets'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],
   [WriteBackStore, 'writeBack'],

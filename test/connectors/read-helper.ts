@@ -1,5 +1,5 @@
 import type { CanonicalRecord, StreamName } from '../../src/connectors/canonical';
-import type { ConnectorDefinition, Page, RejectedInput } from '../../src/connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorSecrets, Page, RejectedInput } from '../../src/connectors/connector-definition';
 import { settingsProblems, toSettingsInstance } from '../../src/connectors/settings-validation';
 
 /** Reads a stream through a connector exactly as the engine would, collecting records, rejects and log lines. */
@@ -23,7 +23,7 @@ export async function readAll<S extends object>(
   connector: ConnectorDefinition<S>,
   stream: StreamName,
   plainSettings: unknown,
-  options: { since?: Date | null; until?: Date; connectionId?: string; workDir?: string; limit?: number } = {},
+  options: { since?: Date | null; until?: Date; connectionId?: string; workDir?: string; limit?: number; secrets?: ConnectorSecrets } = {},
 ): Promise<ReadResult> {
   const logs: string[] = [];
   const result: ReadResult = { records: [], rejected: [], pages: [], logs };
@@ -36,6 +36,7 @@ export async function readAll<S extends object>(
       settings,
       state: null,
       workDir: options.workDir,
+      secrets: options.secrets,
       limit: options.limit,
       logger: { log: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
     },

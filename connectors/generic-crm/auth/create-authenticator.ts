@@ -1,4 +1,5 @@
 import * as path from 'path';
+import type { ConnectorSecrets } from '../../../src/connectors/connector-definition';
 import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
 import { authNeedsSecret, authSecret, authTypeOf } from './auth-secret';
@@ -13,9 +14,11 @@ export interface AuthInputs {
   baseUrl: string;
   redactor: Redactor;
   workDir?: string;
+  /** the store's shared secrets: rotating OAuth2 tokens live there when given */
+  secrets?: ConnectorSecrets;
 }
 
-export function createAuthenticator({ definition, token, baseUrl, redactor, workDir }: AuthInputs): Authenticator {
+export function createAuthenticator({ definition, token, baseUrl, redactor, workDir, secrets }: AuthInputs): Authenticator {
   const secret = authSecret(definition, token);
   redactor.add(secret, definition.password);
   const type = authTypeOf(definition, secret);
@@ -39,7 +42,7 @@ export function createAuthenticator({ definition, token, baseUrl, redactor, work
       if (!definition.token_url) throw new Error('auth oauth2 needs token_url');
       const tokenUrl = new URL(definition.token_url, withSlash(baseUrl)).toString();
       const cacheFile = workDir ? path.join(workDir, 'oauth2-token.json') : null;
-      return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile);
+      return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile, secrets ?? null);
     }
   }
 }

@@ -1,14 +1,21 @@
 import axios from 'axios';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
+import type { ConnectorSecrets } from '../../../src/connectors/connector-definition';
 import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
 import { Authenticator, OutgoingRequest } from './authenticator';
 
 /**
  * OAuth2 client credentials, or refresh token when one is configured. The access token is fetched once,
- * cached for the process (and in the connection's work folder, so a rotated refresh token survives a
- * restart), refreshed shortly before it expires and after a 401.
+ * cached for the process, refreshed shortly before it expires and after a 401.
+ *
+ * A refresh token that rotates (amoCRM's are single-use: each refresh returns a new one and voids the old) is
+ * state of the whole installation: with `context.secrets` (the daemon's store) the current tokens live there,
+ * one refresh at a time per token across every daemon and CLI process (the others wait, then take its result),
+ * and a new token is written to the store before it is used. Without it (a host with no store) they are
+ * cached in the connection's work folder as before; a file left there is moved into the store on first use.
  */
 
 interface CachedToken {
@@ -29,12 +36,18 @@ export class OAuth2Auth implements Authenticator {
     private readonly tokenUrl: string,
     private readonly redactor: Redactor,
     private readonly cacheFile: string | null,
+    private readonly secrets: ConnectorSecrets | null = null,
   ) {
     redactor.add(definition.client_secret, definition.refresh_token);
   }
 
   private get cacheKey(): string {
     return `${this.tokenUrl}|${this.definition.client_id ?? ''}|${this.definition.refresh_token ?? ''}`;
+  }
+
+  /** The store's key: a digest, so the configured token is not written in clear beside the rotated ones. */
+  private get secretKey(): string {
+    return `oauth2:${createHash('sha256').update(this.cacheKey).digest('hex').slice(0, 40)}`;
   }
 
   async apply(request: OutgoingRequest): Promise<void> {
@@ -51,19 +64,74 @@ export class OAuth2Auth implements Authenticator {
   private async currentToken(): Promise<CachedToken> {
     let cached = processCache.get(this.cacheKey);
     if (!cached) {
-      cached = this.readCacheFile();
+      cached = await this.loadStored();
       if (cached) processCache.set(this.cacheKey, cached);
     }
-    if (cached && (cached.expires_at === 0 || cached.expires_at - EXPIRY_MARGIN_MS > Date.now())) {
-      this.redactor.add(cached.access_token);
+    if (cached && fresh(cached)) {
+      this.redactor.add(cached.access_token, cached.refresh_token);
       return cached;
     }
     // One fetch at a time even when several streams ask together.
-    this.pending ??= this.fetchToken(cached?.refresh_token).finally(() => (this.pending = null));
+    this.pending ??= this.renew(cached).finally(() => (this.pending = null));
     return this.pending;
   }
 
-  private async fetchToken(rotatedRefreshToken?: string): Promise<CachedToken> {
+  private async loadStored(): Promise<CachedToken | undefined> {
+    if (!this.secrets) return this.readCacheFile();
+    const stored = parseToken(await this.secrets.get(this.secretKey));
+    if (stored) return stored;
+    // an installation that kept the token in a file: move it into the store, once
+    const fromFile = this.readCacheFile();
+    if (!fromFile) return undefined;
+    await this.secrets.compareAndSet(this.secretKey, null, JSON.stringify(fromFile));
+    const now = parseToken(await this.secrets.get(this.secretKey));
+    if (now) fs.rmSync(this.cacheFile!, { force: true });
+    return now ?? fromFile;
+  }
+
+  private async renew(stale: CachedToken | undefined): Promise<CachedToken> {
+    if (!this.secrets) {
+      const token = await this.requestToken(stale?.refresh_token);
+      this.writeCacheFile(token);
+      return this.keep(token);
+    }
+    const secrets = this.secrets;
+    return secrets.withLock(this.secretKey, async () => {
+      const raw = await secrets.get(this.secretKey);
+      const stored = parseToken(raw);
+      // another process refreshed while this one waited for the lock: take its result
+      if (stored && fresh(stored) && stored.access_token !== stale?.access_token) return this.keep(stored);
+      let token: CachedToken;
+      try {
+        token = await this.requestToken(stored?.refresh_token ?? stale?.refresh_token);
+      } catch (error) {
+        // our refresh token was voided (rotated by a process that did not hold the lock): the store may know the new one
+        const again = parseToken(await secrets.get(this.secretKey));
+        if (again && again.refresh_token !== (stored?.refresh_token ?? stale?.refresh_token) && fresh(again)) return this.keep(again);
+        throw error;
+      }
+      await this.store(secrets, raw, token); // before it is used: a crash from here on loses nothing
+      return this.keep(token);
+    });
+  }
+
+  /** Writes the new token over what was read; the lock makes a change in between rare (an expired lock). */
+  private async store(secrets: ConnectorSecrets, read: string | null, token: CachedToken): Promise<void> {
+    let expected = read;
+    for (let i = 0; i < 3; i++) {
+      if (await secrets.compareAndSet(this.secretKey, expected, JSON.stringify(token))) return;
+      expected = await secrets.get(this.secretKey); // the service answered us last: ours is the current token
+    }
+    throw new Error(`OAuth2 token of ${this.tokenUrl}: could not store the rotated token (the store kept changing)`);
+  }
+
+  private keep(token: CachedToken): CachedToken {
+    this.redactor.add(token.access_token, token.refresh_token);
+    processCache.set(this.cacheKey, token);
+    return token;
+  }
+
+  private async requestToken(rotatedRefreshToken?: string): Promise<CachedToken> {
     const refreshToken = rotatedRefreshToken ?? this.definition.refresh_token;
     const form = new URLSearchParams({ grant_type: refreshToken ? 'refresh_token' : 'client_credentials' });
     if (refreshToken) form.set('refresh_token', refreshToken);
@@ -87,8 +155,6 @@ export class OAuth2Auth implements Authenticator {
       refresh_token: typeof body.refresh_token === 'string' ? body.refresh_token : refreshToken,
     };
     this.redactor.add(token.access_token, token.refresh_token);
-    processCache.set(this.cacheKey, token);
-    this.writeCacheFile(token);
     return token;
   }
 
@@ -96,16 +162,33 @@ export class OAuth2Auth implements Authenticator {
     if (!this.cacheFile || !fs.existsSync(this.cacheFile)) return undefined;
     try {
       const stored = JSON.parse(fs.readFileSync(this.cacheFile, 'utf8')) as CachedToken & { key?: string };
-      return stored.key === this.cacheKey ? stored : undefined;
+      return stored.key === this.cacheKey ? { access_token: stored.access_token, expires_at: stored.expires_at, refresh_token: stored.refresh_token } : undefined;
     } catch {
       return undefined;
     }
   }
 
+  /** Without a store: a temporary file renamed over the old one, so a crash never leaves half a token. */
   private writeCacheFile(token: CachedToken): void {
     if (!this.cacheFile) return;
     fs.mkdirSync(path.dirname(this.cacheFile), { recursive: true });
-    fs.writeFileSync(this.cacheFile, JSON.stringify({ ...token, key: this.cacheKey }), { mode: 0o600 });
+    const temporary = `${this.cacheFile}.${process.pid}.tmp`;
+    fs.writeFileSync(temporary, JSON.stringify({ ...token, key: this.cacheKey }), { mode: 0o600 });
+    fs.renameSync(temporary, this.cacheFile);
+  }
+}
+
+function fresh(token: CachedToken): boolean {
+  return token.expires_at === 0 || token.expires_at - EXPIRY_MARGIN_MS > Date.now();
+}
+
+function parseToken(raw: string | null): CachedToken | undefined {
+  if (!raw) return undefined;
+  try {
+    const token = JSON.parse(raw) as CachedToken;
+    return typeof token.access_token === 'string' ? token : undefined;
+  } catch {
+    return undefined;
   }
 }
 

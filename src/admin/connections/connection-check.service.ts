@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { TrackerSyncConfig } from '../../config';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
 import { CheckResponse } from '../dto/connection.response';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
@@ -15,6 +16,7 @@ export class ConnectionCheckService {
     private readonly config: TrackerSyncConfig,
     private readonly registry: ConnectorRegistry,
     private readonly scrubber: SecretScrubber,
+    private readonly secrets: ConnectorSecretStore,
   ) {}
 
   async check(connectionId: string): Promise<CheckResponse> {
@@ -36,6 +38,7 @@ export class ConnectionCheckService {
         logger: { log: (m) => logger.log(this.scrubber.text(m)), warn: (m) => logger.warn(this.scrubber.text(m)) },
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         workDir: join(this.config.data_dir, 'connectors', connectionId),
+        secrets: this.secrets.forConnector(connector),
       });
     } catch (error) {
       return { ok: false, message: `connection ${connectionId}: check failed: ${(error as Error)?.message ?? String(error)}` };

@@ -49,6 +49,7 @@ export class WriteBackLauncher {
     return new WriteBackRunner({
       connectionId: connection.id, definition, settings, tracker: this.tracker, store: this.store, logger, signal,
       workDir: this.lookup.workDir(connection.id),
+      secrets: this.lookup.secrets(connection.id),
     });
   }
 }

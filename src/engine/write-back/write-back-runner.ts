@@ -1,4 +1,4 @@
-import type { AttributionValue, ConnectorDefinition, DealWrite, WriteBackPlan } from '../../connectors/connector-definition';
+import type { AttributionValue, ConnectorDefinition, ConnectorSecrets, DealWrite, WriteBackPlan } from '../../connectors/connector-definition';
 import type { WriteBackStore } from '../../store/repositories/write-back.store';
 import type { WriteBackCounters } from '../../store/repositories/run.types';
 import type { TrackerClient } from '../../tracker/tracker-client';
@@ -18,6 +18,7 @@ export interface WriteBackInputs {
   store: WriteBackStore;
   logger: EngineLogger;
   workDir?: string;
+  secrets?: ConnectorSecrets;
   signal?: AbortSignal;
   now?: Date;
 }
@@ -62,7 +63,7 @@ export class WriteBackRunner {
       if (changed.length === 0) continue;
       const fingerprints = new Map(changed.map((c) => [c.deal.id, c.fingerprint]));
       const outcomes = this.inputs.definition.write!.write(changed.map((c) => c.deal), {
-        connectionId, settings: this.inputs.settings, logger: this.inputs.logger, signal: this.inputs.signal, workDir: this.inputs.workDir,
+        connectionId, settings: this.inputs.settings, logger: this.inputs.logger, signal: this.inputs.signal, workDir: this.inputs.workDir, secrets: this.inputs.secrets,
       });
       for await (const batch of outcomes) {
         const written = batch.filter((o) => o.status === 'written').map((o) => ({ externalId: o.id, fingerprint: fingerprints.get(o.id) ?? '' }));
