@@ -72,7 +72,8 @@ export async function customFieldReader(plan: StreamPlan, requester: Requester):
  * updated when we write to it, and an unchanged payload lets the next sync drop it.
  */
 function withoutWrittenFields(definition: StreamDefinition, source: ResolvedSource): StreamDefinition {
-  const written = Object.values(source.write_back?.fields ?? {}).map(String);
+  const visitField = source.visit_field.toLowerCase(); // never hidden: the write refuses to fill it
+  const written = Object.values(source.write_back?.fields ?? {}).map(String).filter((field) => field.toLowerCase() !== visitField);
   if (!definition.custom_fields || written.length === 0) return definition;
   const exclude = [...(definition.custom_fields.exclude ?? []), ...written];
   return { ...definition, custom_fields: { ...definition.custom_fields, exclude } };

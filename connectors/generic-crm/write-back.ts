@@ -51,8 +51,13 @@ export const genericCrmWrite: WriteCapability<GenericCrmSettings> = {
 
 function writeSession(context: WriteContext<GenericCrmSettings>): { writeBack: WriteBackDefinition; requester: Requester } {
   const session = openSession({ ...context, logger: context.logger });
-  const writeBack = (session.source as ResolvedSource).write_back;
+  const source = session.source as ResolvedSource;
+  const writeBack = source.write_back;
   if (!writeBack?.fields) throw new Error(`connection ${context.connectionId}: settings.write_back.fields is not set`);
+  const visitField = Object.entries(writeBack.fields).find(([, field]) => String(field).toLowerCase() === source.visit_field.toLowerCase());
+  if (visitField) {
+    throw new Error(`write_back.fields.${visitField[0]}: "${visitField[1]}" is the visit_field: writing into it would change the visit number the deals are sent with`);
+  }
   return { writeBack, requester: session.requester('write_back') };
 }
 

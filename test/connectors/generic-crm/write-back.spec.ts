@@ -96,6 +96,10 @@ describe('generic-crm write-back', () => {
     );
     const down = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
     await expect(collect(connector.write!.write([{ id: '14', values: { channel: 'x' } }], { connectionId: 'c', settings: down, logger: quiet }))).rejects.toThrow('HTTP 503');
+    const visit = settingsOf({ ...raw(crm.url, { fields: { visit_id: 'Visit number' } }), visit_field: 'visit number' });
+    await expect(collect(connector.write!.write(deal, { connectionId: 'c', settings: visit, logger: quiet }))).rejects.toThrow(
+      'write_back.fields.visit_id: "Visit number" is the visit_field: writing into it would change the visit number the deals are sent with',
+    );
     const unknown = settingsOf(raw(crm.url, { fields: { channel: 'Source' } }));
     await expect(collect(connector.write!.write(deal, { connectionId: 'c', settings: unknown, logger: quiet }))).rejects.toThrow(
       'write_back.fields.channel: the CRM has no deal field "Source"',
