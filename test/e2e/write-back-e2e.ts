@@ -40,8 +40,11 @@ interface Context {
 
 /** A visit another channel than the first generated deal's: 'Прямые заходы', no UTM tags (its values clear the UTM fields). */
 const OTHER_VISIT = '1001003';
-/** Arrival jitter on loopback: a limiter spaces the starts, the arrivals may come a few ms closer. */
-const JITTER_MS = 25;
+/**
+ * A limiter spaces the requests' starts; on a loaded machine one may reach the server later than it left, so
+ * arrivals are counted in a window this much shorter than the limit's (a missing limiter still shows at once).
+ */
+const JITTER_MS = 100;
 
 /**
  * Write-back end to end for one preset: the fixture CRM on loopback with the preset's own rate limit, a real
@@ -155,12 +158,15 @@ export function describeWriteBack(c: WriteBackCase): void {
       const { requests, per_seconds } = c.rateLimit;
       const crmTimes = ctx.server.requests.map((request) => request.at);
       expect(peakInWindow(crmTimes, per_seconds * 1000 - JITTER_MS)).toBeLessThanOrEqual(requests);
+      // the connection's limiter spaces them evenly: a second holds its share of the window, no burst
+      expect(peakInWindow(crmTimes, 1000 - JITTER_MS)).toBeLessThanOrEqual(Math.ceil(requests / per_seconds));
       const calls = ctx.e2e.serviceCalls!.calls;
       const lists = calls.filter((call) => call.path.endsWith('/project/integration/order/list') && call.body?.extend?.includes('visit'));
       expect(lists.length).toBeGreaterThanOrEqual(3);
       for (const tier of ORDER_LIST_TIERS) {
         const times = lists.filter((call) => tier.applies(Number(call.body.limit))).map((call) => call.at);
-        expect({ tier: tier.name, peak: peakInWindow(times, 60_000 - JITTER_MS) <= tier.perMinute }).toEqual({ tier: tier.name, peak: true });
+        const peak = peakInWindow(times, 60_000 - 10 * JITTER_MS);
+        expect({ tier: tier.name, peak, withinLimit: peak <= tier.perMinute }).toMatchObject({ tier: tier.name, withinLimit: true });
       }
       expect(peakInWindow(calls.map((call) => call.at), 1000 - JITTER_MS)).toBeLessThanOrEqual(10);
     });
