@@ -167,6 +167,10 @@ export function describeWriteBack(c: WriteBackCase): void {
         const times = lists.filter((call) => tier.applies(Number(call.body.limit))).map((call) => call.at);
         const peak = peakInWindow(times, 60_000 - 10 * JITTER_MS);
         expect({ tier: tier.name, peak, withinLimit: peak <= tier.perMinute }).toMatchObject({ tier: tier.name, withinLimit: true });
+        // spaced evenly (the client never bursts at a window's edge): a pass right after a sync waits its turn
+        const gaps = times.slice(1).map((at, i) => at - times[i]);
+        const closest = Math.min(...gaps);
+        expect({ tier: tier.name, closest, spaced: closest >= 60_000 / tier.perMinute - 10 * JITTER_MS }).toMatchObject({ tier: tier.name, spaced: true });
       }
       expect(peakInWindow(calls.map((call) => call.at), 1000 - JITTER_MS)).toBeLessThanOrEqual(10);
     });
