@@ -64,7 +64,7 @@ const cases: PresetWrite[] = [
   },
   {
     preset: 'pipedrive', fixture: pipedrive, deals: ['1001', '1003'],
-    refusal: /HTTP 404: .*Deal not found/,
+    refusal: /Deal not found/,
     fields: { channel: 'LEAD SOURCE', utm_campaign: pipedrive.FIELD_KEYS.utmCampaign },
     resolved: `channel → ${pipedrive.FIELD_KEYS.leadSource}, utm_campaign → ${pipedrive.FIELD_KEYS.utmCampaign}`,
     requests: ([a, b]) => [
