@@ -35,7 +35,7 @@ const quiet = { log: () => {}, warn: () => {} };
 const cases: PresetWrite[] = [
   {
     preset: 'amocrm', fixture: amocrm, deals: ['7001', '7003'],
-    refusal: /HTTP 400: .*\"code\":\"NotFound\".*Entity not found/,
+    refusal: /Entity not found/,
     fields: { channel: 'источник', utm_campaign: 404 },
     resolved: 'channel → 402, utm_campaign → 404',
     requests: ([a, b]) => [{
