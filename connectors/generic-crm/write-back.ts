@@ -2,10 +2,12 @@ import jsonata from 'jsonata';
 import type {
   AttributionValue, CheckResult, DealWrite, WriteBackPlan, WriteCapability, WriteContext, WriteOutcome,
 } from '../../src/connectors/connector-definition';
+import { ErrorDefinition } from './definition/source-definition';
 import { DEFAULT_SINCE_DAYS, WriteBackDefinition, WriteRequestDefinition } from './definition/write-back-definition';
 import { Requester } from './http/requester';
 import { SourceError } from './http/source-error';
 import { fetchFieldLabels } from './records/field-labels';
+import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { openSession } from './source-session';
 import { ResolvedSource, resolveSource } from './source-config';
@@ -37,19 +39,19 @@ export const genericCrmWrite: WriteCapability<GenericCrmSettings> = {
   },
 
   async *write(deals, context): AsyncGenerator<WriteOutcome[]> {
-    const { writeBack, requester } = writeSession(context);
+    const { writeBack, requester, errors, redact } = writeSession(context);
     const request = writeBack.request;
     if (!request?.path) throw new Error(`connection ${context.connectionId}: write_back.request.path is missing (no preset ships one: describe the update request)`);
     const keys = await resolveFieldKeys(writeBack, requester);
     const size = request.batch_size ?? 1;
     for (let start = 0; start < deals.length; start += size) {
       if (context.signal?.aborted) return;
-      yield await writeBatch(deals.slice(start, start + size), keys, request, requester);
+      yield await writeBatch(deals.slice(start, start + size), keys, request, requester, (error) => redact(crmMessage(error, errors) ?? error.reason));
     }
   },
 };
 
-function writeSession(context: WriteContext<GenericCrmSettings>): { writeBack: WriteBackDefinition; requester: Requester } {
+function writeSession(context: WriteContext<GenericCrmSettings>): { writeBack: WriteBackDefinition; requester: Requester; errors: ErrorDefinition[]; redact: (text: string) => string } {
   const session = openSession({ ...context, logger: context.logger });
   const source = session.source as ResolvedSource;
   const writeBack = source.write_back;
@@ -58,7 +60,7 @@ function writeSession(context: WriteContext<GenericCrmSettings>): { writeBack: W
   if (visitField) {
     throw new Error(`write_back.fields.${visitField[0]}: "${visitField[1]}" is the visit_field: writing into it would change the visit number the deals are sent with`);
   }
-  return { writeBack, requester: session.requester('write_back') };
+  return { writeBack, requester: session.requester('write_back'), errors: source.errors ?? [], redact: (text) => session.redactor.redact(text) };
 }
 
 /**
@@ -90,6 +92,8 @@ async function writeBatch(
   keys: Partial<Record<AttributionValue, string>>,
   request: WriteRequestDefinition,
   requester: Requester,
+  /** the text a refused batch's deals are rejected with */
+  refusal: (error: SourceError) => string,
 ): Promise<WriteOutcome[]> {
   const deals = batch.map((deal) => {
     const entries = Object.entries(deal.values).map(([value, text]) => ({ id: keys[value as AttributionValue]!, value: text ?? '' }));
@@ -108,7 +112,8 @@ async function writeBatch(
     body = answer.body;
   } catch (error) {
     if (!isRecordRefusal(error)) throw error;
-    return batch.map((deal) => ({ id: deal.id, status: 'rejected' as const, reason: error.reason }));
+    const reason = refusal(error);
+    return batch.map((deal) => ({ id: deal.id, status: 'rejected' as const, reason }));
   }
   const refused = request.rejected ? await refusedInAnswer(request.rejected, body, deals) : new Map<string, string>();
   return batch.map((deal) =>
@@ -120,6 +125,15 @@ async function writeBatch(
 function isRecordRefusal(error: unknown): error is SourceError {
   if (!(error instanceof SourceError) || error.credentialsRefused || error.status === undefined) return false;
   return error.status < 500 && error.status !== 429;
+}
+
+/** `HTTP 404: Deal not found`: the CRM's own message where the source's `errors` rules say where it is. */
+function crmMessage(error: SourceError, rules: ErrorDefinition[]): string | undefined {
+  for (const rule of rules) {
+    const message = rule.message_path ? getPath(error.answer, rule.message_path) : undefined;
+    if (typeof message === 'string' && message.trim() !== '') return `HTTP ${error.status}: ${message.trim()}`;
+  }
+  return undefined;
 }
 
 async function refusedInAnswer(expression: string, body: unknown, deals: { id: string }[]): Promise<Map<string, string>> {

@@ -91,7 +91,7 @@ export class Requester {
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
         const refused = isCredentialRefusal(response.status) ? `${CREDENTIALS_REFUSED}: ` : '';
-        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`, response.status, !!refused);
+        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`, response.status, !!refused, jsonOrUndefined(text));
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
@@ -153,7 +153,7 @@ export class Requester {
       const message = rule.message_path ? getPath(body, rule.message_path) : undefined;
       const text = [JSON.stringify(value), message === undefined ? '' : String(message)].filter(Boolean).join(': ');
       const refused = AUTH_ERROR_CODE.test(String(value)) ? `${CREDENTIALS_REFUSED}: ` : '';
-      throw new SourceError(where(), `${refused}HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`, status, !!refused);
+      throw new SourceError(where(), `${refused}HTTP ${status} answer carries an error object (${rule.path}=${this.options.redactor.redact(text)})`, status, !!refused, body);
     }
   }
 }
@@ -168,6 +168,14 @@ const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.
 
 function isCredentialRefusal(status: number): boolean {
   return status === 401 || status === 403;
+}
+
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 function isSet(value: unknown): boolean {

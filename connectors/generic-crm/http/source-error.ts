@@ -7,6 +7,8 @@ export class SourceError extends Error {
     readonly status?: number,
     /** the CRM refused the connection's token or key: the run's problem, never one record's */
     readonly credentialsRefused = false,
+    /** the CRM's answer, parsed when it is JSON (a refused write reads the CRM's own message from it) */
+    readonly answer?: unknown,
   ) {
     super(`${where}: ${reason}`);
     this.name = 'SourceError';

@@ -14,7 +14,8 @@ function handler(request: FixtureRequest): FixtureAnswer {
   if (request.headers.authorization !== `Bearer ${TOKEN}`) return { status: 401, body: { error: 'invalid_token' } };
   if (request.path === '/deals') return { body: { items: [] } };
   if (request.path === '/fields') return { body: FIELDS };
-  if (request.method === 'PUT' && request.path === '/deals/13') return { status: 422, body: { error: 'stage is closed' } };
+  if (request.method === 'PUT' && request.path === '/deals/13') return { status: 422, body: { error: 'invalid_stage', error_description: 'stage is closed' } };
+  if (request.method === 'PUT' && request.path === '/deals/15') return { status: 409, raw: 'locked by another user' };
   if (request.method === 'PUT' && request.path === '/deals/14') return { status: 503, body: { error: 'down' } };
   if (request.method === 'PUT') return { body: { ok: true } };
   return { status: 404, body: { error: 'no route' } };
@@ -77,15 +78,16 @@ describe('generic-crm write-back', () => {
 
   it('writes by field key; a refused deal is a rejected outcome with the CRM\'s reason, the others are written', async () => {
     const settings = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
-    const deals: DealWrite[] = [{ id: '12', values: { channel: 'Ads / Search' } }, { id: '13', values: { channel: 'SEO' } }];
+    const deals: DealWrite[] = [{ id: '12', values: { channel: 'Ads / Search' } }, { id: '13', values: { channel: 'SEO' } }, { id: '15', values: { channel: 'SEO' } }];
     const before = crm.requests.length;
     const batches = await collect(connector.write!.write(deals, { connectionId: 'c', settings, logger: quiet }));
     expect(batches).toEqual([
       [{ id: '12', status: 'written' }],
-      [{ id: '13', status: 'rejected', reason: expect.stringContaining('HTTP 422: {"error":"stage is closed"}') }],
+      [{ id: '13', status: 'rejected', reason: 'HTTP 422: stage is closed' }], // the message where the source's `errors` rules say
+      [{ id: '15', status: 'rejected', reason: expect.stringContaining('HTTP 409: locked by another user') }], // else the answer itself
     ]);
     const puts = crm.requests.slice(before).filter((r) => r.method === 'PUT');
-    expect(puts.map((r) => [r.path, r.body])).toEqual([['/deals/12', { abc: 'Ads / Search' }], ['/deals/13', { abc: 'SEO' }]]);
+    expect(puts.map((r) => [r.path, r.body])).toEqual([['/deals/12', { abc: 'Ads / Search' }], ['/deals/13', { abc: 'SEO' }], ['/deals/15', { abc: 'SEO' }]]);
   });
 
   it('fails the pass on a refused token, a CRM that is down, or a field the CRM does not have (naming the key)', async () => {
