@@ -8,6 +8,8 @@ export interface RunOutcome {
   streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number; uncertain?: number }>>;
   /** the service's add-orders counters (an interface such as ServiceCounters fits) */
   counters: object;
+  /** a write-back run's counters (attributed, written, unchanged, rejected) */
+  writeBack?: object;
 }
 
 /** What the typed client reports per HTTP attempt (TrackerClientOptions.onRequest). */
@@ -41,6 +43,12 @@ export class MetricsService {
     name: 'tracker_sync_records_total',
     help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected, sent_without_visit, uncertain)',
     labelNames: ['connection', 'stream', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly writeBackDeals = new Counter({
+    name: 'tracker_sync_write_back_deals_total',
+    help: 'Deals of write-back runs by connection and outcome (attributed, written, unchanged, rejected)',
+    labelNames: ['connection', 'outcome'],
     registers: [this.registry],
   });
   private readonly serviceCounters = new Counter({
@@ -129,6 +137,9 @@ export class MetricsService {
     }
     for (const [counter, value] of Object.entries(run.counters) as [string, number | undefined][]) {
       this.serviceCounters.inc({ connection: run.connectionId, counter }, value ?? 0);
+    }
+    for (const [outcome, value] of Object.entries(run.writeBack ?? {}) as [string, number | undefined][]) {
+      this.writeBackDeals.inc({ connection: run.connectionId, outcome }, value ?? 0);
     }
   }
 
