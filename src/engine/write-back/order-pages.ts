@@ -30,13 +30,15 @@ export function pageSizeFor(remaining: number): number {
 }
 
 /** The project's orders created since `from`, with their visits, page by page (oldest first). */
-export async function* ordersWithVisits(tracker: TrackerClient, from: Date, signal?: AbortSignal): AsyncGenerator<Order[]> {
+export async function* ordersWithVisits(tracker: TrackerClient, from: Date, signal: AbortSignal | undefined, where: string): AsyncGenerator<Order[]> {
   const filters = [['creation_date', '>=', formatTrackerDate(from)] as ['creation_date', '>=', string]];
   let offset = 0;
   let limit: number = PAGE_TIERS[0].limit;
   for (;;) {
     if (signal?.aborted) return;
-    const page = await tracker.orders.list({ filters, extend: ['visit'], limit, offset });
+    const page = await tracker.orders.list({ filters, extend: ['visit'], limit, offset }).catch((error: unknown) => {
+      throw new Error(`${where}: the service's order list (with visits, offset ${offset}) failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
     const orders = page.data ?? [];
     if (orders.length) yield orders;
     offset += orders.length;

@@ -3,7 +3,6 @@ import type { WriteBackStore } from '../../store/repositories/write-back.store';
 import type { WriteBackCounters } from '../../store/repositories/run.types';
 import type { TrackerClient } from '../../tracker/tracker-client';
 import type { Order } from '../../tracker/types/orders.types';
-import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
 import { attributionOf, pickValues, writeFingerprint } from './attribution';
 import { ordersWithVisits } from './order-pages';
@@ -98,24 +97,20 @@ export class WriteBackRunner {
   private async *changedDeals(): AsyncGenerator<{ deal: DealWrite; fingerprint: string }[]> {
     const { tracker, store, connectionId, signal } = this.inputs;
     const from = new Date((this.inputs.now ?? new Date()).getTime() - this.plan.sinceDays * DAY_MS);
-    try {
-      for await (const orders of ordersWithVisits(tracker, from, signal)) {
-        const withVisit = orders.filter((order): order is Order & { visit: NonNullable<Order['visit']> } => !!order.visit);
-        const ours = await store.knownDeals(connectionId, withVisit.map((o) => o.id));
-        const attributed = withVisit.filter((o) => ours.has(o.id));
-        this.counters.attributed += attributed.length;
-        const last = await store.fingerprints(connectionId, attributed.map((o) => o.id));
-        const changed: { deal: DealWrite; fingerprint: string }[] = [];
-        for (const order of attributed) {
-          const values = pickValues(attributionOf(order.visit), this.plan.fields);
-          const fingerprint = writeFingerprint(values, this.plan.fields);
-          if (last.get(order.id) === fingerprint) this.counters.unchanged++;
-          else changed.push({ deal: { id: order.id, values }, fingerprint });
-        }
-        yield changed;
+    for await (const orders of ordersWithVisits(tracker, from, signal, `connection ${connectionId}`)) {
+      const withVisit = orders.filter((order): order is Order & { visit: NonNullable<Order['visit']> } => !!order.visit);
+      const ours = await store.knownDeals(connectionId, withVisit.map((o) => o.id));
+      const attributed = withVisit.filter((o) => ours.has(o.id));
+      this.counters.attributed += attributed.length;
+      const last = await store.fingerprints(connectionId, attributed.map((o) => o.id));
+      const changed: { deal: DealWrite; fingerprint: string }[] = [];
+      for (const order of attributed) {
+        const values = pickValues(attributionOf(order.visit), this.plan.fields);
+        const fingerprint = writeFingerprint(values, this.plan.fields);
+        if (last.get(order.id) === fingerprint) this.counters.unchanged++;
+        else changed.push({ deal: { id: order.id, values }, fingerprint });
       }
-    } catch (error) {
-      throw new Error(`connection ${connectionId}: reading the service's orders with their visits failed: ${errorText(error)}`);
+      yield changed;
     }
   }
 }
