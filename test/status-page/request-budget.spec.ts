@@ -4,11 +4,15 @@
  * already spent (tracker.rate_limit per_hour 3; the demo's managers alone need 10 requests).
  */
 import { join } from 'node:path';
-import { writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { chromium } from 'playwright-core';
 import { api, RunningDaemon, startDaemon, tempDir } from '../daemon/daemon-harness';
 
 const TOKEN = 'budget-page-test-token';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CHROMIUM = '/usr/bin/chromium';
+/** the page in headless Chromium (as status-page.spec.ts); a machine without it skips that test, CI does not */
+const inBrowser = existsSync(CHROMIUM) || process.env.CI ? it : it.skip;
 
 describe('request budget on the status page and /metrics', () => {
   const dir = tempDir('budget-page');
@@ -65,4 +69,23 @@ describe('request budget on the status page and /metrics', () => {
     expect(page).toContain('id="budget-block"');
     expect(page).toContain("api('GET', '/api/budget')");
   });
+
+  inBrowser(`shows the 'Waiting on the request budget' block on the status page (needs ${CHROMIUM})`, async () => {
+    const profile = tempDir('budget-chromium');
+    const context = await chromium.launchPersistentContext(profile.path, {
+      executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+    });
+    try {
+      const page = context.pages()[0] ?? (await context.newPage());
+      await page.goto(running.url + '/');
+      await page.locator('#token').fill(TOKEN);
+      await page.locator('#login-form button[type=submit]').click();
+      await page.locator('#budget-block').waitFor({ state: 'visible', timeout: 15_000 });
+      const text = await page.locator('#budget-text').textContent();
+      expect(text).toMatch(/^\d+ requests? waiting since .+ · left this hour: 0 of 3 · pace 50\/s$/);
+    } finally {
+      await context.close();
+      profile.remove();
+    }
+  }, 30_000);
 });
