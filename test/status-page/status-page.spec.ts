@@ -18,6 +18,7 @@ const BINARY = 'binary-sheet';
 const WRITES_BACK = 'crm-writes-back';
 const SCREENSHOT = '/tmp/status-page.png';
 const SCREENSHOT_PHONE = '/tmp/status-page-390.png';
+const SCREENSHOT_WRITE_BACK = '/tmp/status-page-write-back.png';
 const DESKTOP = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
 const ARGS = [
@@ -199,6 +200,7 @@ describeInBrowser(suiteName, () => {
     expect(await page.locator('#last-run-id').innerText()).not.toBe(`#${writeBack.id}`);
     expect(crm.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/deals/1']);
     await expectText(row(WRITES_BACK), /write-back attributed 1 · written 1 · unchanged 0 · rejected 0/); // the last run is the write-back
+    await page.screenshot({ path: SCREENSHOT_WRITE_BACK, fullPage: true });
     await row(DEMO).locator('td').first().click();
     await page.locator('#write-back-block').waitFor({ state: 'hidden', timeout: 5_000 }); // the sheet writes nothing back
   });
