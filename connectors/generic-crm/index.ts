@@ -1,7 +1,7 @@
 import type { CoreStream, StreamName } from '../../src/connectors/canonical';
 import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
 import { discoverFields } from './discover';
-import { GenericCrmSettings } from './settings';
+import { GenericCrmSettings, PRESET_NAMES } from './settings';
 import { openSession } from './source-session';
 import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
@@ -15,7 +15,7 @@ import { genericCrmWrite } from './write-back';
  */
 export default defineConnector<GenericCrmSettings>({
   name: 'generic-crm',
-  description: 'Any REST CRM described in config; presets: amocrm, bitrix24, pipedrive, hubspot',
+  description: `Any REST CRM described in config; presets: ${PRESET_NAMES.join(', ')}`,
   settingsClass: GenericCrmSettings,
 
   streams(settings): StreamSpec[] {

@@ -8,7 +8,7 @@ import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
 
-/** amocrm, bitrix24, hubspot, pipedrive: the YAML files in presets/ */
+/** The YAML files in presets/ (a new file is a new preset, no code). */
 export const PRESET_NAMES: readonly string[] = availablePresets();
 export type PresetName = string;
 
