@@ -17,8 +17,10 @@ const MAPPING_VERSION = 'spreadsheet-1';
  * wrongly, so that every file is parsed once more without re-sending its unchanged rows.
  * read-2: a file whose long row ended the read early was recorded as read (before the record framer), and a
  * header's repeated names were resolved silently (the later value of a repeated custom column was lost).
+ * read-3: a sheet with an updated_at column was read incrementally by default, so a row edited without touching
+ * updated_at was skipped, yet the file was recorded as read; every row of such a file is compared once more.
  */
-const READ_VERSION = 'read-2';
+const READ_VERSION = 'read-3';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
