@@ -62,7 +62,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'html-page', error: /^stream deals: http:\/\/127\.0\.0\.1:\d+\/export\.csv answered an HTML page \(text\/html/ },
       { connection: 'truncated-xlsx', error: /^stream deals: truncated\.xlsx: cannot read the XLSX file: the XLSX file is truncated: its [\d,]+ bytes end before the archive's directory/ },
       { connection: 'missing-file', error: /^stream deals: file \S*no-such-deals\.csv does not exist/ },
-      { connection: 'empty-file', error: /^stream deals: empty\.csv: no header row found/ },
+      { connection: 'empty-file', error: /^stream deals: empty\.csv is an empty file \(0 bytes\)/ },
       // no row after a quote that never closes can be read: the run fails, naming the row where the quote opened
       { connection: 'unclosed-quote', error: /^stream deals: unbalanced-quote\.csv row 3: a quote opened in this row is never closed/ },
       // which of two price columns is the price is not guessed

@@ -87,11 +87,17 @@ describe('spreadsheet connector: XLSX files', () => {
     ['a CSV saved under an .xlsx name', Buffer.from('id,title\n1,a\n'), 'it is not an XLSX file (an XLSX is a ZIP archive): it starts like text (a CSV saved under an .xlsx name? then set format: csv)'],
     ['an old binary .xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]),
       'it is not an XLSX file but an old binary Excel workbook (.xls, Excel 97-2003): save it as .xlsx or CSV'],
-    ['a PDF', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 3])]), 'it is not an XLSX file (an XLSX is a ZIP archive): it holds binary data of another kind'],
+    ['binary data of an unknown kind', Buffer.from([0x13, 0x37, 0, 1, 2, 3]), 'it is not an XLSX file (an XLSX is a ZIP archive): it holds binary data of another kind'],
   ])('says when the file is not an XLSX at all: %s', async (_name, bytes, why) => {
     const path = join(tmp.dir, 'not-really.xlsx');
     writeFileSync(path, bytes);
     await expect(readStream({ deals: { path } }, 'deals')).rejects.toThrow(`not-really.xlsx: cannot read the XLSX file: ${why}`);
+  });
+
+  it('names a known binary file given as XLSX by what it is', async () => {
+    const path = join(tmp.dir, 'scan.xlsx');
+    writeFileSync(path, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 3])]));
+    await expect(readStream({ deals: { path } }, 'deals')).rejects.toThrow('scan.xlsx is a binary file (a PDF document), not an XLSX workbook: is the path right?');
   });
 });
 
