@@ -1,5 +1,5 @@
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
-import { Cells, RowBatch } from './sheet-rows';
+import { Cells, RowBatch, UncachedFormula } from './sheet-rows';
 import { openXlsxSheets, XlsxSheet } from './xlsx-archive';
 import { whyNotXlsx } from './xlsx-diagnosis';
 
@@ -8,7 +8,7 @@ const BATCH_ROWS = 1000;
 /**
  * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming worksheet reader: the
  * workbook is never loaded whole). Date-formatted cells arrive as Dates (wall-clock time in UTC fields),
- * numbers as numbers, formulas as their cached result. A truncated or corrupt file is a SheetSourceError
+ * numbers as numbers, formulas as their cached result (an UncachedFormula without one). A truncated or corrupt file is a SheetSourceError
  * naming the file.
  */
 export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string): AsyncGenerator<RowBatch> {
@@ -69,8 +69,11 @@ function plainCell(value: unknown): unknown {
   if (typeof value !== 'object' || value instanceof Date) return value;
   const v = value as Record<string, unknown>;
   if (Array.isArray(v.richText)) return (v.richText as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
+  if ('formula' in v || 'sharedFormula' in v) {
+    if (v.result !== undefined) return plainCell(v.result);
+    return typeof v.formula === 'string' ? new UncachedFormula(v.formula, false) : new UncachedFormula(String(v.sharedFormula), true);
+  }
   if ('result' in v) return plainCell(v.result);
-  if ('formula' in v || 'sharedFormula' in v) return '';
   if (typeof v.text === 'string') return v.text;
   if (typeof v.error === 'string') return v.error;
   return String(value);
