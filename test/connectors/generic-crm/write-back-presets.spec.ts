@@ -68,8 +68,8 @@ const cases: PresetWrite[] = [
     fields: { channel: 'LEAD SOURCE', utm_campaign: pipedrive.FIELD_KEYS.utmCampaign },
     resolved: `channel → ${pipedrive.FIELD_KEYS.leadSource}, utm_campaign → ${pipedrive.FIELD_KEYS.utmCampaign}`,
     requests: ([a, b]) => [
-      { method: 'PUT', path: `/api/v1/deals/${a}`, body: { [pipedrive.FIELD_KEYS.leadSource]: CHANNEL, [pipedrive.FIELD_KEYS.utmCampaign]: 'poisk_divany_msk' } },
-      { method: 'PUT', path: `/api/v1/deals/${b}`, body: { [pipedrive.FIELD_KEYS.leadSource]: 'Органика / Google', [pipedrive.FIELD_KEYS.utmCampaign]: '' } },
+      { method: 'PATCH', path: `/api/v2/deals/${a}`, body: { custom_fields: { [pipedrive.FIELD_KEYS.leadSource]: CHANNEL, [pipedrive.FIELD_KEYS.utmCampaign]: 'poisk_divany_msk' } } },
+      { method: 'PATCH', path: `/api/v2/deals/${b}`, body: { custom_fields: { [pipedrive.FIELD_KEYS.leadSource]: 'Органика / Google', [pipedrive.FIELD_KEYS.utmCampaign]: '' } } },
     ],
   },
   {
