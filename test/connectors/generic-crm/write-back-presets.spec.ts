@@ -48,7 +48,7 @@ const cases: PresetWrite[] = [
   },
   {
     preset: 'bitrix24', fixture: bitrix24, deals: ['201', '203'],
-    refusal: /^Not found$/,
+    refusal: /^Element not found$/,
     fields: { channel: 'Канал', utm_campaign: 'UF_CRM_1700000103' },
     resolved: 'channel → UF_CRM_1700000101, utm_campaign → UF_CRM_1700000103',
     requests: ([a, b]) => [{
@@ -56,8 +56,8 @@ const cases: PresetWrite[] = [
       body: {
         halt: 0,
         cmd: {
-          [`d${a}`]: `crm.deal.update?id=${a}&fields[UF_CRM_1700000101]=${encodeURIComponent(CHANNEL)}&fields[UF_CRM_1700000103]=poisk_divany_msk&params[REGISTER_SONET_EVENT]=N`,
-          [`d${b}`]: `crm.deal.update?id=${b}&fields[UF_CRM_1700000101]=${encodeURIComponent('Органика / Google')}&fields[UF_CRM_1700000103]=&params[REGISTER_SONET_EVENT]=N`,
+          [`d${a}`]: `crm.item.update?entityTypeId=2&id=${a}&useOriginalUfNames=Y&fields[UF_CRM_1700000101]=${encodeURIComponent(CHANNEL)}&fields[UF_CRM_1700000103]=poisk_divany_msk`,
+          [`d${b}`]: `crm.item.update?entityTypeId=2&id=${b}&useOriginalUfNames=Y&fields[UF_CRM_1700000101]=${encodeURIComponent('Органика / Google')}&fields[UF_CRM_1700000103]=`,
         },
       },
     }],
