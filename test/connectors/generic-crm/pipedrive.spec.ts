@@ -81,6 +81,12 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
     }
   });
 
+  it('custom field keys written for the v1 preset still name the same fields (visit_field by its 40-hex key)', async () => {
+    const settings = { ...pipedrive.settings(crm.url), visit_field: pipedrive.FIELD_KEYS.tracker };
+    const { records } = await readAll(connector, 'deals', settings);
+    expect(records.map((r) => [r.id, (r as { visit_id?: string | null }).visit_id])).toEqual([['1001', '777001'], ['1002', null], ['1003', '777003']]);
+  });
+
   it('keeps settings written for the v1 preset valid', () => {
     expect(() => typedSettings(connector, { preset: 'pipedrive', base_url: 'https://acme.pipedrive.com/api', token: 't', visit_field: 'tracker' })).not.toThrow();
   });
