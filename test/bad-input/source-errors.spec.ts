@@ -73,12 +73,12 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'repeated-price', error: /^stream deals: repeated-price\.csv: the header has two price columns, E \("price"\) and G \("price"\)/ },
       {
         connection: 'crm-cut-page',
-        error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.deal\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,
+        error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.item\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,
       },
       {
         connection: 'crm-error-200',
         // the error object names the token: the CRM refused the credentials
-        error: /^connection crm-error-200, stream deals, GET \S*crm\.deal\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
+        error: /^connection crm-error-200, stream deals, GET \S*crm\.item\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
       },
     );
     const configFile = join(dir.path, 'config.yaml');
@@ -155,5 +155,5 @@ async function startPageServer(): Promise<Server> {
 function bitrixAnswering(answer: FixtureAnswer) {
   const normal = bitrix24.createHandler();
   return (request: Parameters<typeof normal>[0], server: Parameters<typeof normal>[1]): FixtureAnswer =>
-    request.path.endsWith('/crm.deal.list') || request.path.endsWith('/crm.deal.list.json') ? answer : normal(request, server);
+    /\/crm\.item\.list(\.json)?$/.test(request.path) && request.query.get('entityTypeId') === '2' ? answer : normal(request, server);
 }
