@@ -17,7 +17,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
     await program.parseAsync(argv);
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
-    return reportFailure(out, error);
+    return reportFailure(out, error, env);
   }
   return exitCode;
 }
@@ -34,7 +34,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
     app = await createCliApp(argv, env);
     return await command({ ...app.context, json });
   } catch (error) {
-    return reportFailure(out, error);
+    return reportFailure(out, error, env);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -42,11 +42,17 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
   }
 }
 
-function reportFailure(out: CliOutput, error: unknown): number {
+/**
+ * Every failure is one line on stderr and exit 1, never a stack trace: the user's mistakes (config, unknown
+ * connection or run, options that make no sense) as they are, anything else after the program's name.
+ * LOG_LEVEL=debug adds the stack, for a bug report.
+ */
+export function reportFailure(out: CliOutput, error: unknown, env: NodeJS.ProcessEnv = process.env): number {
   if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError) {
     out.error(error.message);
   } else {
-    out.error(`tracker-sync: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    out.error(`tracker-sync: ${error instanceof Error ? error.message : String(error)}`);
+    if (env.LOG_LEVEL === 'debug' && error instanceof Error && error.stack) out.error(error.stack);
   }
   return 1;
 }

@@ -31,7 +31,7 @@ describe('cli commands', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^deals: read 3 · sent 2 · unchanged 0 · rejected 1 · /m);
     // progress: how far through the source (the fixture reports its file's bytes), then the stream's last numbers
-    expect(first.stdout).toMatch(/^\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · unchanged 0 · rejected 1/m);
+    expect(first.stderr).toMatch(/^\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · unchanged 0 · rejected 1/m);
     const second = await runCliInProcess(['sync', 'sheet', '--config', config]);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^deals: read 3 · sent 0 · unchanged 2 · rejected 1 · /m);
