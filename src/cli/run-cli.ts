@@ -25,8 +25,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
 async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, command: (ctx: CliContext) => Promise<number>, json: boolean): Promise<number> {
   let app: CliApp | null = null;
   const interrupt = () => {
+    // still booting: no run to checkpoint yet, so nothing to wait for
+    if (!app) process.exit(130);
     out.error('interrupted: finishing the batch in flight, then stopping');
-    void app?.close().finally(() => process.exit(130));
+    void app.close().finally(() => process.exit(130));
   };
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);

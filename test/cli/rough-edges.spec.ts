@@ -132,6 +132,29 @@ describe('cli rough edges (child processes)', () => {
     expect(wet).toEqual({ code: 1, stdout: '', stderr: expected });
   }, 60_000);
 
+  it('a store that cannot be reached: one line per retry without a stack, and SIGTERM meanwhile ends the command at once', async () => {
+    const config = join(dir, 'unreachable-store.yaml');
+    writeFileSync(config, stringify({ data_dir: join(dir, 'data-unreachable'), store: { url: 'postgres://user:secret-pw@127.0.0.1:1/db' }, connections: [] }));
+    const child = spawn(process.execPath, [...nodeEntry('cli'), 'status', '--config', config], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, HOME: process.env.HOME },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+    // booting: the store is retried every 3 s (about 30 s in all)
+    const until = Date.now() + 45_000;
+    while (!/Retrying \(1\)/.test(stderr) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(stderr).toMatch(/Unable to connect to the database\. Retrying \(1\)\.\.\.: store: cannot open PostgreSQL postgres:\/\/user:\*\*\*@127\.0\.0\.1:1\/db: connect ECONNREFUSED/);
+    const signalledAt = Date.now();
+    child.kill('SIGTERM');
+    expect(await exited).toEqual({ code: 130, signal: null });
+    expect(Date.now() - signalledAt).toBeLessThan(3_000);
+    expect(stderr).not.toMatch(NO_STACK);
+    expect(stderr).not.toContain('secret-pw');
+  }, 60_000);
+
   describe('piped into head', () => {
     it('sync | head -n 1: the first line, no EPIPE, and the run still finishes and is recorded', async () => {
       const piped = await pipedIntoHead(['sync', 'sheet', '--config', sheetConfig], 1);
