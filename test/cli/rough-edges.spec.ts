@@ -1,11 +1,12 @@
 /**
  * The CLI's rough edges, as a user meets them, with the real CLI in child processes: one clean line and exit 1
- * for every failure, a pipe into `head` that ends quietly, one problem per config mistake, and a `check` that
- * tries both the service and the CRM (a fixture amoCRM on loopback) and says which side failed.
+ * for every failure (a signal while booting ends it at once), a pipe into `head` that ends quietly, one problem per
+ * config mistake, progress bars only on a terminal (util-linux `script` gives one) and otherwise each stream's line
+ * once, and a `check` that tries both the service and the CRM (a fixture amoCRM on loopback) and says which side failed.
  */
 import type { INestApplication } from '@nestjs/common';
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { SANDBOX_KEY, startSandbox } from '../admin/admin-test-app';
@@ -155,14 +156,48 @@ describe('cli rough edges (child processes)', () => {
     expect(stderr).not.toContain('secret-pw');
   }, 60_000);
 
+  describe('progress: bars only on a terminal, otherwise each stream once', () => {
+    const hasScript = existsSync('/usr/bin/script');
+    const onTerminal = (args: string[], stderrFile?: string): Promise<CliResult> => {
+      const quote = (arg: string) => `'${arg.replace(/'/g, `'\\''`)}'`;
+      const command = [process.execPath, ...nodeEntry('cli'), ...args].map(quote).join(' ') + (stderrFile ? ` 2>${quote(stderrFile)}` : '');
+      // util-linux `script` runs the command on a pseudo-terminal: stdout and stderr are a TTY, as in a terminal
+      return new Promise((resolve, reject) => {
+        const child = spawn('script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        child.stdout.on('data', (chunk) => (stdout += chunk));
+        const timer = setTimeout(() => reject(new Error('script did not end')), 60_000);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ code, stdout, stderr: stderrFile ? readFileSync(stderrFile, 'utf8') : '' });
+        });
+      });
+    };
+
+    (hasScript ? it : it.skip)('draws bars when stderr is a terminal; with stderr to a file, plain lines there, one per stream', async () => {
+      const bars = await onTerminal(['sync', 'sheet', '--full', '--config', sheetConfig]);
+      expect(bars.code).toBe(0);
+      expect(bars.stdout).toMatch(/deals +\[█+\] 100%/);
+      expect(bars.stdout).not.toMatch(/^\d{4}-\d\d-\d\dT\S+ run \d+ deals: /m);
+
+      const logFile = join(dir, 'progress.log');
+      const lines = await onTerminal(['sync', 'sheet', '--full', '--config', sheetConfig], logFile);
+      expect(lines.code).toBe(0);
+      expect(lines.stdout).not.toContain('█');
+      expect(lines.stdout).toMatch(/^run \d+ succeeded/m);
+      expect(lines.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^\d{4}-\d\d-\d\dT\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · /)]);
+    }, 120_000);
+  });
+
   describe('piped into head', () => {
     it('sync | head -n 1: the first line, no EPIPE, and the run still finishes and is recorded', async () => {
       const piped = await pipedIntoHead(['sync', 'sheet', '--config', sheetConfig], 1);
-      expect(piped.stdout).toMatch(/^connection sheet: run \d+ started \(incremental\)\n$/);
+      const runId = /^connection sheet: run (\d+) started \(incremental\)\n$/.exec(piped.stdout)?.[1];
+      expect(runId).toBeDefined();
       expect(piped.stderr).not.toMatch(NO_STACK);
       expect(piped.code).toBe(0);
       const runs = await runCli(['runs', 'sheet', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000);
-      expect(runs.stdout).toMatch(/^#1 succeeded {2}incremental \(cli\)/);
+      expect(runs.stdout).toMatch(new RegExp(`^#${runId} succeeded {2}incremental \\(cli\\)`));
     }, 90_000);
 
     it('stdout and stderr both into head -n 1, and a listing into head -n 0: no stack trace', async () => {
