@@ -83,15 +83,21 @@ export class SyncService implements OnApplicationShutdown {
    * Without a schedule of its own (`write_back.schedule`) one also follows each successful sync of the connection.
    */
   async writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    if (!this.writeBackPlan(connectionId)) {
-      throw new InvalidRunOptionsError(`connection ${connectionId} writes nothing back: its connector has no write capability or settings.write_back.fields is not set`);
-    }
+    this.requireWriteBack(connectionId);
     return this.startInternal(connectionId, { mode: 'write_back', trigger });
   }
 
   /** The write-back's dry run: each deal whose values changed and what would be written where; nothing written or stored. */
-  writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
+  async writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
+    this.requireWriteBack(connectionId);
     return this.writeBacks.preview(this.lookup.connection(connectionId), this.logger);
+  }
+
+  /** A connection that writes nothing back is the caller's mistake (the admin API's 400, the CLI's one line), not a crash. */
+  private requireWriteBack(connectionId: string): void {
+    if (!this.writeBackPlan(connectionId)) {
+      throw new InvalidRunOptionsError(`connection ${connectionId} writes nothing back: its connector has no write capability or settings.write_back.fields is not set`);
+    }
   }
 
   /** The connection's write-back settings (its schedule), or null when it writes nothing back. */

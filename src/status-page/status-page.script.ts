@@ -76,7 +76,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (!run) { setHtml($('last-run'), '<p class="muted">No run yet.</p>'); return; }
     var streams = run.streams || {}, counters = run.counters || {};
     var rows = Object.keys(streams).map(function (name) {
-      return '<tr><td>' + esc(name) + '</td>' + STREAM_KEYS.map(function (k) { return '<td class="num">' + num((streams[name] || {})[k]) + '</td>'; }).join('') + '</tr>';
+      return '<tr><td>' + esc(name) + '</td>' + STREAM_KEYS.map(function (k) { return '<td class="num" data-label="' + k.replace(/_/g, ' ') + '">' + num((streams[name] || {})[k]) + '</td>'; }).join('') + '</tr>';
     });
     var cells = Object.keys(counters).map(function (k) {
       return '<div><span title="' + esc(COUNTER_HELP[k] || '') + '">' + esc(k) + '</span><strong>' + num(counters[k]) + '</strong></div>';
@@ -258,10 +258,21 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).then(renderAll).catch(function (e) { if (e.message !== 'unauthorized') $('updated').textContent = 'error: ' + e.message; });
   }
 
+  /**
+   * A tapped connection's details start below the whole list (2,000 px down on a phone with seven): once they are
+   * rendered, go there when they start above the window or in its lower third (a glimpse of the title is not the details).
+   */
+  function showDetail() {
+    var top = $('detail').getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 2 / 3) $('detail').scrollIntoView({ block: 'start' });
+  }
+
+  /** Resolves once the connection's details are rendered with its runs. */
   function select(id) {
-    if (id === selected) return;
+    if (id === selected) return Promise.resolve();
     selected = id; state.runs = []; state.open = null; state.lastRunRejected = null;
-    renderAll(); refresh();
+    renderAll();
+    return refresh();
   }
 
   function start() {
@@ -327,7 +338,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       return;
     }
     var row = e.target.closest('#connections tr[data-id]');
-    if (row) select(row.getAttribute('data-id'));
+    if (row) select(row.getAttribute('data-id')).then(showDetail);
   });
 
   if (sessionStorage.getItem(TOKEN_KEY)) start(); else logout();

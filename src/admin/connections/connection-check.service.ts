@@ -4,12 +4,19 @@ import { TrackerSyncConfig } from '../../config';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
-import { CheckResponse } from '../dto/connection.response';
+import { TrackerClient } from '../../tracker/tracker-client';
+import { CheckEntryResponse, CheckResponse } from '../dto/connection.response';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const CHECK_TIMEOUT_MS = 30_000;
 
-/** Runs a connector's own check (reach the source, verify credentials) for the admin API and the CLI. */
+type CheckEntry = Omit<CheckEntryResponse, 'name'>;
+
+/**
+ * A connection's check for the admin API and the CLI: both ends of the sync, each one entry. The service: one
+ * project-scoped request with the Api-key and project (a key or project it refuses fails here, not in the first
+ * run). The source: the connector's own check (reach the CRM or file, verify its token).
+ */
 @Injectable()
 export class ConnectionCheckService {
   constructor(
@@ -17,16 +24,40 @@ export class ConnectionCheckService {
     private readonly registry: ConnectorRegistry,
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
+    private readonly tracker: TrackerClient,
   ) {}
 
   async check(connectionId: string): Promise<CheckResponse> {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
-    const result = await this.runCheck(connectionId, connection.connector, connection.settings);
-    return { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message) };
+    const [service, source] = await Promise.all([
+      this.checkService(),
+      this.checkSource(connectionId, connection.connector, connection.settings),
+    ]);
+    const checks: CheckEntryResponse[] = [
+      { name: 'service', ok: service.ok, message: this.scrubber.text(service.message) },
+      { name: 'source', ok: source.ok, message: this.scrubber.text(source.message) },
+    ];
+    return {
+      connection_id: connectionId,
+      ok: checks.every((c) => c.ok),
+      message: checks.map((c) => `${c.name}: ${c.ok ? 'ok' : 'failed'}: ${c.message}`).join('; '),
+      checks,
+    };
   }
 
-  private async runCheck(connectionId: string, connector: string, raw: unknown): Promise<{ ok: boolean; message: string }> {
+  private async checkService(): Promise<CheckEntry> {
+    const tracker = this.config.tracker;
+    const target = tracker.base_url ? `the service at ${tracker.base_url}` : 'the embedded sandbox';
+    try {
+      await withTimeout(this.tracker.projects.trackingCodes(), CHECK_TIMEOUT_MS, `${target} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
+      return { ok: true, message: `${target} accepts the Api-key for project ${tracker.base_url ? tracker.project : '1'}` };
+    } catch (error) {
+      return { ok: false, message: errorMessage(error) };
+    }
+  }
+
+  private async checkSource(connectionId: string, connector: string, raw: unknown): Promise<CheckEntry> {
     const definition = this.registry.get(connector);
     if (!definition) return { ok: false, message: `connector "${connector}" is not loaded` };
     const logger = new Logger(`check ${connectionId}`);
@@ -41,7 +72,22 @@ export class ConnectionCheckService {
         secrets: this.secrets.forConnector(connector),
       });
     } catch (error) {
-      return { ok: false, message: `connection ${connectionId}: check failed: ${(error as Error)?.message ?? String(error)}` };
+      return { ok: false, message: errorMessage(error) };
     }
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
+/** The client retries a service that does not answer; a check says so within its time instead. */
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

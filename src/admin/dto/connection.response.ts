@@ -24,10 +24,19 @@ export class ConnectionResponse {
   next_run_at: string | null;
 }
 
-export class CheckResponse {
-  @ApiProperty() connection_id: string;
+/** One side of a connection's check: the service (Api-key and project) or the source (the connector's own check). */
+export class CheckEntryResponse {
+  @ApiProperty({ enum: ['service', 'source'], description: 'service: the Api-key and project; source: the CRM or file, with its credentials' })
+  name: 'service' | 'source';
   @ApiProperty() ok: boolean;
   @ApiProperty() message: string;
+}
+
+export class CheckResponse {
+  @ApiProperty() connection_id: string;
+  @ApiProperty({ description: 'every entry of `checks` is ok' }) ok: boolean;
+  @ApiProperty({ description: 'the entries as one line, e.g. "service: ...; source: ..."' }) message: string;
+  @ApiProperty({ type: [CheckEntryResponse], description: 'one entry per side, service first' }) checks: CheckEntryResponse[];
 }
 
 export class ClearCursorsResponse {
