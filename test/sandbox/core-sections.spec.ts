@@ -17,7 +17,7 @@ describe('sandbox core sections', () => {
       expect(all.body).toMatchObject({ status: 'success', total: 2000 });
       expect(all.body.data).toHaveLength(3);
       expect(all.body.data[0]).toMatchObject({ id: '1000001', first_visit_id: '1000001', tracker_params: expect.any(Object) });
-      const ads = await sandbox.post('project/site/visit/list', { filters: { and: [['source.system_name', '=', 'google_ads']] }, limit: 10000 });
+      const ads = await sandbox.post('project/site/visit/list', { filters: [['source.system_name', '=', 'google_ads']], limit: 10000 });
       expect(ads.body.total).toBeGreaterThan(0);
       expect(ads.body.total).toBeLessThan(2000);
       expect(ads.body.data.every((visit: any) => visit.source.system_name === 'google_ads')).toBe(true);
@@ -83,7 +83,7 @@ describe('sandbox core sections', () => {
         event_date: '2024-01-01T12:00:00+0000', data: null, visit_id: '1000004', event_id: '3' });
       await documents.insert(1, 'speech_call', { date: '2024-01-01T13:00:00+0000', callee: '+7495', caller: '+7900',
         file_url: 'http://127.0.0.1/rec.mp3', duration: 61, call_status: 'ANSWER', order_id: 'feed-1', visit_id: null });
-      const list = await sandbox.post('project/clients', { filters: { and: [['external_id', '=', 'crm-77']] } });
+      const list = await sandbox.post('project/clients', { filters: [['external_id', '=', 'crm-77']] });
       expect(list.body.total).toBe(1);
       const client = list.body.clients[0];
       expect(client).toMatchObject({ name: 'Ivan', order_count: 1, revenue: 300, profit: 200, first_visit_date: expect.any(String) });
@@ -122,7 +122,7 @@ describe('sandbox core sections', () => {
       });
       expect((await call('delete', { id: '15' })).body.status).toBe('success');
       expect((await call('list', {})).body.total).toBe(0);
-      expect((await call('delete', { id: '15' })).body.error).toBe('not_found');
+      expect((await call('delete', { id: '15' })).body.error).toBe('resource_not_found');
     });
   });
 

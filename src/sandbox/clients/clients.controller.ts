@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ProjectId } from '../auth/project-id.decorator';
-import { bodyObject, requireArray } from '../validation/body-checks';
+import { bodyObject, listBody, requireArray } from '../validation/body-checks';
 import { readClientInput } from './client-input';
 import { ClientsService } from './clients.service';
 
@@ -19,7 +19,7 @@ export class ClientsController {
   @Post()
   @HttpCode(200)
   list(@ProjectId() projectId: number, @Body() body: unknown) {
-    return this.clients.list(projectId, bodyObject(body));
+    return this.clients.list(projectId, listBody(body));
   }
 
   @Get('detail/feed')

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ProjectId } from '../auth/project-id.decorator';
-import { bodyObject, requireArray } from '../validation/body-checks';
+import { bodyObject, listBody, requireArray } from '../validation/body-checks';
 import { AddOrdersService } from './add-orders.service';
 import { OrderQueryService } from './order-query.service';
 import { orderExternalUrl } from './order-view';
@@ -18,7 +18,7 @@ export class OrdersController {
   @Post('integration/order/list')
   @HttpCode(200)
   list(@ProjectId() projectId: number, @Body() body: unknown) {
-    return this.query.list(projectId, bodyObject(body));
+    return this.query.list(projectId, listBody(body));
   }
 
   @Get('orders/:orderId/info')
@@ -26,10 +26,14 @@ export class OrdersController {
     return this.query.info(projectId, orderId);
   }
 
-  /** The specification does not show this body; the sandbox answers `{url, status}`. */
+  /**
+   * The specification does not show this body; public clients read `externalUrl` (a PHP SDK's recorded answer
+   * test/Response/OrderExternalUrl.json, the n8n community node, the Ruby gem), so the sandbox answers
+   * `{externalUrl, status}`.
+   */
   @Get('orders/:orderId/external-url')
   async externalUrl(@ProjectId() projectId: number, @Param('orderId') orderId: string) {
     const order = await this.query.find(projectId, orderId);
-    return { url: orderExternalUrl(order), status: 'success' };
+    return { externalUrl: orderExternalUrl(order), status: 'success' };
   }
 }

@@ -33,7 +33,7 @@ export class OrderStatusesController {
   @ApiOperation({
     summary: "Defines the project's order statuses",
     description: 'Outside the specification, shape from public clients. Body: a JSON array of `{id, name, type}`, '
-      + '`type` one of progress, paid, canceled; statuses are added or renamed by id.',
+      + '`type` one of progress, paid, canceled; it replaces the project\'s whole dictionary.',
   })
   async set(@ProjectId() projectId: number, @Body() body: unknown) {
     await this.statuses.set(projectId, readStatuses(body));
@@ -41,8 +41,11 @@ export class OrderStatusesController {
   }
 }
 
+/** Our assumption: an empty list (which would refuse every order) is a 400, as the n8n node refuses to send one. */
 function readStatuses(body: unknown): OrderStatusDefinition[] {
-  return requireArray(body, 'body').map((item, index) => {
+  const items = requireArray(body, 'body');
+  if (items.length === 0) throw badRequest('body', 'body: give the whole status dictionary, at least one status');
+  return items.map((item, index) => {
     const path = `[${index}]`;
     const status = requireObject(item, path);
     const type = requireString(status, 'type', `${path}.type`);

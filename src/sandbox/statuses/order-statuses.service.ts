@@ -28,13 +28,17 @@ export class OrderStatusesService {
   }
 
   /**
-   * Adds or renames statuses (by id); statuses not in the request are kept, so orders already stored with
-   * them keep their group (our assumption: no public client shows a status being removed).
+   * Replaces the project's dictionary with `statuses` (the n8n community node: "This method replaces the project's
+   * status dictionary, so it takes the complete list"). Orders already stored with an id no longer defined keep it;
+   * the order list shows them with type `unused`, and add-orders counts such an id in `skipped_by_status`.
    */
   async set(projectId: number, statuses: OrderStatusDefinition[]): Promise<void> {
     await this.lock.run(async () => {
-      await this.sql.transaction(() => this.sql.bulkUpsert('sb_order_status', ['project_id', 'id', 'name', 'type'],
-        statuses.map((status) => [projectId, status.id, status.name, status.type]), ['project_id', 'id'], ['name', 'type']));
+      await this.sql.transaction(async () => {
+        await this.sql.run('DELETE FROM sb_order_status WHERE project_id = ?', [projectId]);
+        await this.sql.bulkUpsert('sb_order_status', ['project_id', 'id', 'name', 'type'],
+          statuses.map((status) => [projectId, status.id, status.name, status.type]), ['project_id', 'id'], ['name', 'type']);
+      });
       // Inside the lock: the next add-orders batch (queued behind it) reads the new dictionary.
       this.cache.delete(projectId);
     });

@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ProjectId } from '../auth/project-id.decorator';
 import { badRequest } from '../errors/sandbox-error';
-import { bodyObject, requireArray } from '../validation/body-checks';
+import { bodyObject, listBody, requireArray } from '../validation/body-checks';
 import type { VisitOverrides } from './visit-factory';
 import { VisitsService } from './visits.service';
 
@@ -12,7 +12,7 @@ export class VisitsController {
   @Post('project/site/visit/list')
   @HttpCode(200)
   list(@ProjectId() projectId: number, @Body() body: unknown) {
-    return this.visits.list(projectId, bodyObject(body));
+    return this.visits.list(projectId, listBody(body));
   }
 
   @Post('project/site/visit/params/update')

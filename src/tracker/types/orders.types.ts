@@ -199,5 +199,10 @@ export interface OrderDetail extends StatusResponse {
   products: OrderDetailProduct[];
 }
 
-/** The spec does not show this body; typically a URL or `{ url }` with a status. */
-export type OrderExternalUrlResponse = unknown;
+/**
+ * The spec does not show this body; public clients read `externalUrl` (a PHP SDK's recorded answer
+ * OrderExternalUrl.json: `{"externalUrl": "http://….amocrm.ru/leads/detail/123", "status": "success"}`).
+ */
+export interface OrderExternalUrlResponse extends StatusResponse {
+  externalUrl: string;
+}

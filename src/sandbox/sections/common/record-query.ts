@@ -1,4 +1,5 @@
 import { badRequest } from '../../errors/sandbox-error';
+import { singleConditionInAnd } from '../../filters/triple-filter';
 import { FieldReader, describe, isPlainObject } from './field-reader';
 import { parsePlainDate, parseTimestamp, UTC_OFFSET } from './service-time';
 
@@ -31,6 +32,7 @@ export function readTripleFilters(reader: FieldReader, name: string, rules: Quer
   const triplesPath = isPlainObject(raw) ? `${path}.and` : path;
   if (isPlainObject(raw) && raw.and === undefined) return [];
   if (!Array.isArray(triples)) throw badRequest(triplesPath, `${triplesPath}: must be an array of [field, operator, value]`);
+  if (isPlainObject(raw) && triples.length === 1) throw singleConditionInAnd();
   return triples.map((triple, index) => {
     const at = `${triplesPath}[${index}]`;
     if (!Array.isArray(triple) || triple.length !== 3) {
