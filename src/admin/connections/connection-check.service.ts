@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
-import { TrackerSyncConfig } from '../../config';
+import { ConnectionConfig, TrackerSyncConfig } from '../../config';
+import { ProjectStatusesCheck } from './project-statuses-check';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
@@ -17,13 +18,36 @@ export class ConnectionCheckService {
     private readonly registry: ConnectorRegistry,
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
+    private readonly statuses: ProjectStatusesCheck,
   ) {}
 
   async check(connectionId: string): Promise<CheckResponse> {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
     const result = await this.runCheck(connectionId, connection.connector, connection.settings);
-    return { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message) };
+    const response: CheckResponse = { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message) };
+    const review = await this.reviewStatuses(connection);
+    if (review.statuses) response.project_statuses = review.statuses;
+    if (review.warnings.length) response.warnings = review.warnings.map((warning) => this.scrubber.text(warning));
+    return response;
+  }
+
+  /** The project's status dictionary against status_map / statuses: register (warnings only). */
+  private async reviewStatuses(connection: ConnectionConfig) {
+    let settings: object;
+    try {
+      settings = this.registry.instantiateSettings(connection.connector, connection.settings);
+    } catch {
+      return { warnings: [] }; // the connector's own check has already said what is wrong with the settings
+    }
+    return this.statuses.review(connection, this.registry.get(connection.connector), {
+      connectionId: connection.id,
+      settings,
+      logger: { log: () => {}, warn: () => {} },
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      workDir: join(this.config.data_dir, 'connectors', connection.id),
+      secrets: this.secrets.forConnector(connection.connector),
+    });
   }
 
   private async runCheck(connectionId: string, connector: string, raw: unknown): Promise<{ ok: boolean; message: string }> {

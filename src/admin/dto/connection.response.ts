@@ -24,10 +24,26 @@ export class ConnectionResponse {
   next_run_at: string | null;
 }
 
+export class ProjectStatusResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['progress', 'paid', 'canceled'] }) type: 'progress' | 'paid' | 'canceled';
+}
+
 export class CheckResponse {
   @ApiProperty() connection_id: string;
   @ApiProperty() ok: boolean;
   @ApiProperty() message: string;
+  @ApiProperty({
+    type: [ProjectStatusResponse], required: false,
+    description: "the project's order statuses, listed when the connection has a status_map or statuses: register",
+  })
+  project_statuses?: ProjectStatusResponse[];
+  @ApiProperty({
+    type: [String], required: false,
+    description: 'problems that do not fail the check: a status_map target the project does not know, stages statuses: register will add',
+  })
+  warnings?: string[];
 }
 
 export class ClearCursorsResponse {

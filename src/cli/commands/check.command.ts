@@ -7,7 +7,14 @@ import { printJson } from '../output/json-output';
 export async function checkCommand(ctx: CliContext, out: CliOutput, connectionId: string): Promise<number> {
   const result = await ctx.app.get(ConnectionCheckService).check(connectionId);
   if (ctx.json) printJson(ctx, out, result);
-  else if (result.ok) out.line(`connection ${connectionId}: ok: ${result.message}`);
-  else out.error(`connection ${connectionId}: check failed: ${result.message}`);
+  else {
+    if (result.ok) out.line(`connection ${connectionId}: ok: ${result.message}`);
+    else out.error(`connection ${connectionId}: check failed: ${result.message}`);
+    if (result.project_statuses) {
+      const statuses = result.project_statuses.map((s) => `${s.id} (${s.name}, ${s.type})`).join(', ');
+      out.line(`connection ${connectionId}: the project's statuses: ${statuses || 'none'}`);
+    }
+    for (const warning of result.warnings ?? []) out.line(`connection ${connectionId}: warning: ${warning}`);
+  }
   return result.ok ? 0 : 1;
 }
