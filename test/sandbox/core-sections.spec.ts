@@ -33,7 +33,7 @@ describe('sandbox core sections', () => {
       }
     });
 
-    it('answers at most 10,000 records and at most 1 request per second with the budget on', async () => {
+    it('answers at most 10,000 records (400 above, with the cap) and at most 1 request per second with the budget on', async () => {
       const limited = await SandboxHarness.start({ budget: 'on' });
       try {
         const [first, second] = await Promise.all([
@@ -43,9 +43,20 @@ describe('sandbox core sections', () => {
         expect([first, second].find((answer) => answer.status === 429)?.headers.get('retry-after')).toBe('1');
         await limited.post('_sandbox/visits', Array.from({ length: 8100 }, (_, index) => ({ id: String(3_000_000 + index) })));
         await new Promise((resolve) => setTimeout(resolve, 1100));
-        const capped = await limited.post('project/site/visit/list', { limit: 20000 }, HTTP);
+        const refused = await limited.post('project/site/visit/list', { limit: 20000 }, HTTP);
+        expect(refused.status).toBe(400);
+        expect(refused.body).toMatchObject({ error: 'request_data_validation_error', details: { field: 'limit', max: 10000 } });
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const capped = await limited.post('project/site/visit/list', { limit: 10000, offset: 50 }, HTTP);
         expect(capped.body.total).toBe(10100);
         expect(capped.body.data).toHaveLength(10000);
+        // read in chunks of 2,000 by (date, id): the page is the same as one read in full would give
+        const ids = capped.body.data.map((visit: { id: string }) => visit.id);
+        expect(new Set(ids).size).toBe(10000);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const tail = await limited.post('project/site/visit/list', { limit: 100, offset: 10050 }, HTTP);
+        expect(tail.body.data).toHaveLength(50);
+        expect(tail.body.data.filter((visit: { id: string }) => ids.includes(visit.id))).toHaveLength(0);
       } finally {
         await limited.close();
       }

@@ -106,4 +106,19 @@ describe('sandbox order list', () => {
       await limited.close();
     }
   });
+
+  it('caps limit on every list: above the cap a 400 naming limit and the cap, in the service\'s error shape', async () => {
+    const over = async (path: string, limit: number, max: number) => {
+      const answer = await sandbox.post(path, { limit }, { project, headers: { 'Use-Http-Code': '1' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        status: 'error', error: 'request_data_validation_error', description: expect.stringContaining(`at most ${max}`), details: { field: 'limit', max },
+      });
+    };
+    await over('project/integration/order/list', 400_000, 10_000);
+    await over('project/clients', 10_001, 10_000);
+    await over('project/emailtracking/email/list', 1_001, 1_000);
+    await over('project/clients/campaign/list', 5_000, 1_000);
+    expect((await list({ limit: 10_000 })).body.status).toBe('success');
+  });
 });

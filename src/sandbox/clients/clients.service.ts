@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, MoreThan } from 'typeorm';
 import { badRequest, notFound } from '../errors/sandbox-error';
 import { matchesAll, parseFilters } from '../filters/triple-filter';
 import { OrderQueryService } from '../orders/order-query.service';
@@ -13,6 +13,8 @@ import { serviceTimestamp } from '../storage/timestamps';
 import { SandboxWriteLock } from '../storage/write-lock';
 import { VisitsService } from '../visits/visits.service';
 import { Json, optionalInteger } from '../validation/body-checks';
+import { SCAN_CHUNK, checkLimit, scanPage } from '../validation/list-caps';
+import { selectIn } from '../storage/bulk-sql';
 import { FeedItem, callItem, eventItem, orderItems, sortFeed, visitItem } from './client-feed';
 import type { ClientInput } from './client-input';
 
@@ -47,13 +49,17 @@ export class ClientsService {
     }));
   }
 
+  /** `limit` at most 10,000 (400 above); the clients are read in chunks by id, so a request holds its page and one chunk. */
   async list(projectId: number, body: Json): Promise<{ clients: Record<string, unknown>[]; total: number; status: 'success' }> {
     const clauses = parseFilters(body.filters);
     const limit = optionalInteger(body, 'limit') ?? DEFAULT_CLIENT_LIMIT;
+    checkLimit(limit, 'clients');
     const offset = optionalInteger(body, 'offset') ?? 0;
-    const views = await this.views(projectId);
-    const matching = views.filter((client) => matchesAll(client, clauses));
-    return { clients: matching.slice(offset, offset + limit), total: matching.length, status: 'success' };
+    const { page, total } = await scanPage(
+      (after: number | null) => this.viewChunk(projectId, after),
+      (client) => client.id as number,
+      (client) => matchesAll(client, clauses), offset, limit);
+    return { clients: page, total, status: 'success' };
   }
 
   /** Visits, orders (and their history), event triggers and calls of one client, oldest first. */
@@ -95,15 +101,17 @@ export class ClientsService {
     return chains.flat();
   }
 
-  /** Client records in the service's shape, with order statistics from the stored orders. */
-  private async views(projectId: number): Promise<Record<string, unknown>[]> {
-    const clients = await this.dataSource.getRepository(SandboxClientEntity).find({ where: { projectId }, order: { id: 'ASC' } });
-    const stats = await this.dataSource.query(
+  /** The next SCAN_CHUNK clients (by id, after `after`) in the service's shape, with order statistics from the stored orders. */
+  private async viewChunk(projectId: number, after: number | null): Promise<Record<string, unknown>[]> {
+    const clients = await this.dataSource.getRepository(SandboxClientEntity).find({
+      where: { projectId, ...(after === null ? {} : { id: MoreThan(after) }) }, order: { id: 'ASC' }, take: SCAN_CHUNK,
+    });
+    const stats = await selectIn<OrderStats>(this.dataSource.manager,
       `SELECT client_id, COUNT(*) AS order_count, SUM(revenue) AS revenue, SUM(cost) AS cost,
        MIN(creation_date) AS first_order, MAX(creation_date) AS last_order,
        (SELECT o2.tracker FROM sb_order o2 WHERE o2.project_id = o.project_id AND o2.client_id = o.client_id
         ORDER BY o2.creation_date LIMIT 1) AS first_tracker
-       FROM sb_order o WHERE project_id = ? AND client_id IS NOT NULL GROUP BY client_id`, [projectId]) as OrderStats[];
+       FROM sb_order o WHERE project_id = ? AND client_id`, [projectId], clients.map((client) => client.externalId), 'GROUP BY client_id');
     const byClient = new Map(stats.map((row) => [row.client_id, row]));
     const firstVisits = await this.visits.getMany(projectId, stats.map((row) => row.first_tracker).filter((id): id is string => !!id));
     return clients.map((client) => {

@@ -4,6 +4,7 @@ import type { OrderListResponse } from '../../tracker/types/orders.types';
 import { OperationLimit, SandboxBudgetService } from '../budget/sandbox-budget.service';
 import { notFound } from '../errors/sandbox-error';
 import { parseFilters } from '../filters/triple-filter';
+import { checkLimit } from '../validation/list-caps';
 import { SandboxClientEntity } from '../storage/client.entity';
 import { SandboxOrderStatusEntity } from '../storage/order-status.entity';
 import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
@@ -40,6 +41,7 @@ export class OrderQueryService {
     const where = orderFilterSql(projectId, parseFilters(body.filters));
     const extendVisit = (optionalStringArray(body, 'extend') ?? []).includes('visit');
     const limit = optionalInteger(body, 'limit') ?? DEFAULT_ORDER_LIMIT;
+    checkLimit(limit, 'orders');
     const offset = optionalInteger(body, 'offset') ?? 0;
     const tier = orderListLimits(extendVisit, limit);
     this.budget.chargeOperation(projectId, tier.operation, tier.limits);

@@ -1,5 +1,6 @@
 import { badRequest } from '../../errors/sandbox-error';
 import { singleConditionInAnd } from '../../filters/triple-filter';
+import { LIST_CAPS, checkLimit } from '../../validation/list-caps';
 import { FieldReader, describe, isPlainObject } from './field-reader';
 import { parsePlainDate, parseTimestamp, UTC_OFFSET } from './service-time';
 
@@ -153,13 +154,17 @@ export interface Paging {
   offset: number;
 }
 
-/** `limit` and `offset`: non-negative integers; no limit means every record. */
+/**
+ * `limit` and `offset`: non-negative integers; `limit` at most LIST_CAPS.sections (400 above), and that many when
+ * absent, so that no answer grows with the project.
+ */
 export function readPaging(reader: FieldReader): Paging {
-  const limit = reader.optionalInteger('limit');
+  const limit = reader.optionalInteger('limit') ?? LIST_CAPS.sections;
   const offset = reader.optionalInteger('offset') ?? 0;
-  if (limit !== undefined && limit < 0) throw badRequest(reader.path('limit'), `${reader.path('limit')}: must not be negative`);
+  if (limit < 0) throw badRequest(reader.path('limit'), `${reader.path('limit')}: must not be negative`);
+  checkLimit(limit, 'sections', reader.path('limit'));
   if (offset < 0) throw badRequest(reader.path('offset'), `${reader.path('offset')}: must not be negative`);
-  return { limit: limit ?? null, offset };
+  return { limit, offset };
 }
 
 export function pageOf<T>(records: T[], paging: Paging): T[] {
