@@ -20,6 +20,7 @@ import { seedSandbox } from './seed/seed-sandbox';
 import { SandboxDocumentStore } from './storage/document-store';
 import { SANDBOX_DATA_SOURCE, openSandboxDataSource } from './storage/sandbox-data-source';
 import { SandboxWriteLock } from './storage/write-lock';
+import { HeavyListGate } from './http/heavy-list-gate';
 import { SandboxPreparedSql } from './storage/prepared-sql';
 import { OrderStatusesController } from './statuses/order-statuses.controller';
 import { OrderStatusesService } from './statuses/order-statuses.service';
@@ -31,7 +32,7 @@ const CORE_CONTROLLERS: Type[] = [
 ];
 
 const CORE_PROVIDERS: Provider[] = [
-  SandboxWriteLock, SandboxPreparedSql, SandboxDocumentStore, ApiKeyRegistry, SandboxBudgetService, SandboxAuthGuard, FaultInjectionInterceptor,
+  SandboxWriteLock, SandboxPreparedSql, HeavyListGate, SandboxDocumentStore, ApiKeyRegistry, SandboxBudgetService, SandboxAuthGuard, FaultInjectionInterceptor,
   AddOrdersService, OrderStatusesService, OrderQueryService, VisitsService, ClientsService, ProjectsService,
 ];
 

@@ -1,4 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { writeJsonList } from '../http/json-list-answer';
+import { HeavyListGate, requestedLimit } from '../http/heavy-list-gate';
 import { ProjectId } from '../auth/project-id.decorator';
 import { bodyObject, listBody, requireArray } from '../validation/body-checks';
 import { AddOrdersService } from './add-orders.service';
@@ -7,7 +10,11 @@ import { orderExternalUrl } from './order-view';
 
 @Controller('project')
 export class OrdersController {
-  constructor(private readonly addOrdersService: AddOrdersService, private readonly query: OrderQueryService) {}
+  constructor(
+    private readonly addOrdersService: AddOrdersService,
+    private readonly query: OrderQueryService,
+    private readonly gate: HeavyListGate,
+  ) {}
 
   @Post('add-orders')
   @HttpCode(200)
@@ -15,10 +22,14 @@ export class OrdersController {
     return this.addOrdersService.addOrders(projectId, requireArray(body, 'body'));
   }
 
+  /** Written as it is built (writeJsonList): `{data, total, status}`. */
   @Post('integration/order/list')
-  @HttpCode(200)
-  list(@ProjectId() projectId: number, @Body() body: unknown) {
-    return this.query.list(projectId, listBody(body));
+  async list(@ProjectId() projectId: number, @Body() body: unknown, @Res() response: Response) {
+    const request = listBody(body);
+    await this.gate.run(requestedLimit(request), async () => {
+      const { total, chunks } = await this.query.listChunks(projectId, request);
+      await writeJsonList(response, 'data', chunks, () => ({ total, status: 'success' }));
+    });
   }
 
   @Get('orders/:orderId/info')

@@ -32,10 +32,40 @@ export function checkLimit(limit: number | null | undefined, list: CappedList, p
 /** Rows read at a time by a list that filters in code: the memory a request holds besides its page. */
 export const SCAN_CHUNK = 2_000;
 
+/** What a scan has found so far: `total` is final once the scan's chunks are exhausted. */
+export interface ScanCount {
+  total: number;
+}
+
 /**
- * One page of the records that match, and how many match in all, reading `fetch(after)` chunk by chunk (each chunk
- * after the last record of the previous one) so that only the page and one chunk are held at once.
+ * The records that match, page by page: reads `fetch(after)` chunk by chunk (each chunk after the last record of the
+ * previous one) and yields, per chunk, its matches that fall in [offset, offset + limit); it goes on counting to the
+ * end so that `count.total` is every match. Only one chunk and its share of the page are held at once.
  */
+export async function* scanMatches<T, K>(
+  fetch: (after: K | null) => Promise<T[]>,
+  keyOf: (record: T) => K,
+  matches: (record: T) => boolean,
+  offset: number,
+  limit: number,
+  count: ScanCount,
+): AsyncGenerator<T[]> {
+  let after: K | null = null;
+  for (;;) {
+    const chunk = await fetch(after);
+    const inPage: T[] = [];
+    for (const record of chunk) {
+      if (!matches(record)) continue;
+      if (count.total >= offset && count.total < offset + limit) inPage.push(record);
+      count.total += 1;
+    }
+    if (inPage.length) yield inPage;
+    if (chunk.length < SCAN_CHUNK) return;
+    after = keyOf(chunk[chunk.length - 1]);
+  }
+}
+
+/** One page of the records that match, and how many match in all (scanMatches, collected). */
 export async function scanPage<T, K>(
   fetch: (after: K | null) => Promise<T[]>,
   keyOf: (record: T) => K,
@@ -43,17 +73,8 @@ export async function scanPage<T, K>(
   offset: number,
   limit: number,
 ): Promise<{ page: T[]; total: number }> {
+  const count: ScanCount = { total: 0 };
   const page: T[] = [];
-  let total = 0;
-  let after: K | null = null;
-  for (;;) {
-    const chunk = await fetch(after);
-    for (const record of chunk) {
-      if (!matches(record)) continue;
-      if (total >= offset && page.length < limit) page.push(record);
-      total += 1;
-    }
-    if (chunk.length < SCAN_CHUNK) return { page, total };
-    after = keyOf(chunk[chunk.length - 1]);
-  }
+  for await (const records of scanMatches(fetch, keyOf, matches, offset, limit, count)) page.push(...records);
+  return { page, total: count.total };
 }

@@ -11,7 +11,7 @@ import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
 import { serviceTimestamp } from '../storage/timestamps';
 import { SandboxWriteLock } from '../storage/write-lock';
 import { Json, optionalInteger } from '../validation/body-checks';
-import { SCAN_CHUNK, checkLimit, scanPage } from '../validation/list-caps';
+import { SCAN_CHUNK, ScanCount, checkLimit, scanMatches } from '../validation/list-caps';
 import { buildVisit, VisitOverrides } from './visit-factory';
 import { TRACKER_PARAM_COUNT, VisitRecord } from './visit-record';
 
@@ -36,20 +36,35 @@ export class VisitsService {
 
   /**
    * Visit list: dotted filters, not-filterable fields rejected, `limit` at most 10,000 (400 above), 1/s and 15/min.
-   * The visits are read in chunks (date, id order): a request holds its page and one chunk, whatever the project's size.
+   * The visits are read in chunks (date, id order) and the page leaves chunk by chunk (writeJsonList): a request holds
+   * one chunk, whatever the project's size and the limit. The checks run before the first chunk.
    */
-  async list(projectId: number, body: Json): Promise<{ data: VisitRecord[]; total: number; status: 'success' }> {
+  listChunks(projectId: number, body: Json): { chunks: AsyncIterable<VisitRecord[]>; count: ScanCount } {
     const clauses = parseFilters(body.filters).map(checkFilterable);
     const limit = optionalInteger(body, 'limit') ?? DEFAULT_VISIT_LIMIT;
     checkLimit(limit, 'visits');
     const offset = optionalInteger(body, 'offset') ?? 0;
     this.budget.chargeOperation(projectId, 'visit list', [{ max: 1, windowMs: 1000 }, { max: 15, windowMs: 60_000 }]);
-    const { page, total } = await scanPage(
+    const count: ScanCount = { total: 0 };
+    const scan = scanMatches(
       (after: { date: string; id: string } | null) => this.visitChunk(projectId, after),
       (visit) => ({ date: visit.date, id: visit.id }),
-      (visit) => matchesAll(visit, clauses), offset, limit);
-    await this.attachOrderIds(projectId, page);
-    return { data: page, total, status: 'success' };
+      (visit) => matchesAll(visit, clauses), offset, limit, count);
+    const withOrders = async function* (this: VisitsService) {
+      for await (const visits of scan) {
+        await this.attachOrderIds(projectId, visits);
+        yield visits;
+      }
+    }.call(this);
+    return { chunks: withOrders, count };
+  }
+
+  /** The visit list collected in memory (listChunks, for callers that need the records). */
+  async list(projectId: number, body: Json): Promise<{ data: VisitRecord[]; total: number; status: 'success' }> {
+    const { chunks, count } = this.listChunks(projectId, body);
+    const data: VisitRecord[] = [];
+    for await (const visits of chunks) data.push(...visits);
+    return { data, total: count.total, status: 'success' };
   }
 
   /** Sets tracker_paramN (N 1..50) of a visit; null clears a value. */
