@@ -34,6 +34,11 @@ describe('the project\'s statuses: check and statuses: register', () => {
       { id: '2', name: 'Отказ', type: 'canceled' },
       { id: 'web', name: 'Заявка с сайта', type: 'progress' },
     ]);
+    // the fixture's deals carry visits 123456789 and 987: recorded, so that every deal is stored at once
+    const visits = await fetch(`${sandbox.url}/_sandbox/visits?project=${project}`, {
+      method: 'POST', headers: { 'Api-key': SANDBOX_KEY, 'Content-Type': 'application/json' }, body: JSON.stringify([{ id: '123456789' }, { id: '987' }]),
+    });
+    expect(visits.status).toBe(200);
     const { status_map: statusMap, ...withoutMap } = amoSettings(crm.url);
     expect(statusMap).toEqual({ '142': '1', '143': '2', '*': '0' });
     config = join(dir, 'config.yaml');
@@ -90,8 +95,12 @@ describe('the project\'s statuses: check and statuses: register', () => {
     expect(JSON.stringify(runs)).toMatch(/"skipped_by_status":0/);
     const orders = await tracker.orders.list({ limit: 100 });
     const byId = new Map(orders.data.map((order) => [order.id, order.status]));
-    expect(byId.get('7002')).toEqual({ id: '143', type: 'canceled', name: 'Закрыто и не реализовано' });
-    expect(byId.get('7004')).toEqual({ id: '142', type: 'paid', name: 'Успешно реализовано' });
+    expect(Object.fromEntries(byId)).toEqual({
+      7001: { id: '142', type: 'paid', name: 'Успешно реализовано' },
+      7002: { id: '143', type: 'canceled', name: 'Закрыто и не реализовано' },
+      7003: { id: '55501', type: 'progress', name: 'Первичный контакт' },
+      7004: { id: '142', type: 'paid', name: 'Успешно реализовано' },
+    });
     // a second check: nothing left to register, no warning
     const again = await runCliInProcess(['check', 'amo-own', '--config', config]);
     expect(again.stdout).not.toContain('warning:');
