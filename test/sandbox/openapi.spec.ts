@@ -13,7 +13,7 @@ describe('sandbox OpenAPI document', () => {
     app = await createSandboxApp({ db: ':memory:', seed: 'none', apiKey: 'k', budget: 'off' }, { prefix: 'api/v1' });
     setupSandboxOpenApi(app, 'docs');
     await app.listen(0, '127.0.0.1');
-    doc = await (await fetch(`${await app.getUrl()}/docs-json`)).json();
+    doc = (await (await fetch(`${await app.getUrl()}/docs-json`)).json()) as typeof doc;
   });
   afterAll(() => app?.close());
 
