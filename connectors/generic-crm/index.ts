@@ -6,6 +6,7 @@ import { openSession } from './source-session';
 import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
+import { listStages } from './stages';
 import { readStream } from './stream-reader';
 import { genericCrmWrite } from './write-back';
 
@@ -51,6 +52,8 @@ export default defineConnector<GenericCrmSettings>({
   discover: (settings, context) => discoverFields(settings, context),
 
   write: genericCrmWrite,
+
+  stages: (settings, context) => listStages(settings, context),
 });
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */

@@ -4,6 +4,7 @@ import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-valid
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
@@ -36,6 +37,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
+  /** the CRM's deal stages with names and groups, for a connection with `statuses: register`; a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => StagesDefinition) stages?: StagesDefinition;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
 }

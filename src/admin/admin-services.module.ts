@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { ConnectionCheckService } from './connections/connection-check.service';
+import { ProjectStatusesCheck } from './connections/project-statuses-check';
 import { ConnectionControlService } from './connections/connection-control.service';
 import { ConnectionStatusService } from './connections/connection-status.service';
 import { OpenRejectionsService } from './connections/open-rejections.service';
@@ -16,6 +17,7 @@ const SERVICES = [
   ConnectionStatusService,
   ConnectionControlService,
   ConnectionCheckService,
+  ProjectStatusesCheck,
   OpenRejectionsService,
 ];
 

@@ -1,4 +1,4 @@
-import type { CanonicalRecord, StreamName } from './canonical';
+import type { CanonicalRecord, DealStage, StreamName } from './canonical';
 
 /**
  * The plugin contract. A connector is a definition object; built-ins live in the top-level
@@ -145,6 +145,12 @@ export interface ConnectorDefinition<S extends object = any> {
   startupWarnings?(settings: S): string[];
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /**
+   * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
+   * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way
+   * to list them.
+   */
+  stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
 }
 
 /**

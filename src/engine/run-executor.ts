@@ -7,6 +7,8 @@ import { RunScope } from './run-scope';
 import { storedStateFor } from './fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
 import { StreamPlan, StreamSync } from './stream-sync';
+import type { StatusMode } from '../config/config.schema';
+import { registerStages } from './project-statuses';
 
 export interface RunRequest {
   mode: RunMode;
@@ -27,6 +29,8 @@ export interface RunRequest {
   secrets?: ConnectorSecrets;
   /** EngineOptions.mappingVersions */
   mappingVersions?: MappingVersions;
+  /** connections[].statuses: 'register' defines the CRM's stages in the project before the deals stream */
+  statuses?: StatusMode;
 }
 
 export interface RunOutcome {
@@ -52,6 +56,7 @@ export class RunExecutor {
     for (const [index, spec] of specs.entries()) {
       if (this.scope.signal.aborted) return interrupted();
       try {
+        if (spec.name === 'deals' && this.request.statuses === 'register' && !this.request.onlyIds) await this.registerStages();
         const plan = await this.plan(spec, specs.slice(index + 1).map((later) => later.name));
         this.scope.logger.log(`${spec.name}: reading ${describeWindow(plan)}`);
         const outcome = await new StreamSync(this.scope, plan).execute();
@@ -64,6 +69,13 @@ export class RunExecutor {
       }
     }
     return { status: 'succeeded', error: null };
+  }
+
+  private async registerStages(): Promise<void> {
+    const { definition, settings, workDir, secrets } = this.request;
+    const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug };
+    const context = { connectionId: this.scope.connectionId, settings, logger, signal: this.scope.signal, workDir, secrets };
+    await registerStages(definition, context, this.scope.tracker, logger);
   }
 
   private streamsToRun(): StreamSpec[] {

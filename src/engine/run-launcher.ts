@@ -75,6 +75,7 @@ export class RunLauncher {
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),
       mappingVersions: this.settings.mappingVersions,
+      statuses: connection.statuses,
     };
     return new RunExecutor(scope, this.cursors, request).execute();
   }

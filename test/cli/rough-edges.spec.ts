@@ -83,9 +83,11 @@ describe('cli rough edges (child processes)', () => {
     it('passes with the right Api-key and CRM token: a line per side', async () => {
       const ok = await runCli(['check', 'amo', '--config', amoConfig('ok.yaml', SANDBOX_KEY, amocrm.TOKEN)], { LOG_LEVEL: 'warn' }, 60_000);
       expect(ok).toMatchObject({ code: 0, stderr: '' });
+      // a line per side, then the project's statuses (the connection has a status_map)
       expect(ok.stdout.trim().split('\n')).toEqual([
         `connection amo: service: ok: the service at ${sandbox.url} accepts the Api-key for project 1`,
         `connection amo: source: ok: ${crm.url} answered the managers request`,
+        expect.stringMatching(/^connection amo: the project's statuses: 0 \(In work, progress\), 1 \(Paid, paid\), /),
       ]);
     }, 60_000);
 
@@ -125,10 +127,9 @@ describe('cli rough edges (child processes)', () => {
 
   it('write-back on a connection that cannot write back: one line and exit 1, with or without --dry-run', async () => {
     const expected = 'connection sheet writes nothing back: its connector has no write capability or settings.write_back.fields is not set\n';
-    const [dry, wet] = await Promise.all([
-      runCli(['write-back', 'sheet', '--dry-run', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000),
-      runCli(['write-back', 'sheet', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000),
-    ]);
+    // one after the other: two first starts on one fresh store race to create its tables (the loser retries, and logs it)
+    const dry = await runCli(['write-back', 'sheet', '--dry-run', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000);
+    const wet = await runCli(['write-back', 'sheet', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000);
     expect(dry).toEqual({ code: 1, stdout: '', stderr: expected });
     expect(wet).toEqual({ code: 1, stdout: '', stderr: expected });
   }, 60_000);

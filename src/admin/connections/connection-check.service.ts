@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
-import { TrackerSyncConfig } from '../../config';
+import { ConnectionConfig, TrackerSyncConfig } from '../../config';
+import { ProjectStatusesCheck } from './project-statuses-check';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
@@ -25,6 +26,7 @@ export class ConnectionCheckService {
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
     private readonly tracker: TrackerClient,
+    private readonly statuses: ProjectStatusesCheck,
   ) {}
 
   async check(connectionId: string): Promise<CheckResponse> {
@@ -38,12 +40,34 @@ export class ConnectionCheckService {
       { name: 'service', ok: service.ok, message: this.scrubber.text(service.message) },
       { name: 'source', ok: source.ok, message: this.scrubber.text(source.message) },
     ];
-    return {
+    const response: CheckResponse = {
       connection_id: connectionId,
       ok: checks.every((c) => c.ok),
       message: checks.map((c) => `${c.name}: ${c.ok ? 'ok' : 'failed'}: ${c.message}`).join('; '),
       checks,
     };
+    const review = await this.reviewStatuses(connection);
+    if (review.statuses) response.project_statuses = review.statuses;
+    if (review.warnings.length) response.warnings = review.warnings.map((warning) => this.scrubber.text(warning));
+    return response;
+  }
+
+  /** The project's status dictionary against status_map / statuses: register (warnings only). */
+  private async reviewStatuses(connection: ConnectionConfig) {
+    let settings: object;
+    try {
+      settings = this.registry.instantiateSettings(connection.connector, connection.settings);
+    } catch {
+      return { warnings: [] }; // the connector's own check has already said what is wrong with the settings
+    }
+    return this.statuses.review(connection, this.registry.get(connection.connector), {
+      connectionId: connection.id,
+      settings,
+      logger: { log: () => {}, warn: () => {} },
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      workDir: join(this.config.data_dir, 'connectors', connection.id),
+      secrets: this.secrets.forConnector(connection.connector),
+    });
   }
 
   private async checkService(): Promise<CheckEntry> {

@@ -15,6 +15,11 @@ export async function checkCommand(ctx: CliContext, out: CliOutput, connectionId
       if (entry.ok) out.line(`connection ${connectionId}: ${entry.name}: ok: ${entry.message}`);
       else out.error(`connection ${connectionId}: ${entry.name}: check failed: ${entry.message}`);
     }
+    if (result.project_statuses) {
+      const statuses = result.project_statuses.map((s) => `${s.id} (${s.name}, ${s.type})`).join(', ');
+      out.line(`connection ${connectionId}: the project's statuses: ${statuses || 'none'}`);
+    }
+    for (const warning of result.warnings ?? []) out.line(`connection ${connectionId}: warning: ${warning}`);
   }
   return result.ok ? 0 : 1;
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { StagesDefinition } from '../../../connectors/generic-crm/definition/stages-definition';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
@@ -42,6 +43,7 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.EnrichDefinition, 'streams.<name>.enrich[]'],
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
+  [StagesDefinition, 'settings.stages'],
 ]);
 
 interface Row {
