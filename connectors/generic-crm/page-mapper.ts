@@ -33,6 +33,8 @@ export interface ReadStats {
   outsideWindow: number;
   /** the pages came from the spill another stream of the run wrote */
   replayed: boolean;
+  /** deals per status as sent (the status page's deals per stage) */
+  statuses?: Map<string, number>;
 }
 
 interface Owner {
@@ -69,6 +71,7 @@ export async function mapPage(
     }
     if (reslice.isDuplicate(record)) continue;
     if (plan.stream === 'deals' && !record.visit_id) stats.withoutVisit++;
+    if (plan.stream === 'deals' && stats.statuses) stats.statuses.set(String(record.status), (stats.statuses.get(String(record.status)) ?? 0) + 1);
     page.records.push(record);
     page.refs!.push(ref);
     stats.read++;

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { DiscoveryService } from '../discovery/discovery.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
 import { ConnectionControlService } from './connections/connection-control.service';
 import { ConnectionStatusService } from './connections/connection-status.service';
@@ -17,6 +18,7 @@ const SERVICES = [
   ConnectionControlService,
   ConnectionCheckService,
   OpenRejectionsService,
+  DiscoveryService,
 ];
 
 /**

@@ -4,6 +4,7 @@ import { isCalendarDate } from '../admin/dto/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';
+import { discoverCommand } from './commands/discover.command';
 import { pauseCommand, resetCommand, resumeCommand } from './commands/connection-control.command';
 import { newConnectorCommand } from './commands/new-connector.command';
 import { previewCommand } from './commands/preview.command';
@@ -80,6 +81,12 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .description("run the connector's check: reach the source and verify credentials")
     .argument('<connection>', 'connection id')
     .action((connection: string) => act((ctx) => checkCommand(ctx, out, connection)));
+
+  program
+    .command('discover')
+    .description("list the CRM's pipelines and stages (won, lost, open), deal and contact fields and users, and propose status_map and visit_field")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => discoverCommand(ctx, out, connection)));
 
   program
     .command('preview')

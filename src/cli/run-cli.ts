@@ -1,6 +1,7 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { InvalidRunOptionsError, UnknownConnectionError, UnknownRunError } from '../engine';
+import { DiscoveryError } from '../discovery/discovery.service';
 import { CliApp, createCliApp } from './cli-app';
 import type { CliContext } from './cli-context';
 import { CliOutput, processOutput } from './output/cli-output';
@@ -43,7 +44,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
 }
 
 function reportFailure(out: CliOutput, error: unknown): number {
-  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError) {
+  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError || error instanceof DiscoveryError) {
     out.error(error.message);
   } else {
     out.error(`tracker-sync: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

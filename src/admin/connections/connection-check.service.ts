@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { TrackerSyncConfig } from '../../config';
+import type { CheckResult } from '../../connectors/connector-definition';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
@@ -23,10 +24,11 @@ export class ConnectionCheckService {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
     const result = await this.runCheck(connectionId, connection.connector, connection.settings);
-    return { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message) };
+    const warnings = (result.warnings ?? []).map((w) => this.scrubber.text(w));
+    return { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message), ...(warnings.length ? { warnings } : {}) };
   }
 
-  private async runCheck(connectionId: string, connector: string, raw: unknown): Promise<{ ok: boolean; message: string }> {
+  private async runCheck(connectionId: string, connector: string, raw: unknown): Promise<CheckResult> {
     const definition = this.registry.get(connector);
     if (!definition) return { ok: false, message: `connector "${connector}" is not loaded` };
     const logger = new Logger(`check ${connectionId}`);

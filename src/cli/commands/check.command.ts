@@ -9,5 +9,6 @@ export async function checkCommand(ctx: CliContext, out: CliOutput, connectionId
   if (ctx.json) printJson(ctx, out, result);
   else if (result.ok) out.line(`connection ${connectionId}: ok: ${result.message}`);
   else out.error(`connection ${connectionId}: check failed: ${result.message}`);
+  if (!ctx.json) for (const warning of result.warnings ?? []) out.error(`connection ${connectionId}: warning: ${warning}`);
   return result.ok ? 0 : 1;
 }
