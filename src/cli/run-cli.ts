@@ -5,6 +5,7 @@ import { DiscoveryError } from '../discovery/discovery.service';
 import { CliApp, createCliApp } from './cli-app';
 import type { CliContext } from './cli-context';
 import { CliOutput, processOutput } from './output/cli-output';
+import { initCommand } from './init/init.command';
 import { buildProgram } from './program';
 
 /**
@@ -13,7 +14,13 @@ import { buildProgram } from './program';
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: CliOutput = processOutput()): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram((command) => withApp(argv, env, out, command, program.opts().json === true), out, (code) => (exitCode = code));
+  const program = buildProgram(
+    (command) => withApp(argv, env, out, command, program.opts().json === true),
+    out,
+    (code) => (exitCode = code),
+    // init boots its own apps (the config it starts from may hold no connection yet); questions only on a terminal
+    (flags) => initCommand(argv, env, out, flags, Boolean(process.stdin.isTTY) && out.isTTY),
+  );
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -172,7 +172,7 @@ export interface SourceCatalog {
 /** How a connection's deal stages reach the service: each stage's target, and deals of the last run per stage. */
 export interface StageMapping {
   stages: { pipeline: string | null; id: string; name: string; outcome: 'won' | 'lost' | 'open'; status: string | null; deals_last_run: number }[];
-  /** stage -> deals of the last run; stages the catalog does not list show here too */
+  /** stage (as the CRM has it) -> deals of the last complete read; stages the catalog does not list show here too */
   last_run: { at: string; deals: Record<string, number> } | null;
 }
 

@@ -16,9 +16,7 @@ export function stageMapping(settings: GenericCrmSettings, catalog: SourceCatalo
   const seen = new Set<string>();
   const add = (pipeline: string | null, id: string, name: string, outcome: 'won' | 'lost' | 'open') => {
     const status = mappedStatus(map, id) ?? null;
-    // an uncovered stage's deals were sent with the stage id as their status
-    const deals = status === null ? (counts?.deals[id] ?? 0) : 0;
-    stages.push({ pipeline, id, name, outcome, status, deals_last_run: deals });
+    stages.push({ pipeline, id, name, outcome, status, deals_last_run: counts?.deals[id] ?? 0 });
     seen.add(id);
   };
   for (const pipeline of catalog.pipelines) for (const stage of pipeline.stages) add(pipeline.name, stage.id, stage.name, stage.outcome);

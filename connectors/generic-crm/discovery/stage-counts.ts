@@ -2,8 +2,8 @@ import { promises as fs, readFileSync } from 'fs';
 import * as path from 'path';
 
 /**
- * Deals of the connection's last complete read per status as sent (a stage no status_map key covers is sent
- * as the stage itself), kept in the connection's work folder for the status page and `check`.
+ * Deals of the connection's last complete read per stage as the CRM has it (before status_map), kept in the
+ * connection's work folder for the status page and `check`.
  */
 const FILE = 'deal-stages.json';
 
