@@ -40,10 +40,11 @@ export default defineConnector<GenericCrmSettings>({
       await probe.return(undefined);
       const answered = `${new URL(settings.base_url).origin} answered the ${first} request`;
       const warnings = await catalogWarnings(settings, context);
+      const warned = warnings.length > 0 ? { warnings } : {};
       // configured write-back fields are checked against the CRM's field list too
-      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered, warnings };
+      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered, ...warned };
       const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message, warnings };
+      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message, ...warned };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }

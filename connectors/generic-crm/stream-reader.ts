@@ -43,8 +43,9 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
     if (context.limit !== undefined && stats.read >= context.limit) break;
   }
   logSummary(inputs, stats);
-  // a run's whole read (not a preview's or a check's few records)
-  if (plan.stream === 'deals' && context.limit === undefined && !context.signal?.aborted) await saveStageCounts(context.workDir, stats.statuses!);
+  // a run's whole read (not a preview's or a check's few records), for a source whose stages can be listed
+  const counted = plan.stream === 'deals' && inputs.source.discover && context.limit === undefined && !context.signal?.aborted;
+  if (counted) await saveStageCounts(context.workDir, stats.statuses!);
 }
 
 /** The pages' raw records: replayed from this run's spill when it covers the window, else fetched (and spilled when needed). */
