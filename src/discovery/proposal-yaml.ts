@@ -30,7 +30,7 @@ export function proposalText(result: DiscoverResult): string {
   const root = doc.contents as YAMLMap;
   for (const pair of proposedSettingsNodes(doc, result)) root.add(pair);
   const s = result.project_statuses;
-  doc.commentBefore = [
+  root.commentBefore = [
     ` project statuses: paid "${s.paid}", canceled "${s.canceled}", in work "${s.progress}"`,
     s.source === 'project' ? ' (from the project\'s status list)' : ' (the project lists none: the service\'s defaults)',
   ].join('');
