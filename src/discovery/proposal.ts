@@ -33,7 +33,7 @@ const ATTRIBUTION_NAMES: [AttributionValue, RegExp][] = [
   ['referrer', /referr?er|реферер/i],
 ];
 
-const LEAD_ID_NAME = /(lead|заявк)[\w\s]*id|id[\s_-]*(lead|заявк)/i;
+const LEAD_ID_NAME = /(lead|лид|заявк)[\w\s]*id|id[\s_-]*(lead|лид|заявк)/i;
 
 export function propose(catalog: SourceCatalog, statuses: ProjectStatuses): Proposal {
   const notes: string[] = [];
