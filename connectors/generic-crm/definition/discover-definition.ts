@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { RequestDefinition } from './stream-definition';
+import { PaginatorDefinition, RequestDefinition } from './stream-definition';
 
 /**
  * `discover:` of a preset (or of a user's settings): where the CRM lists its pipelines, stages, fields and
@@ -11,6 +11,11 @@ import { RequestDefinition } from './stream-definition';
 export class DiscoverListDefinition {
   /** one GET (or POST) per list; absent on `stages` = the stages are inside each pipeline (`records` below) */
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /**
+   * a list the CRM pages (Bitrix24's 50 a page, Pipedrive v2's cursor): the stream paginators. With `=JSONata`
+   * records a page may pick none of its items, so the pages end on the paginator's token or URL, not on a count.
+   */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
   /** the items in the answer (or in a pipeline, for embedded stages): a path or `=JSONata` over the answer */
   @IsOptional() @IsString() records?: string;
   /** default `id` */
