@@ -1,6 +1,8 @@
 import type { CoreStream, StreamName } from '../../src/connectors/canonical';
 import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
 import { discoverFields } from './discover';
+import { readCatalog } from './discovery/catalog';
+import { mappingWarnings, stageMapping } from './discovery/coverage';
 import { GenericCrmSettings, PRESET_NAMES } from './settings';
 import { openSession } from './source-session';
 import { PageSpill } from './page-spill';
@@ -38,10 +40,12 @@ export default defineConnector<GenericCrmSettings>({
       await probe.next();
       await probe.return(undefined);
       const answered = `${new URL(settings.base_url).origin} answered the ${first} request`;
+      const warnings = await catalogWarnings(settings, context);
+      const warned = warnings.length > 0 ? { warnings } : {};
       // configured write-back fields are checked against the CRM's field list too
-      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered };
+      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered, ...warned };
       const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message };
+      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message, ...warned };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -51,10 +55,24 @@ export default defineConnector<GenericCrmSettings>({
 
   discover: (settings, context) => discoverFields(settings, context),
 
+  catalog: (settings, context) => readCatalog(settings, context),
+
+  stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
+
   write: genericCrmWrite,
 
   stages: (settings, context) => listStages(settings, context),
 });
+
+/** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */
+async function catalogWarnings(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<string[]> {
+  if (!resolveSource(settings).discover) return [];
+  try {
+    return mappingWarnings(settings, await readCatalog(settings, context), context.workDir);
+  } catch (error) {
+    return [`the CRM's stages and fields could not be listed: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */
 async function* readConnection(stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>): AsyncGenerator<Page> {

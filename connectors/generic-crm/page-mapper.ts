@@ -33,6 +33,8 @@ export interface ReadStats {
   outsideWindow: number;
   /** the pages came from the spill another stream of the run wrote */
   replayed: boolean;
+  /** deals per stage as the CRM has it, before status_map (the status page's deals per stage) */
+  statuses?: Map<string, number>;
 }
 
 interface Owner {
@@ -69,6 +71,7 @@ export async function mapPage(
     }
     if (reslice.isDuplicate(record)) continue;
     if (plan.stream === 'deals' && !record.visit_id) stats.withoutVisit++;
+    if (result.stage !== undefined && stats.statuses) stats.statuses.set(result.stage, (stats.statuses.get(result.stage) ?? 0) + 1);
     page.records.push(record);
     page.refs!.push(ref);
     stats.read++;
@@ -140,9 +143,12 @@ function asRecords(value: unknown): Record<string, unknown>[] {
   return items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
 }
 
-async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null): Promise<BuildResult> {
+/** `stage`: a deal's status as the CRM has it, before status_map (the status page counts deals per stage). */
+async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null): Promise<BuildResult & { stage?: string }> {
   try {
-    return buildRecord(plan.stream, await readFields(plan.fields, item), custom?.read(item) ?? [], plan.build);
+    const values = await readFields(plan.fields, item);
+    const result = buildRecord(plan.stream, values, custom?.read(item) ?? [], plan.build);
+    return plan.stream === 'deals' && values.status !== undefined && values.status !== null ? { ...result, stage: String(values.status) } : result;
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     return { rejected: { id: await idOf(plan, item), field: error.field, reason: error.message } };

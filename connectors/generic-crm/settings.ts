@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
+import { DiscoverDefinition } from './definition/discover-definition';
 import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
@@ -41,4 +42,6 @@ export class GenericCrmSettings {
   @IsOptional() @ValidateNested() @Type(() => StagesDefinition) stages?: StagesDefinition;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** where the CRM lists pipelines, stages, fields and users (`cli discover`); a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => DiscoverDefinition) discover?: DiscoverDefinition;
 }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { DiscoveryService } from '../discovery/discovery.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
 import { ProjectStatusesCheck } from './connections/project-statuses-check';
 import { ConnectionControlService } from './connections/connection-control.service';
@@ -19,6 +20,7 @@ const SERVICES = [
   ConnectionCheckService,
   ProjectStatusesCheck,
   OpenRejectionsService,
+  DiscoveryService,
 ];
 
 /**

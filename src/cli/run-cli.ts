@@ -1,9 +1,11 @@
 import { CommanderError } from 'commander';
 import { ConfigError } from '../config';
 import { InvalidRunOptionsError, UnknownConnectionError, UnknownRunError } from '../engine';
+import { DiscoveryError } from '../discovery/discovery.service';
 import { CliApp, createCliApp } from './cli-app';
 import type { CliContext } from './cli-context';
 import { CliOutput, processOutput } from './output/cli-output';
+import { initCommand } from './init/init.command';
 import { buildProgram } from './program';
 
 /**
@@ -12,7 +14,13 @@ import { buildProgram } from './program';
  */
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, out: CliOutput = processOutput()): Promise<number> {
   let exitCode = 0;
-  const program = buildProgram((command) => withApp(argv, env, out, command, program.opts().json === true), out, (code) => (exitCode = code));
+  const program = buildProgram(
+    (command) => withApp(argv, env, out, command, program.opts().json === true),
+    out,
+    (code) => (exitCode = code),
+    // init boots its own apps (the config it starts from may hold no connection yet); questions only on a terminal
+    (flags) => initCommand(argv, env, out, flags, Boolean(process.stdin.isTTY) && out.isTTY),
+  );
   try {
     await program.parseAsync(argv);
   } catch (error) {
@@ -50,7 +58,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
  * LOG_LEVEL=debug adds the stack, for a bug report.
  */
 export function reportFailure(out: CliOutput, error: unknown, env: NodeJS.ProcessEnv = process.env): number {
-  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError) {
+  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError || error instanceof DiscoveryError) {
     out.error(error.message);
   } else {
     out.error(`tracker-sync: ${error instanceof Error ? error.message : String(error)}`);

@@ -11,6 +11,7 @@ import { crossFieldProblems, SettingsValidator, settingsProblems } from './confi
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
 import { applyEnvOverrides, blameUnsetVariables, expandEnvReferences, UnsetReferences } from './env-expansion';
+import { dataDirOf, withDotenv } from './dotenv-file';
 import { describeValidationErrors } from './validation-problems';
 import { readYamlConfig } from './yaml-source';
 
@@ -32,7 +33,8 @@ export function loadConfig(options: LoadConfigOptions = {}): TrackerSyncConfig {
     ? { path: options.file, source: 'loadConfig' }
     : locateConfig(options.argv ?? process.argv, env);
   const raw = readYamlConfig(location);
-  return validateConfig(raw ?? {}, { env, settingsValidator: options.settingsValidator, file: location.path });
+  // `${NAME}` references may be answered by <data_dir>/.env (what `init` writes), under the environment
+  return validateConfig(raw ?? {}, { env: withDotenv(env, dataDirOf(raw, env)), settingsValidator: options.settingsValidator, file: location.path });
 }
 
 /**

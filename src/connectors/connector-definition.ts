@@ -117,6 +117,8 @@ export interface ReadContext<S = unknown> {
 export interface CheckResult {
   ok: boolean;
   message: string;
+  /** what does not stop a run but loses data (stages no status_map entry covers, a visit field the CRM lacks) */
+  warnings?: string[];
 }
 
 export interface DiscoveredField {
@@ -124,6 +126,54 @@ export interface DiscoveredField {
   name: string;
   type?: string;
   example?: unknown;
+}
+
+/** A stage of a pipeline, with what the CRM itself says it means (won, lost, or still open). */
+export interface CatalogStage {
+  id: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogPipeline {
+  id: string;
+  name: string;
+  stages: CatalogStage[];
+}
+
+/** A deal status that is no stage (Pipedrive's won and lost). */
+export interface CatalogDealStatus {
+  key: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogField {
+  /** the id or key the CRM's records and updates use */
+  id: string;
+  name: string;
+  type: string | null;
+}
+
+export interface CatalogUser {
+  id: string;
+  name: string;
+}
+
+/** What a CRM holds that a connection's mapping is written from (`cli discover`, `init`, `check`). */
+export interface SourceCatalog {
+  pipelines: CatalogPipeline[];
+  deal_statuses: CatalogDealStatus[];
+  deal_fields: CatalogField[];
+  contact_fields: CatalogField[];
+  users: CatalogUser[];
+}
+
+/** How a connection's deal stages reach the service: each stage's target, and deals of the last run per stage. */
+export interface StageMapping {
+  stages: { pipeline: string | null; id: string; name: string; outcome: 'won' | 'lost' | 'open'; status: string | null; deals_last_run: number }[];
+  /** stage (as the CRM has it) -> deals of the last complete read; stages the catalog does not list show here too */
+  last_run: { at: string; deals: Record<string, number> } | null;
 }
 
 export interface ConnectorDefinition<S extends object = any> {
@@ -138,6 +188,13 @@ export interface ConnectorDefinition<S extends object = any> {
   check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
   discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
+  /** the CRM's pipelines, stages, fields and users (optional): what `cli discover` proposes a mapping from */
+  catalog?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<SourceCatalog>;
+  /**
+   * The connection's own mapping of stages to the service's statuses (optional): `status` null where the
+   * settings map no stage; with the deals of the last run per stage. The status page and `check` show it.
+   */
+  stageMapping?(settings: S, catalog: SourceCatalog, context: Omit<ReadContext<S>, 'state'>): StageMapping;
   /**
    * Problems that do not stop the daemon but will fail a run (a local file that is not there yet), checked
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.

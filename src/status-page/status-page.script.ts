@@ -13,11 +13,12 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
   var WRITE_BACK_HELP = ${JSON.stringify(WRITE_BACK_COUNTER_MEANINGS)};
-  var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {} };
+  var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
   var pending = null; // { connection, run }: the run the notice is about; the notice clears when it ends
   var countsFor = ''; // the runs the open-rejection counts were read after
+  var stagesFor = null; // the connection and last run the stage mapping was read after
   var timer = null;
 
   var $ = function (id) { return document.getElementById(id); };
@@ -190,6 +191,37 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).catch(function () {});
   }
 
+  /** A generic-crm connection's stages and what each is sent as; uncovered ones flagged with their deals. */
+  function renderStages() {
+    var m = state.stages;
+    $('stages-block').hidden = !m;
+    if (!m) return;
+    if (m.error) { setHtml($('stages-text'), '<span class="error">The CRM&#39;s stages could not be read: ' + esc(m.error) + '</span>'); setHtml(document.querySelector('#stages tbody'), ''); return; }
+    var uncovered = m.stages.filter(function (s) { return s.status === null; });
+    setHtml($('stages-text'), uncovered.length
+      ? '<strong class="error">' + uncovered.length + ' stage' + (uncovered.length === 1 ? '' : 's') + ' not covered by status_map</strong>, ' +
+        num(uncovered.reduce(function (n, s) { return n + s.deals_last_run; }, 0)) + ' deal(s) of the last run in them.'
+      : 'Every stage is covered by status_map.');
+    setHtml(document.querySelector('#stages tbody'), m.stages.map(function (s) {
+      var sent = s.status === null ? '<span class="error">not covered: sent as "' + esc(s.id) + '"</span>' : '"' + esc(s.status) + '"';
+      return '<tr class="' + (s.status === null ? 'uncovered' : '') + '" data-stage="' + esc(s.id) + '">' + cell('Pipeline', esc(s.pipeline || '—')) +
+        cell('Stage', esc(s.name) + ' <span class="muted">' + esc(s.id) + '</span>') + cell('CRM says', esc(s.outcome)) + cell('Sent as', sent) +
+        cell('Deals of the last run', num(s.deals_last_run), 'num') + '</tr>';
+    }).join(''));
+  }
+
+  /** Read again when the selected connection or its last run changes (the server asks the CRM at most every 10 minutes). */
+  function refreshStages(c) {
+    if (!c || c.connector !== 'generic-crm') { state.stages = null; stagesFor = null; return Promise.resolve(); }
+    var key = c.id + ':' + (c.last_run ? c.last_run.id + c.last_run.status : '');
+    if (key === stagesFor) return Promise.resolve();
+    stagesFor = key;
+    return api('GET', '/api/connections/' + encodeURIComponent(c.id) + '/stage-mapping').then(function (res) {
+      if (c.id !== selected) return;
+      state.stages = res.status === 200 ? res.body : { error: (res.body && res.body.message) || String(res.status) };
+    });
+  }
+
   function renderAll() {
     renderAlerts();
     renderConnections();
@@ -200,6 +232,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     renderRun(syncs[0]);
     renderChart(syncs);
     renderWriteBack(state.runs.filter(function (r) { return r.mode === 'write_back'; }));
+    renderStages();
     renderRejected();
   }
 
@@ -244,6 +277,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
         api('GET', '/api/runs?connection=' + encodeURIComponent(id) + '&limit=30'),
         readOpen(id, 50),
         refreshOpenCounts(),
+        refreshStages(state.list.filter(function (c) { return c.id === id; })[0]),
       ]).then(function (got) {
         var runs = listOf(got[0].body, 'runs');
         var last = runs[0] ? api('GET', '/api/runs/' + runs[0].id + '/rejected?limit=50') : Promise.resolve(null);
@@ -270,7 +304,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   /** Resolves once the connection's details are rendered with its runs. */
   function select(id) {
     if (id === selected) return Promise.resolve();
-    selected = id; state.runs = []; state.open = null; state.lastRunRejected = null;
+    selected = id; state.runs = []; state.open = null; state.lastRunRejected = null; state.stages = null; stagesFor = null;
     renderAll();
     return refresh();
   }

@@ -63,7 +63,7 @@ describe('the project\'s statuses: check and statuses: register', () => {
     const check = await runCliInProcess(['check', 'amo-mapped', '--config', config]);
     expect(check.code).toBe(0);
     expect(check.stdout).toContain('connection amo-mapped: the project\'s statuses: 0 (Новая, progress), 2 (Отказ, canceled), web (Заявка с сайта, progress)');
-    const warnings = check.stdout.split('\n').filter((line) => line.includes('warning:'));
+    const warnings = check.stderr.split('\n').filter((line) => line.includes('warning:'));
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toContain('status_map: target "1" (for "142") is not a status of the project');
     expect(warnings[0]).toContain('skipped_by_status');
@@ -75,7 +75,7 @@ describe('the project\'s statuses: check and statuses: register', () => {
   it('check of a statuses: register connection names the CRM stages the next run registers', async () => {
     const check = await runCliInProcess(['check', 'amo-own', '--config', config]);
     expect(check.code).toBe(0);
-    expect(check.stdout).toMatch(/warning: statuses: register: 6 of the CRM's 6 deal stages are not yet statuses of the project; the next run registers them: 55500 \(Неразобранное, progress\), .*142 \(Успешно реализовано, paid\), 143 \(Закрыто и не реализовано, canceled\)/);
+    expect(check.stderr).toMatch(/warning: statuses: register: 6 of the CRM's 6 deal stages are not yet statuses of the project; the next run registers them: 55500 \(Неразобранное, progress\), .*142 \(Успешно реализовано, paid\), 143 \(Закрыто и не реализовано, canceled\)/);
   });
 
   it('statuses: register: the deals arrive with the CRM\'s stage ids, none skipped_by_status, and the project lists the stages with their groups', async () => {
@@ -103,7 +103,8 @@ describe('the project\'s statuses: check and statuses: register', () => {
     });
     // a second check: nothing left to register, no warning
     const again = await runCliInProcess(['check', 'amo-own', '--config', config]);
-    expect(again.stdout).not.toContain('warning:');
+    expect(again.stderr).not.toContain('warning:');
+    expect(again.stdout).toContain('connection amo-own: source: ok');
   });
 
   it('statuses: register together with a status_map is a config error naming the key', async () => {

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { ConnectionConfig, TrackerSyncConfig } from '../../config';
+import type { CheckResult } from '../../connectors/connector-definition';
 import { ProjectStatusesCheck } from './project-statuses-check';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
@@ -48,7 +49,11 @@ export class ConnectionCheckService {
     };
     const review = await this.reviewStatuses(connection);
     if (review.statuses) response.project_statuses = review.statuses;
-    if (review.warnings.length) response.warnings = review.warnings.map((warning) => this.scrubber.text(warning));
+    // the source's own warnings (stages no status_map key covers, a missing visit field), then the project's statuses
+    // with `statuses: register` every stage is sent as itself and registered, so no stage is left uncovered
+    const sourceWarnings = (source.warnings ?? []).filter((w) => connection.statuses !== 'register' || !w.startsWith('status_map covers no entry'));
+    const warnings = [...sourceWarnings, ...review.warnings].map((warning) => this.scrubber.text(warning));
+    if (warnings.length) response.warnings = warnings;
     return response;
   }
 
@@ -81,7 +86,7 @@ export class ConnectionCheckService {
     }
   }
 
-  private async checkSource(connectionId: string, connector: string, raw: unknown): Promise<CheckEntry> {
+  private async checkSource(connectionId: string, connector: string, raw: unknown): Promise<CheckResult> {
     const definition = this.registry.get(connector);
     if (!definition) return { ok: false, message: `connector "${connector}" is not loaded` };
     const logger = new Logger(`check ${connectionId}`);

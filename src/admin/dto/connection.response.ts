@@ -36,6 +36,8 @@ export class CheckEntryResponse {
   name: 'service' | 'source';
   @ApiProperty() ok: boolean;
   @ApiProperty() message: string;
+  @ApiPropertyOptional({ type: [String], description: 'problems that do not stop a run but lose data: stages no status_map key covers, a visit_field the CRM lacks' })
+  warnings?: string[];
 }
 
 export class CheckResponse {

@@ -19,7 +19,7 @@ export async function checkCommand(ctx: CliContext, out: CliOutput, connectionId
       const statuses = result.project_statuses.map((s) => `${s.id} (${s.name}, ${s.type})`).join(', ');
       out.line(`connection ${connectionId}: the project's statuses: ${statuses || 'none'}`);
     }
-    for (const warning of result.warnings ?? []) out.line(`connection ${connectionId}: warning: ${warning}`);
+    for (const warning of result.warnings ?? []) out.error(`connection ${connectionId}: warning: ${warning}`);
   }
   return result.ok ? 0 : 1;
 }

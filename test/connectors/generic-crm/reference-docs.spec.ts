@@ -5,6 +5,7 @@ import { join } from 'path';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
+import * as discoverDefinition from '../../../connectors/generic-crm/definition/discover-definition';
 import * as sourceDefinition from '../../../connectors/generic-crm/definition/source-definition';
 import * as streamDefinition from '../../../connectors/generic-crm/definition/stream-definition';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
@@ -44,6 +45,9 @@ const HEADINGS = new Map<Class, string>([
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
   [StagesDefinition, 'settings.stages'],
+  [discoverDefinition.DiscoverDefinition, 'settings.discover'],
+  [discoverDefinition.DiscoverListDefinition, 'settings.discover.<list>'],
+  [discoverDefinition.DealStatusDefinition, 'settings.discover.deal_statuses[]'],
 ]);
 
 interface Row {
