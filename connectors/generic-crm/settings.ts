@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
@@ -34,6 +34,10 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
+  /** `false`: no product rows are read (the enrichments of feature `products` are skipped, no extra requests) */
+  @IsOptional() @IsBoolean() products?: boolean;
+  /** `false`: no stage history is read (the enrichments of feature `history`) */
+  @IsOptional() @IsBoolean() history?: boolean;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
 }
