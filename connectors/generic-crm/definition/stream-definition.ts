@@ -131,6 +131,7 @@ export class EnrichDefinition {
   /** the deal field it feeds (`products` or `history`): switched off by the setting of that name, left out when refused */
   @IsOptional() @IsIn(ENRICH_FEATURES) feature?: EnrichFeature;
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /** path (or =JSONata) of the fetched records in an answer */
   @IsOptional() @IsString() records?: string;
   /** path (or =JSONata) in a fetched record of the key it belongs to */
   @IsOptional() @IsString() match?: string;
@@ -144,7 +145,7 @@ export class EnrichDefinition {
   @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
   /** each fetched record becomes these fields (paths or =JSONata); default: kept as fetched */
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
-  /** answers that leave the feature out instead of failing the read */
+  /** answers that leave the feature (or, without one, this enrichment) out instead of failing the read */
   @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
 }
 

@@ -1,4 +1,4 @@
-import { EnrichDefinition, EnrichFeature } from '../definition/stream-definition';
+import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature } from '../definition/stream-definition';
 import { Requester, RequestSpec, SourceAnswer } from '../http/requester';
 import { SourceError } from '../http/source-error';
 import { createPaginator } from '../pagination/strategies';
@@ -16,8 +16,8 @@ const DEFAULT_REFUSALS = [401, 403, 404];
 
 /** One read's enrichments: what is switched off, what the CRM refused (warned once), compiled parts. */
 export class EnrichSession {
-  /** feature -> why it is left out for the rest of the read */
-  readonly unavailable = new Map<EnrichFeature, string>();
+  /** feature (or, for an enrichment of no feature, its name) -> why it is left out for the rest of the read */
+  readonly unavailable = new Map<string, string>();
   private readonly compiled = new Map<EnrichDefinition, CompiledEnrich>();
 
   constructor(
@@ -30,11 +30,12 @@ export class EnrichSession {
 
   /** Mapping fields of these names are not read: the feature is off or the CRM refused it. */
   leftOut(): ReadonlySet<string> {
-    return new Set<string>([...this.switchedOff, ...this.unavailable.keys()]);
+    return new Set<string>([...this.switchedOff, ...[...this.unavailable.keys()].filter(isFeature)]);
   }
 
   skips(definition: EnrichDefinition): boolean {
-    return !!definition.feature && (this.switchedOff.has(definition.feature) || this.unavailable.has(definition.feature));
+    if (definition.feature && this.switchedOff.has(definition.feature)) return true;
+    return this.unavailable.has(definition.feature ?? definition.name);
   }
 
   compile(definition: EnrichDefinition): CompiledEnrich {
@@ -43,6 +44,7 @@ export class EnrichSession {
       const where = `enrich ${definition.name}`;
       found = {
         key: reader(definition.key ?? 'id', `${where}.key`),
+        records: reader(definition.records ?? '', `${where}.records`),
         match: reader(definition.match ?? 'id', `${where}.match`),
         mapping: definition.mapping ? compileMapping(definition.mapping, where) : null,
       };
@@ -52,16 +54,21 @@ export class EnrichSession {
   }
 
   /** The first refusal of a feature in a read warns; the feature is then left out of every later page. */
-  refuse(definition: EnrichDefinition, feature: EnrichFeature, answer: string): void {
+  refuse(definition: EnrichDefinition, answer: string): void {
+    const what = definition.feature ?? definition.name;
     const grant = definition.optional?.grant ? ` To send them: ${definition.optional.grant}.` : '';
-    const reason = `${feature} left out: enrichment ${definition.name} was refused (${answer}).${grant} The deals are sent without ${feature}.`;
-    this.unavailable.set(feature, reason);
+    const rest = definition.feature ? `The deals are sent without ${what}.` : 'The records are read without it.';
+    const reason = `${what} left out: enrichment ${definition.name} was refused (${answer}).${grant} ${rest}`;
+    this.unavailable.set(what, reason);
     this.warn(`${this.where}: ${reason}`);
   }
 }
 
+const isFeature = (name: string): name is EnrichFeature => (ENRICH_FEATURES as readonly string[]).includes(name);
+
 interface CompiledEnrich {
   key(record: unknown): Promise<unknown>;
+  records(answer: unknown): Promise<unknown>;
   match(record: unknown): Promise<unknown>;
   mapping: CompiledField[] | null;
 }
@@ -115,7 +122,7 @@ export async function enrichPage(
       const ids = [...idSet];
       for (let start = 0; start < ids.length; start += batchSize) {
         const batch = { ...variables, ids: ids.slice(start, start + batchSize), partition: partition || undefined };
-        for await (const item of fetchBatch(definition, requester, batch)) {
+        for await (const item of fetchBatch(definition, compiled, requester, batch)) {
           const owner = await compiled.match(item);
           const value = compiled.mapping ? await readFields(compiled.mapping, item) : item;
           for (const key of keysOf(owner)) related.set(key.id, [...(related.get(key.id) ?? []), value]);
@@ -124,7 +131,7 @@ export async function enrichPage(
     }
   } catch (error) {
     if (!(error instanceof Refused)) throw error;
-    session.refuse(definition, definition.feature!, error.message);
+    session.refuse(definition, error.message);
     return;
   }
   for (const [index, record] of records.entries()) {
@@ -138,6 +145,7 @@ class Refused extends Error {}
 /** One batch's related records, page by page. */
 async function* fetchBatch(
   definition: EnrichDefinition,
+  compiled: CompiledEnrich,
   requester: Requester,
   variables: TemplateVariables,
 ): AsyncGenerator<unknown> {
@@ -149,8 +157,9 @@ async function* fetchBatch(
     if (seen.has(description)) throw new Error(`enrich ${definition.name}: the paginator came back to ${description}`);
     seen.add(description);
     const answer = await send(definition, requester, spec);
-    const found = getPath(answer.body, definition.records ?? '');
-    const items = Array.isArray(found) ? found : [];
+    const found = answer.body === null ? undefined : await compiled.records(answer.body);
+    // a JSONata selector answers a single match as the object itself
+    const items = Array.isArray(found) ? found : typeof found === 'object' && found !== null ? [found] : [];
     yield* items;
     state = paginator.next(state, answer, items.length);
   }
@@ -170,7 +179,7 @@ async function requestFor(definition: EnrichDefinition, variables: TemplateVaria
 
 /** Sends one request; an answer meaning "not granted / not enabled" for an enrichment of a feature is a Refused. */
 async function send(definition: EnrichDefinition, requester: Requester, spec: RequestSpec): Promise<SourceAnswer> {
-  const optional = definition.feature ? (definition.optional ?? {}) : null;
+  const optional = definition.feature || definition.optional ? (definition.optional ?? {}) : null;
   let answer: SourceAnswer;
   try {
     answer = await requester.send(spec);
