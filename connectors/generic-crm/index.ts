@@ -65,7 +65,8 @@ async function enrichmentsLeftOut(settings: GenericCrmSettings, context: Omit<Re
   const features = (source.streams.deals?.enrich ?? []).filter((e) => e.feature && source[e.feature] !== false);
   if (!enabledStreams(source).includes('deals') || features.length === 0) return '';
   const warnings: string[] = [];
-  const logger = { log: () => {}, warn: (message: string) => warnings.push(message.replace(/^connection [^,]+, stream deals: /, '')) };
+  const keep = (message: string) => warnings.push(message.replace(/^connection [^,]+, stream deals: /, ''));
+  const logger = { log: () => {}, warn: keep, notice: keep };
   const probe = readConnection('deals', { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
   await probe.next();
   await probe.return(undefined);
@@ -97,7 +98,8 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
       source,
       requester: session.requester(pagesOf),
       cursor: withRecheck(cursor, pages.definition.incremental?.recheck_days),
-      enrich: new EnrichSession(switchedOff, (message) => context.logger.warn(message), where),
+      // a refused feature is a notice: the run keeps it and the status page shows it
+      enrich: new EnrichSession(switchedOff, (message) => (context.logger.notice ?? context.logger.warn)(message), where),
       context,
       where: pagesOf === name ? where : `${where} (pages of ${pagesOf})`,
       redact: (text) => session.redactor.redact(text),
