@@ -78,7 +78,9 @@ function config(dir: string, alertUrl: string, crmUrl: string): string {
       '    settings:',
       `      base_url: ${crmUrl}`,
       '      auth: { type: none }',
-      '      streams: { deals: { request: { path: /deals }, records: items, mapping: { id: id, created_at: created, visit_id: visit } } }',
+      // its products endpoint refuses the token: the deals go, the run keeps a notice
+      '      streams: { deals: { request: { path: /deals }, records: items, mapping: { id: id, created_at: created, visit_id: visit, products: "=_related.rows" },',
+      '        enrich: [{ name: rows, feature: products, request: { path: /rows, query: { deal: "{{ids}}" } }, records: rows, match: deal, optional: { grant: "give the key the products scope" } }] } }',
       '      write_back: { fields: { channel: source, city: town }, request: { method: PUT, path: "/deals/{{id}}", body: "{{values}}" } }',
       'alerts:',
       '  - id: ops',
@@ -108,7 +110,10 @@ describeInBrowser(suiteName, () => {
     // a CRM of two deals, one on a demo visit: its start-up sync is followed by a write-back
     const created = new Date(Date.now() - 3_600_000).toISOString();
     const items = [{ id: 1, created, visit: '1000001' }, { id: 2, created, visit: null }];
-    crm = await startCrmServer((request) => (request.method === 'GET' ? { body: { items } } : { body: { ok: true } }));
+    crm = await startCrmServer((request) => {
+      if (request.path === '/rows') return { status: 403, body: { error: 'forbidden', error_description: 'no products scope' } };
+      return request.method === 'GET' ? { body: { items } } : { body: { ok: true } };
+    });
     running = await startDaemon({ ADMIN_TOKEN: TOKEN }, config(dir.path, `${alerts.url}/hook`, crm.url));
     // the start-up runs first, so that a click starts a run instead of meeting the running one (409)
     firstDemoRun = await waitForFinishedRun(running.url, TOKEN, DEMO);
@@ -197,6 +202,8 @@ describeInBrowser(suiteName, () => {
     const cells = page.locator(`#write-back tbody tr[data-run="${writeBack.id}"] td`);
     expect(await cells.allInnerTexts()).toEqual([`#${writeBack.id} (startup)`, 'succeeded', expect.any(String), '1', '1', '0', '0', '']);
     await expectText(page.locator('#last-run-id'), /^#\d+$/); // the last sync, not the write-back
+    // what the sync left out, under its streams: the CRM refused the products
+    await expectText(page.locator('#last-run-notices'), /deals: connection crm-writes-back, stream deals: products left out: enrichment rows was refused \(GET \/rows answered .*HTTP 403.*give the key the products scope/);
     expect(await page.locator('#last-run-id').innerText()).not.toBe(`#${writeBack.id}`);
     expect(crm.requests.filter((r) => r.method === 'PUT').map((r) => r.path)).toEqual(['/deals/1']);
     await expectText(row(WRITES_BACK), /write-back attributed 1 · written 1 · unchanged 0 · rejected 0/); // the last run is the write-back

@@ -185,7 +185,9 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
     answer = await requester.send(spec);
   } catch (error) {
     if (optional && error instanceof SourceError && isRefusal(error, optional)) {
-      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${error.reason.slice(0, 200)}`);
+      // the token is good (the deals were read): only this endpoint refuses it, so no "credentials refused" preamble
+      const answer = error.reason.slice(error.reason.search(/HTTP \d+/) >= 0 ? error.reason.search(/HTTP \d+/) : 0);
+      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${answer.slice(0, 200)}`);
     }
     throw error;
   }
