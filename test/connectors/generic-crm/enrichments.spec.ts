@@ -128,3 +128,24 @@ describe('generic-crm enrichments', () => {
     }
   });
 });
+
+describe('generic-crm enrichments: Bitrix24 product rows beyond one page', () => {
+  it('a deal of 120 rows: the next batches ask only that deal for its next rows (start 50, 100), every row is read', async () => {
+    const crm = bitrix24.createCrm();
+    for (let i = 0; i < 119; i++) crm.addProduct!('203');
+    const server = await startCrmServer(crm.handler);
+    try {
+      const { records, rejected, logs } = await readAll(connector, 'deals', bitrix24.settings(server.url));
+      expect({ rejected, logs: logs.filter((l) => l.includes('left out')) }).toEqual({ rejected: [], logs: [] });
+      const deal = records.find((r) => r.id === '203') as { products?: unknown[] };
+      expect(deal.products).toHaveLength(120);
+      expect((records.find((r) => r.id === '201') as { products?: unknown[] }).products).toHaveLength(2);
+      const rowBatches = server.requests
+        .filter((r) => r.path.endsWith('/batch.json') && String(Object.values(r.body.cmd)[0]).startsWith('crm.item.productrow.list'))
+        .map((r) => Object.entries(r.body.cmd as Record<string, string>).map(([key, command]) => `${key}${/start=(\d+)/.exec(command)?.[0] ?? ''}`).join(' '));
+      expect(rowBatches).toEqual(['d201 d202', 'd203', 'd203start=50', 'd203start=100']);
+    } finally {
+      await server.close();
+    }
+  });
+});
