@@ -99,6 +99,7 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
       requester: session.requester(pagesOf),
       cursor: withRecheck(cursor, pages.definition.incremental?.recheck_days),
       // a refused feature is a notice: the run keeps it and the status page shows it
+      limit: context.limit,
       enrich: new EnrichSession(switchedOff, (message) => (context.logger.notice ?? context.logger.warn)(message), where),
       context,
       where: pagesOf === name ? where : `${where} (pages of ${pagesOf})`,

@@ -25,6 +25,8 @@ export interface PageInputs {
   redact(text: string): string;
   /** this read's enrichments: switched off, refused (warned once) */
   enrich: EnrichSession;
+  /** a preview or check reads this many records: the rest of a page is neither enriched nor mapped */
+  limit?: number;
 }
 
 export interface ReadStats {
@@ -50,7 +52,9 @@ export async function mapPage(
   reslice: Reslicer,
 ): Promise<Page> {
   const { plan, requester, cursor } = inputs;
-  const selected = plan.filter ? await filterRecords(raw, plan.filter) : raw;
+  const filtered = plan.filter ? await filterRecords(raw, plan.filter) : raw;
+  // `check` asks for one deal: its sub-requests are for that deal, not for the page's 250
+  const selected = inputs.limit === undefined ? filtered : filtered.slice(0, Math.max(0, inputs.limit - stats.read));
   for (const enrich of plan.definition.enrich ?? []) {
     await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field }, inputs.enrich);
   }
