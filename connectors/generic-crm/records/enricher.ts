@@ -125,7 +125,11 @@ export async function enrichPage(
         for await (const item of fetchBatch(definition, compiled, requester, batch)) {
           const owner = await compiled.match(item);
           const value = compiled.mapping ? await readFields(compiled.mapping, item) : item;
-          for (const key of keysOf(owner)) related.set(key.id, [...(related.get(key.id) ?? []), value]);
+          for (const key of keysOf(owner)) {
+            const list = related.get(key.id);
+            if (list) list.push(value);
+            else related.set(key.id, [value]);
+          }
         }
       }
     }
