@@ -1,5 +1,6 @@
 import { startCrmServer, CrmServer } from '../fixtures/crm/crm-fixture-server';
 import * as hubspot from '../fixtures/crm/hubspot';
+import * as pipedrive from '../fixtures/crm/pipedrive';
 import { E2eSync } from './e2e-harness';
 import { orderDetails } from './sandbox-readback';
 
@@ -37,5 +38,31 @@ describe('e2e: a CRM refusing the products endpoint', () => {
     const run = await e2e.run();
     expect(run.streams.deals?.notices).toHaveLength(1);
     expect(run.streams.deals?.sent).toBe(0);
+  });
+});
+
+/** A Pipedrive token whose user may not see products (403 on /v2/deals/products): the same, with the deals' flow. */
+describe('e2e: Pipedrive refusing the products endpoint', () => {
+  let crm: CrmServer;
+  let e2e: E2eSync;
+  beforeAll(async () => {
+    crm = await startCrmServer(pipedrive.createHandler({ refuseProducts: true }));
+    e2e = await E2eSync.start({ connectionId: 'pd-no-products', connector: 'generic-crm', settings: pipedrive.settings(crm.url) });
+    await e2e.registerVisits(pipedrive.expected.deals.map((d) => d.visit_id).filter((v): v is string => !!v));
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    await crm?.close();
+  });
+
+  it('sends every deal with its history and no products, and keeps one notice naming what to grant', async () => {
+    const run = await e2e.run();
+    expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: null });
+    expect(run.streams.deals).toMatchObject({ read: 3, sent: 3, rejected: 0 });
+    expect(run.streams.deals?.notices).toEqual([expect.stringMatching(/^connection pd-no-products, stream deals: products left out: .*HTTP 403.*products:read/)]);
+    const details = await orderDetails(e2e.tracker, ['1001', '1003']);
+    expect(details.get('1001')!.products).toEqual([]);
+    expect((details.get('1001')!.order as { history?: unknown[] }).history).toHaveLength(3);
+    expect(crm.requests.filter((r) => r.path === '/api/v2/deals/products')).toHaveLength(1);
   });
 });
