@@ -139,7 +139,7 @@ async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart
   if (state.url) return { method, path: state.url, body, headers: request.headers };
   const inject = plan.definition.paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
   if (inject === 'body') body = { ...((body as object) ?? {}), ...state.params };
-  else Object.assign(query, state.params);
+  else if (inject === 'query') Object.assign(query, state.params);
   const path = String(await renderTemplate(request.path ?? '', variables));
   return { method, path, query, body, headers: request.headers };
 }

@@ -72,6 +72,11 @@ export interface ConnectorLogger {
   log(message: string): void;
   warn(message: string): void;
   debug?(message: string): void;
+  /**
+   * A warning the run keeps and the status page shows with the stream (not only the log): part of the data is
+   * left out while the rest goes (a CRM refusing the products endpoint). Once per run per problem.
+   */
+  notice?(message: string): void;
 }
 
 /**

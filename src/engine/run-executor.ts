@@ -3,7 +3,7 @@ import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '..
 import { errorText } from './engine-errors';
 import { RunMode } from './engine-types';
 import { CursorStore } from '../store/repositories/cursor.store';
-import { RunScope } from './run-scope';
+import { RunScope, zeroStreamCounters } from './run-scope';
 import { storedStateFor } from './fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
 import { StreamPlan, StreamSync } from './stream-sync';
@@ -78,6 +78,13 @@ export class RunExecutor {
     await registerStages(definition, context, this.scope.tracker, logger);
   }
 
+  /** A connector's notice is logged as a warning and kept with the stream's counters (the status page shows it). */
+  private notice(stream: StreamName, message: string): void {
+    this.scope.logger.warn(message);
+    const counters = this.scope.streams[stream] ?? (this.scope.streams[stream] = zeroStreamCounters());
+    if (!(counters.notices ?? []).includes(message)) counters.notices = [...(counters.notices ?? []), message];
+  }
+
   private streamsToRun(): StreamSpec[] {
     const offered = this.request.definition.streams(this.request.settings);
     const byName = new Map(offered.map((s) => [s.name, s]));
@@ -107,7 +114,7 @@ export class RunExecutor {
       definition.read(spec.name, window, {
         connectionId: this.scope.connectionId,
         settings: this.request.settings,
-        logger: { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug },
+        logger: { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug, notice: (m) => this.notice(spec.name, m) },
         signal: this.scope.signal,
         state,
         workDir: this.request.workDir,

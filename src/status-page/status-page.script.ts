@@ -88,7 +88,17 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       (run.error ? '<div class="error" id="last-run-error">' + longText('run:' + run.id, run.error) + '</div>' : '') +
       (rows.length ? '<div class="scroll"><table class="streams"><thead><tr><th>Stream</th>' + STREAM_KEYS.map(function (k) { return '<th class="num">' + k.replace(/_/g, ' ') + '</th>'; }).join('') +
         '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>' : '<p class="muted">Nothing read.</p>') +
+      notices(streams) +
       '<div class="counters" title="the service&#39;s add-orders counters, summed over the run">' + cells.join('') + '</div>');
+  }
+
+  /** What a connector left out of a stream (a CRM refusing its products endpoint), with how to grant it. */
+  function notices(streams) {
+    var items = [];
+    Object.keys(streams).forEach(function (name) {
+      ((streams[name] || {}).notices || []).forEach(function (text, i) { items.push('<li>' + esc(name) + ': ' + longText('notice:' + name + i, text) + '</li>'); });
+    });
+    return items.length ? '<ul class="warning" id="last-run-notices">' + items.join('') + '</ul>' : '';
   }
 
   /** A write-back run in the connections table: its own counters, named (it reads and sends nothing). */

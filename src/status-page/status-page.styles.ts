@@ -30,6 +30,7 @@ export const STATUS_PAGE_CSS = /* css */ `
   .state-running { color: var(--accent); }
   .state-paused { color: var(--warn); }
   .error { color: var(--bad); }
+  ul.warning { color: var(--warn); margin: 8px 0 14px; padding-left: 20px; } /* what a connector left out (notices) */
   #last-run-error { margin: 0 0 14px; } /* a div: a <pre> inside a <p> would end the paragraph and escape .long */
   button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
   button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }

@@ -47,7 +47,8 @@ export class ConnectionCheckService {
       message: checks.map((c) => `${c.name}: ${c.ok ? 'ok' : 'failed'}: ${c.message}`).join('; '),
       checks,
     };
-    const review = await this.reviewStatuses(connection);
+    // a service that refused the key has said so once; its statuses cannot be listed either
+    const review = service.ok ? await this.reviewStatuses(connection) : { warnings: [] as string[], statuses: undefined };
     if (review.statuses) response.project_statuses = review.statuses;
     // the source's own warnings (stages no status_map key covers, a missing visit field), then the project's statuses
     // with `statuses: register` every stage is sent as itself and registered, so no stage is left uncovered

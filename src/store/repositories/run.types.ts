@@ -24,6 +24,8 @@ export interface StreamCounters {
   sent_without_visit: number;
   /** sent, but whether the service created them is unknown (a create call timed out); not sent again. Absent while 0 */
   uncertain?: number;
+  /** what the connector left out of this stream's records and why (ConnectorLogger.notice). Absent when none */
+  notices?: string[];
 }
 
 /**

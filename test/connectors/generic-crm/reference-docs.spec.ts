@@ -42,6 +42,7 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.CustomFieldsDefinition, 'streams.<name>.custom_fields'],
   [streamDefinition.LabelsDefinition, 'streams.<name>.custom_fields.labels'],
   [streamDefinition.EnrichDefinition, 'streams.<name>.enrich[]'],
+  [streamDefinition.EnrichOptionalDefinition, 'streams.<name>.enrich[].optional'],
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
   [StagesDefinition, 'settings.stages'],
