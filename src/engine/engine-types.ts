@@ -2,9 +2,9 @@ import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
 import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 
-export type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../store/repositories/run.types';
-export { SERVICE_COUNTER_KEYS } from '../store/repositories/run.types';
-import type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../store/repositories/run.types';
+export type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
+export { SERVICE_COUNTER_KEYS } from '../runs/run-vocabulary';
+import type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
 
 export interface StartRunOptions {
   mode: RunMode;

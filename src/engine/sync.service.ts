@@ -89,6 +89,15 @@ export class SyncService implements OnApplicationShutdown {
     return this.startInternal(connectionId, { mode: 'write_back', trigger });
   }
 
+  /**
+   * An outbound flow (it reads the service and writes into the CRM): a run of its own, leased like a sync.
+   * `write_back` is the one flow so far.
+   */
+  outbound(connectionId: string, flow: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    if (flow !== 'write_back') throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(flow)} (flows: write_back)`);
+    return this.writeBack(connectionId, trigger);
+  }
+
   /** The write-back's dry run: each deal whose values changed and what would be written where; nothing written or stored. */
   writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
     return this.writeBacks.preview(this.lookup.connection(connectionId), this.logger);

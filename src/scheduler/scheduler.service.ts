@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
-import { ConnectionsService, RunInProgressError, RunTrigger, ScheduledSlotTakenError, SyncService } from '../engine';
+import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
+import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
 import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions, writeBackJobName } from './scheduler-options';
@@ -28,6 +29,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly jobs: CronJobsRepository,
     private readonly sync: SyncService,
+    private readonly triggers: RunTriggerService,
     private readonly connections: ConnectionsService,
     private readonly config: TrackerSyncConfig,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
@@ -120,17 +122,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private async writeBackTick(connectionId: string): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) return this.refresh(connectionId);
-    try {
-      const { runId, done } = await this.sync.writeBack(connectionId, 'schedule');
-      this.logger.log(`connection ${connectionId}: write-back run ${runId} started (schedule)`);
-      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: write-back run ${runId}: ${message(error)}`));
-    } catch (error) {
-      if (error instanceof RunInProgressError) {
-        this.logger.log(`connection ${connectionId}: scheduled write-back skipped, run ${error.runId ?? '?'} is still going`);
-        return;
-      }
-      this.logger.error(`connection ${connectionId}: scheduled write-back could not start: ${message(error)}`);
-    }
+    await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow: 'write_back' });
   }
 
   private async startRunOnStart(): Promise<void> {
@@ -151,22 +143,16 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     await this.startRun(connectionId, 'schedule');
   }
 
-  /** Starts a run and does not wait for it; a run already going is not an error for a timer. */
-  private async startRun(connectionId: string, trigger: RunTrigger): Promise<void> {
+  /** Starts a run and does not wait for it; a run already going is not an error for a timer (its next tick comes). */
+  private async startRun(connectionId: string, trigger: RunTrigger, request: RunRequest = { kind: 'sync', mode: 'incremental' }): Promise<void> {
+    const what = request.kind === 'outbound' ? `${request.flow.replace('_', '-')} run` : 'run';
     try {
-      const { runId, done } = await this.sync.start(connectionId, { mode: 'incremental', trigger });
-      this.logger.log(`connection ${connectionId}: run ${runId} started (${trigger})`);
-      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: run ${runId}: ${message(error)}`));
+      const outcome = await this.triggers.trigger({ connectionId, trigger, request, whenBusy: 'skip' });
+      if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: ${what} ${outcome.runId} started (${trigger})`);
+      else if (outcome.status === 'skipped' && outcome.reason === 'slot_taken') this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
+      else this.logger.log(`connection ${connectionId}: ${trigger} ${what} skipped, run ${outcome.runningRunId ?? '?'} is still going`);
     } catch (error) {
-      if (error instanceof ScheduledSlotTakenError) {
-        this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
-        return;
-      }
-      if (error instanceof RunInProgressError) {
-        this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${error.runId ?? '?'} is still going`);
-        return;
-      }
-      this.logger.error(`connection ${connectionId}: ${trigger} run could not start: ${message(error)}`);
+      this.logger.error(`connection ${connectionId}: ${trigger} ${what} could not start: ${message(error)}`);
     }
   }
 

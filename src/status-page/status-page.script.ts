@@ -1,4 +1,4 @@
-import { WRITE_BACK_COUNTER_MEANINGS } from '../store/repositories/run.types';
+import { WRITE_BACK_COUNTER_MEANINGS } from '../runs/run-vocabulary';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../tracker/types/orders.types';
 
 /**

@@ -6,7 +6,7 @@ import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { AcknowledgedRecord, RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RunStore } from './repositories/run.store';
-import type { ServiceCounters, StreamCounters } from './repositories/run.types';
+import type { ServiceCounters, StreamCounters } from '../runs/run-vocabulary';
 import { SerialWriter } from './serial-writer';
 
 export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;

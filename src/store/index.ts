@@ -25,7 +25,7 @@ export * from './repositories/open-rejection.store';
 export * from './repositories/record-state.store';
 export * from './repositories/rejected-record.store';
 export * from './repositories/run.store';
-export * from './repositories/run.types';
+export * from '../runs/run-vocabulary';
 export * from './repositories/request-budget.store';
 export * from './repositories/connector-secret.store';
 export * from './shared-request-budget';

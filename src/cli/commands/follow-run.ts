@@ -1,4 +1,4 @@
-import { RunsQueryService, SecretScrubber } from '../../admin';
+import { RunsQueryService, SecretScrubber } from '../../application';
 import { RunInProgressError, RunSummary, SyncService } from '../../engine';
 import type { ProgressEvent } from '../../engine';
 import type { CliContext } from '../cli-context';

@@ -1,4 +1,4 @@
-import type { RunResponse } from '../../admin';
+import type { RunResponse } from '../../application';
 import { writeBackLine } from './write-back.format';
 
 const SEP = ' · ';

@@ -1,5 +1,5 @@
-import type { WriteBackCounters } from '../../store/repositories/run.types';
-import { WRITE_BACK_COUNTERS } from '../../store/repositories/run.types';
+import type { WriteBackCounters } from '../../runs/run-vocabulary';
+import { WRITE_BACK_COUNTERS } from '../../runs/run-vocabulary';
 import type { WriteBackPreview } from '../../engine';
 
 const SEP = ' · ';

@@ -1,6 +1,6 @@
 import type { AttributionValue, ConnectorDefinition, ConnectorSecrets, DealWrite, WriteBackPlan } from '../../connectors/connector-definition';
 import type { WriteBackStore } from '../../store/repositories/write-back.store';
-import type { WriteBackCounters } from '../../store/repositories/run.types';
+import type { WriteBackCounters } from '../../runs/run-vocabulary';
 import type { TrackerClient } from '../../tracker/tracker-client';
 import type { Order } from '../../tracker/types/orders.types';
 import type { EngineLogger } from '../engine-logger';

@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../repositories/run.types';
+import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
 
 /**
  * One sync of one connection; the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)

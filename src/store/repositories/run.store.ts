@@ -5,7 +5,7 @@ import { isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
-import { RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from './run.types';
+import { RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
 
 export interface NewRun {
   connectionId: string;

@@ -3,7 +3,7 @@ import { RunEntity } from '../entities/run.entity';
 import { SerialWriter } from '../serial-writer';
 import { RecordStateStore } from './record-state.store';
 import { RejectedRecordStore } from './rejected-record.store';
-import { WriteBackCounters } from './run.types';
+import { WriteBackCounters } from '../../runs/run-vocabulary';
 
 /** The record_state stream holding the fingerprint of the values last written into each deal. */
 export const WRITE_BACK_STREAM = 'write_back';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../../engine';
 import { OpenRejectionStore } from '../../store';
-import { OpenRejectionListResponse, toOpenRejectionResponse } from '../dto/open-rejection.response';
+import { OpenRejectionListResponse, toOpenRejectionResponse } from '../answers/open-rejection.response';
 
 export interface OpenRejectionsQuery {
   stream?: string;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../../engine';
 import { SchedulerService } from '../../scheduler';
-import { ClearCursorsResponse } from '../dto/connection.response';
+import { ClearCursorsResponse } from '../answers/connection.response';
 import { ConnectionStatusResponse } from './connection-status.response';
 import { ConnectionStatusService } from './connection-status.service';
 

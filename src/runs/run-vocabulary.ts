@@ -1,4 +1,4 @@
-import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../../tracker/types/orders.types';
+import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../tracker/types/orders.types';
 
 /** The types of a run and its counters, once: the run rows store them, the engine counts them, the admin API shows them. */
 
@@ -9,7 +9,11 @@ import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../../tracker/types/orde
 export const RUN_MODES = ['incremental', 'full', 'since', 'retry', 'write_back'] as const;
 export type RunMode = (typeof RUN_MODES)[number];
 
-export const RUN_TRIGGERS = ['schedule', 'admin', 'cli', 'startup'] as const;
+/**
+ * Who started a run; `webhook` is reserved for the CRM's calls (issue 30). Every trigger goes through
+ * RunTriggerService (src/application/runs/).
+ */
+export const RUN_TRIGGERS = ['schedule', 'admin', 'cli', 'startup', 'webhook'] as const;
 export type RunTrigger = (typeof RUN_TRIGGERS)[number];
 
 export const RUN_STATUSES = ['running', 'succeeded', 'failed', 'interrupted'] as const;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RejectedRecordStore, RunEntity, RunStore } from '../../store';
-import { RejectedRecordListResponse, toRejectedRecordResponse } from '../dto/rejected-record.response';
-import { RunListResponse, RunResponse, toRunResponse } from '../dto/run.response';
-import { RunsQueryDto } from '../dto/runs-query.dto';
+import { RejectedRecordListResponse, toRejectedRecordResponse } from '../answers/rejected-record.response';
+import { RunListResponse, RunResponse, toRunResponse } from '../answers/run.response';
+import { RunsQueryDto } from '../answers/runs-query.dto';
 import { UnknownRunError } from '../../engine';
 
 /** Reads runs and their rejected records for the admin API and the CLI (read-only). */

@@ -4,7 +4,7 @@ import { TrackerSyncConfig } from '../../config';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
-import { CheckResponse } from '../dto/connection.response';
+import { CheckResponse } from '../answers/connection.response';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const CHECK_TIMEOUT_MS = 30_000;

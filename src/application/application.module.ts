@@ -5,14 +5,13 @@ import { ConnectionCheckService } from './connections/connection-check.service';
 import { ConnectionControlService } from './connections/connection-control.service';
 import { ConnectionStatusService } from './connections/connection-status.service';
 import { OpenRejectionsService } from './connections/open-rejections.service';
-import { RunTriggerService } from './runs/run-trigger.service';
+import { RunTriggerModule } from './runs/run-trigger.module';
 import { RunsQueryService } from './runs/runs-query.service';
 import { SecretScrubber } from './secrets/secret-scrubber.service';
 
 const SERVICES = [
   SecretScrubber,
   RunsQueryService,
-  RunTriggerService,
   ConnectionStatusService,
   ConnectionControlService,
   ConnectionCheckService,
@@ -20,8 +19,8 @@ const SERVICES = [
 ];
 
 /**
- * What the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
+ * The application layer: what the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
  * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs).
  */
-@Module({ imports: [EngineModule, SchedulerModule], providers: SERVICES, exports: SERVICES })
-export class AdminServicesModule {}
+@Module({ imports: [EngineModule, SchedulerModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })
+export class ApplicationModule {}

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ConnectionResponse } from '../dto/connection.response';
+import { ConnectionResponse } from '../answers/connection.response';
 
 /** A run the store could not record (its start or its end), newer than the last stored run. */
 export class RunFailureResponse {
