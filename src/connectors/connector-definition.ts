@@ -177,10 +177,33 @@ export interface DealWrite {
   values: Partial<Record<AttributionValue, string>>;
 }
 
-/** What the CRM made of one deal's update. */
-export type WriteOutcome =
-  | { id: string; status: 'written' }
+/**
+ * What an outbound flow may ask a connector to write into its CRM, per operation: the item handed in and what
+ * the CRM answers for an item it took (beside its id). Write-back updates deals' fields (`update_deals`); lead
+ * delivery adds its operations here (e.g. `create_deals` answering `{ dealId }`, `find_contacts`, `add_notes`),
+ * each an optional method of WriteCapability typed with `CrmWriteFn<'<operation>', S>`.
+ */
+export interface CrmWriteOperations {
+  update_deals: { item: DealWrite; answer: object };
+}
+export type CrmWriteOperation = keyof CrmWriteOperations;
+
+/**
+ * What the CRM made of one item of a write: taken (`written`, with the operation's answer, e.g. the id of
+ * what it created) or refused with its reason.
+ */
+export type WriteOutcome<A extends object = object> =
+  | ({ id: string; status: 'written' } & A)
   | { id: string; status: 'rejected'; reason: string; field?: string };
+
+/**
+ * One write operation of a connector: the items, batched as the CRM wants, and the outcomes batch by batch,
+ * one per item handed in (see WriteCapability for what a throw means).
+ */
+export type CrmWriteFn<Op extends CrmWriteOperation, S = unknown> = (
+  items: CrmWriteOperations[Op]['item'][],
+  context: WriteContext<S>,
+) => AsyncIterable<WriteOutcome<CrmWriteOperations[Op]['answer']>[]>;
 
 export interface WriteContext<S = unknown> {
   connectionId: string;
@@ -203,8 +226,8 @@ export interface WriteContext<S = unknown> {
 export interface WriteCapability<S = unknown> {
   /** the connection's write-back, or null when its settings configure none */
   plan(settings: S): WriteBackPlan | null;
-  /** writes the deals' values into the fields `plan` names; the outcomes batch by batch */
-  write(deals: DealWrite[], context: WriteContext<S>): AsyncIterable<WriteOutcome[]>;
+  /** `update_deals`: writes the deals' values into the fields `plan` names; the outcomes batch by batch */
+  write: CrmWriteFn<'update_deals', S>;
   /**
    * Reach the CRM and resolve every configured field against its field list (as `check` does for the
    * connection); throws naming the `write_back.fields` key of a field the CRM does not have.

@@ -14,10 +14,10 @@ import { RunLauncher } from './run-launcher';
 import { RunLeases } from './run-leases';
 import { RunProgress } from './run-progress';
 import { SyncService } from './sync.service';
-import { WriteBackLauncher } from './write-back/write-back-launcher';
+import { OutboundLauncher } from './outbound/outbound-launcher';
 
 /** The engine's parts that EngineModule provides beside SyncService and ConnectionsService. */
-export const ENGINE_PARTS = [EngineSettings, ConnectionLookup, ConnectionPreview, RejectionRetry, RunFailures, RunLauncher, RunLeases, RunProgress, WriteBackLauncher];
+export const ENGINE_PARTS = [EngineSettings, ConnectionLookup, ConnectionPreview, RejectionRetry, RunFailures, RunLauncher, RunLeases, RunProgress, OutboundLauncher];
 
 export interface EngineInputs {
   /** the store: its DataSource, or its repositories (to share them, e.g. with a HeartbeatService) */
@@ -51,7 +51,7 @@ export function createEngine(inputs: EngineInputs): { sync: SyncService; connect
     new ConnectionPreview(lookup, stores.recordStates, settings),
     stores.runs,
     settings,
-    new WriteBackLauncher(lookup, inputs.tracker, stores.writeBack),
+    new OutboundLauncher(lookup, inputs.tracker, stores.outbound),
   );
   return { sync, connections: new ConnectionsService(stores.connections, stores.cursors, inputs.config), stores };
 }

@@ -2,9 +2,9 @@ import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
 import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 
-export type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
+export type { RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
 export { SERVICE_COUNTER_KEYS } from '../runs/run-vocabulary';
-import type { RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
+import type { OutboundFlowName, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
 
 export interface StartRunOptions {
   mode: RunMode;
@@ -34,9 +34,14 @@ export interface RunSummary {
   /** the first 20 rejected records of the run */
   rejected: RejectedRecordEntity[];
   error: string | null;
-  /** a write-back run's counters (mode write_back) */
+  /** `sync`, or `outbound` (then `flow` names the flow, as `mode` does, and `flowCounters` are its counters) */
+  direction: RunDirection;
+  flow: OutboundFlowName | null;
+  /** an outbound run's counters, named by its flow's description (src/runs/outbound-flows.ts) */
+  flowCounters?: Record<string, number>;
+  /** a write-back run's counters (flow write_back): `flowCounters` under the name write-back runs always had */
   writeBack?: WriteBackCounters;
-  /** the write-back run that followed this sync (a connection with write_back and no schedule of its own) */
+  /** the outbound run that followed this sync (a flow without a schedule of its own), followed in turn by the next */
   followedBy?: RunSummary;
 }
 

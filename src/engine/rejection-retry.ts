@@ -18,6 +18,9 @@ export class RejectionRetry {
     if (run.mode === 'write_back') {
       throw new InvalidRunOptionsError(`run ${runId} is a write-back: the deals the CRM refused are written again by the next write-back pass (POST /api/connections/${run.connection_id}/write-back)`);
     }
+    if (run.direction === 'outbound') {
+      throw new InvalidRunOptionsError(`run ${runId} is an outbound run (${run.flow}): what the CRM refused is written again by the flow's next pass`);
+    }
     const onlyIds = new Map<StreamName, Set<string>>();
     for (const row of await this.rejected.unresolvedOf(runId)) {
       if (!row.external_id) continue;

@@ -88,7 +88,7 @@ export class RunLauncher {
     } catch {
       const now = new Date().toISOString();
       return {
-        runId, connectionId, mode: 'incremental', trigger: 'admin', status: outcome.status, startedAt: now, finishedAt: now,
+        runId, connectionId, mode: 'incremental', trigger: 'admin', status: outcome.status, startedAt: now, finishedAt: now, direction: 'sync', flow: null,
         streams: {}, counters: zeroServiceCounters(), rejectedCount: 0, rejected: [], error: outcome.error,
       };
     }

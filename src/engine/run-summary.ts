@@ -1,6 +1,7 @@
 import type { StreamName } from '../connectors/canonical';
 import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 import { RunEntity } from '../store/entities/run.entity';
+import { OUTBOUND_FLOWS } from '../runs/outbound-flows';
 import { RunSummary, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from './engine-types';
 
 export function summaryFromRun(run: RunEntity, rejected: { total: number; first: RejectedRecordEntity[] }): RunSummary {
@@ -18,7 +19,10 @@ export function summaryFromRun(run: RunEntity, rejected: { total: number; first:
     rejectedCount: rejected.total,
     rejected: rejected.first,
     error: run.error,
-    ...(run.write_back ? { writeBack: run.write_back } : {}),
+    direction: run.direction ?? 'sync',
+    flow: run.flow ?? null,
+    ...(run.flow_counters ? { flowCounters: run.flow_counters } : {}),
+    ...(run.write_back ? { writeBack: { ...run.write_back } } : {}),
   };
 }
 
@@ -30,9 +34,9 @@ export function summaryLine(summary: RunSummary): string {
   );
   const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
   const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;
-  if (summary.mode === 'write_back') {
-    const counters = Object.entries(summary.writeBack ?? {}).map(([k, v]) => `${k} ${v}`);
-    return `${head}: write-back ${counters.join(' · ') || 'nothing done'}${summary.error ? ` — ${summary.error}` : ''}`;
+  if (summary.flow) {
+    const counters = Object.entries(summary.flowCounters ?? {}).map(([k, v]) => `${k} ${v}`);
+    return `${head}: ${OUTBOUND_FLOWS[summary.flow].title} ${counters.join(' · ') || 'nothing done'}${summary.error ? ` — ${summary.error}` : ''}`;
   }
   const body = [streams.join(' | ') || 'nothing read', ...counters].join(' · ');
   return `${head}: ${body}${summary.error ? ` — ${summary.error}` : ''}`;

@@ -30,4 +30,4 @@ export * from './repositories/request-budget.store';
 export * from './repositories/connector-secret.store';
 export * from './shared-request-budget';
 export * from './repositories/alert.store';
-export * from './repositories/write-back.store';
+export * from './repositories/outbound.store';

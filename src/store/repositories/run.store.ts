@@ -5,7 +5,7 @@ import { isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
-import { RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
+import { directionOf, RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
 
 export interface NewRun {
   connectionId: string;
@@ -32,6 +32,7 @@ export class RunStore {
       m.getRepository(RunEntity).save({
         connection_id: run.connectionId,
         mode: run.mode,
+        ...directionOf(run.mode),
         since: run.since,
         trigger: run.trigger,
         holder: run.holder,

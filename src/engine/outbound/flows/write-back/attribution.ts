@@ -1,6 +1,6 @@
 import { createHash } from 'crypto';
-import type { AttributionValue } from '../../connectors/connector-definition';
-import type { Visit } from '../../tracker/types/visits.types';
+import type { AttributionValue } from '../../../../connectors/connector-definition';
+import type { Visit } from '../../../../tracker/types/visits.types';
 
 /**
  * The attribution values of one visit (the service's Visit record): channel levels from

@@ -1,9 +1,9 @@
-import { ordersWithVisits } from '../../../src/engine/write-back/order-pages';
-import { DEFAULT_RATE_LIMIT } from '../../../src/tracker/http/rate-limits';
-import { formatTrackerDate } from '../../../src/tracker/tracker-date';
-import { TrackerClient } from '../../../src/tracker/tracker-client';
-import { ServiceCallRecorder } from '../../e2e/service-call-recorder';
-import { SandboxHarness } from '../../sandbox/sandbox-harness';
+import { ordersWithVisits } from '../../../../src/engine/outbound/flows/write-back/order-pages';
+import { DEFAULT_RATE_LIMIT } from '../../../../src/tracker/http/rate-limits';
+import { formatTrackerDate } from '../../../../src/tracker/tracker-date';
+import { TrackerClient } from '../../../../src/tracker/tracker-client';
+import { ServiceCallRecorder } from '../../../e2e/service-call-recorder';
+import { SandboxHarness } from '../../../sandbox/sandbox-harness';
 
 /**
  * The order list read by a write-back pass, against the sandbox (demo visits) through a call recorder: a first

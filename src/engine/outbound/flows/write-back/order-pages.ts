@@ -1,6 +1,6 @@
-import { formatTrackerDate } from '../../tracker/tracker-date';
-import type { TrackerClient } from '../../tracker/tracker-client';
-import type { Order } from '../../tracker/types/orders.types';
+import { formatTrackerDate } from '../../../../tracker/tracker-date';
+import type { TrackerClient } from '../../../../tracker/tracker-client';
+import type { Order } from '../../../../tracker/types/orders.types';
 
 /**
  * The seed's Limits for the order list with `extend: ["visit"]`: `limit` below 100 → 10 requests a

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { InvalidRunOptionsError } from '../../../src/engine/engine-errors';
-import { RejectionRetry } from '../../../src/engine/rejection-retry';
-import { createStoreDataSource } from '../../../src/store/store-data-source';
-import { StoreRepositories } from '../../../src/store/store-repositories';
+import { InvalidRunOptionsError } from '../../../../src/engine/engine-errors';
+import { RejectionRetry } from '../../../../src/engine/rejection-retry';
+import { createStoreDataSource } from '../../../../src/store/store-data-source';
+import { StoreRepositories } from '../../../../src/store/store-repositories';
 
 /** A write-back's refusals are not re-sent by a sync retry: the next pass writes them again. */
 describe('retrying the rejected records of a write-back run', () => {

@@ -1,5 +1,5 @@
-import { attributionOf, pickValues, writeFingerprint } from '../../../src/engine/write-back/attribution';
-import type { Visit } from '../../../src/tracker/types/visits.types';
+import { attributionOf, pickValues, writeFingerprint } from '../../../../src/engine/outbound/flows/write-back/attribution';
+import type { Visit } from '../../../../src/tracker/types/visits.types';
 
 function visit(overrides: Partial<Visit> = {}, source: Partial<Visit['source']> = {}): Visit {
   return {

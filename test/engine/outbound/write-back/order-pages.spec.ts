@@ -1,4 +1,4 @@
-import { pageSizeFor } from '../../../src/engine/write-back/order-pages';
+import { pageSizeFor } from '../../../../src/engine/outbound/flows/write-back/order-pages';
 
 /**
  * After the first page (limit 99, 10 a minute: 6 s apart) told the total: 99-pages cost 6 s each, a fresh
