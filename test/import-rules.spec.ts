@@ -91,6 +91,11 @@ const RULES: Rule[] = [
     from: ['src/store'],
     forbidden: ['src/engine'],
   },
+  {
+    name: 'the store imports no pacing logic: the request budget paces in src/budget (the store keeps its rows), the limits are the tracker client\'s',
+    from: ['src/store'],
+    forbidden: ['src/budget', 'src/tracker/http'],
+  },
 ];
 
 interface ImportSite {

@@ -112,7 +112,12 @@ export interface ReadContext<S = unknown> {
    * spreadsheet connector scans their files on another thread)
    */
   laterStreams?: StreamName[];
+  /** what this connector's `open` returned for the run (its token, limiter, caches), when it has one */
+  session?: unknown;
 }
+
+/** What `open` gets: the run's connection, settings and tools (a read's context without a stream's). */
+export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session'>;
 
 export interface CheckResult {
   ok: boolean;
@@ -143,6 +148,13 @@ export interface ConnectorDefinition<S extends object = any> {
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */
   startupWarnings?(settings: S): string[];
+  /**
+   * Optional, once per run (a sync, an outbound pass) before the run's first read or write: what the run keeps
+   * (a token, a rate limiter, a cache) instead of module-level state. It reaches every read and write of the
+   * run as `context.session`; `close(session)` follows when the run ends, whatever its outcome.
+   */
+  open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
+  close?(session: unknown): Promise<void> | void;
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
 }
@@ -212,6 +224,8 @@ export interface WriteContext<S = unknown> {
   signal?: AbortSignal;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what this connector's `open` returned for the run, when it has one */
+  session?: unknown;
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
-import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 
-export type { RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
+export type { RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
 export { SERVICE_COUNTER_KEYS } from '../runs/run-vocabulary';
-import type { OutboundFlowName, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
+import type { OutboundFlowName, RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
 
 export interface StartRunOptions {
   mode: RunMode;
@@ -32,7 +31,7 @@ export interface RunSummary {
   counters: ServiceCounters;
   rejectedCount: number;
   /** the first 20 rejected records of the run */
-  rejected: RejectedRecordEntity[];
+  rejected: RejectedRecord[];
   error: string | null;
   /** `sync`, or `outbound` (then `flow` names the flow, as `mode` does, and `flowCounters` are its counters) */
   direction: RunDirection;

@@ -56,3 +56,25 @@ export type ServiceCounters = AddOrdersCounters;
 
 export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = ADD_ORDERS_COUNTERS;
 
+
+/**
+ * A record a run rejected, as the engine's summaries and the answers carry it: plain data (the store's
+ * `rejected_record` row has these fields).
+ */
+export interface RejectedRecord {
+  id: number;
+  run_id: number;
+  connection_id: string;
+  stream: string;
+  external_id: string;
+  field: string;
+  reason: string;
+  /** where the record came from in the source (`deals.csv row 16`), when the connector says */
+  ref: string | null;
+  excerpt: string | null;
+  /** who rejected it: the connector (unreadable), the engine (a check) or the service */
+  source: string;
+  fingerprint: string | null;
+  resolved: boolean;
+  created_at: string;
+}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { TrackerSyncConfig } from '../config/config.schema';
-import { redactSecrets } from '../config/redact';
-import { ConnectionEntity } from '../store/entities/connection.entity';
-import { CursorEntity } from '../store/entities/cursor.entity';
-import { isoNow } from '../store/iso-time';
-import { ConnectionStore } from '../store/repositories/connection.store';
-import { CursorStore } from '../store/repositories/cursor.store';
-import { UnknownConnectionError } from './engine-errors';
+import { TrackerSyncConfig } from '../../config/config.schema';
+import { redactSecrets } from '../../config/redact';
+import { ConnectionEntity } from '../../store/entities/connection.entity';
+import { CursorEntity } from '../../store/entities/cursor.entity';
+import { isoNow } from '../../store/iso-time';
+import { ConnectionStore } from '../../store/repositories/connection.store';
+import { CursorStore } from '../../store/repositories/cursor.store';
+import { UnknownConnectionError } from '../engine-errors';
 
 /** The connection rows: mirrored from the config at start-up; `paused` belongs to the admin. */
 @Injectable()

@@ -1,6 +1,6 @@
-import { STREAM_ORDER } from '../connectors/canonical';
-import { InvalidRunOptionsError } from './engine-errors';
-import { StartRunOptions } from './engine-types';
+import { STREAM_ORDER } from '../../connectors/canonical';
+import { InvalidRunOptionsError } from '../engine-errors';
+import { StartRunOptions } from '../engine-types';
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 

@@ -1,5 +1,5 @@
-import type { AddOrdersResponse } from '../tracker/types/orders.types';
-import { SERVICE_COUNTER_KEYS, ServiceCounters } from './engine-types';
+import type { AddOrdersResponse } from '../../tracker/types/orders.types';
+import { SERVICE_COUNTER_KEYS, ServiceCounters } from '../engine-types';
 
 export function zeroServiceCounters(): ServiceCounters {
   return Object.fromEntries(SERVICE_COUNTER_KEYS.map((k) => [k, 0])) as unknown as ServiceCounters;

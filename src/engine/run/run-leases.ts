@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectionConfig } from '../config/config.schema';
-import { LeaseHolder, LeaseStore } from '../store/repositories/lease.store';
-import { errorText, RunInProgressError, ScheduledSlotTakenError } from './engine-errors';
-import { EngineLogger } from './engine-logger';
-import { EngineSettings } from './engine-settings';
-import { StartRunOptions } from './engine-types';
+import { ConnectionConfig } from '../../config/config.schema';
+import { LeaseHolder, LeaseStore } from '../../store/repositories/lease.store';
+import { errorText, RunInProgressError, ScheduledSlotTakenError } from '../engine-errors';
+import { EngineLogger } from '../engine-logger';
+import { EngineSettings } from '../engine-settings';
+import { StartRunOptions } from '../engine-types';
 import { scheduledSlot } from './schedule-slot';
 
 /**

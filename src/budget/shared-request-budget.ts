@@ -1,6 +1,6 @@
 import type { OperationLimit, RateLimitBudget } from '../tracker/http/rate-limits';
 import type { RequestBudget } from '../tracker/http/request-budget';
-import { CountGrant, RequestBudgetStore } from './repositories/request-budget.store';
+import { CountGrant, RequestBudgetStore } from '../store/repositories/request-budget.store';
 
 const HOUR_MS = 3_600_000;
 /** after a 429 the per-second spacing doubles for this long, for every process of the project */

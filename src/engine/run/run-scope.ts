@@ -1,10 +1,10 @@
-import type { StreamName } from '../connectors/canonical';
-import type { SourceProgress } from '../connectors/connector-definition';
-import type { TrackerClient } from '../tracker/tracker-client';
-import { ServiceCounters, StreamCounters } from './engine-types';
-import { OpenRejectionStore } from '../store/repositories/open-rejection.store';
-import { RecordStateStore } from '../store/repositories/record-state.store';
-import { SerialWriter } from '../store/serial-writer';
+import type { StreamName } from '../../connectors/canonical';
+import type { SourceProgress } from '../../connectors/connector-definition';
+import type { TrackerClient } from '../../tracker/tracker-client';
+import { ServiceCounters, StreamCounters } from '../engine-types';
+import { OpenRejectionStore } from '../../store/repositories/open-rejection.store';
+import { RecordStateStore } from '../../store/repositories/record-state.store';
+import { SerialWriter } from '../../store/serial-writer';
 
 /** What every stream of one run shares. */
 export interface RunScope {

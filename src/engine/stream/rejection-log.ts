@@ -1,6 +1,6 @@
-import type { RejectedInput } from '../connectors/connector-definition';
-import { openRejectionKey } from '../store/entities/open-rejection.entity';
-import type { NewRejection } from '../store/checkpoint-writer';
+import type { RejectedInput } from '../../connectors/connector-definition';
+import { openRejectionKey } from '../../store/entities/open-rejection.entity';
+import type { NewRejection } from '../../store/checkpoint-writer';
 
 const EXCERPT_MAX = 200;
 

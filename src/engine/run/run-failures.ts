@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { RunStore } from '../store/repositories/run.store';
-import { errorText } from './engine-errors';
-import { EngineLogger } from './engine-logger';
+import { RunStore } from '../../store/repositories/run.store';
+import { errorText } from '../engine-errors';
+import { EngineLogger } from '../engine-logger';
 import type { RunOutcome } from './run-executor';
 
 /** A run that the store could not record: its start, or its end. Kept in memory, since the store failed. */

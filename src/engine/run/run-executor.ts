@@ -1,12 +1,12 @@
-import { STREAM_ORDER, StreamName } from '../connectors/canonical';
-import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '../connectors/connector-definition';
-import { errorText } from './engine-errors';
-import { RunMode } from './engine-types';
-import { CursorStore } from '../store/repositories/cursor.store';
+import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
+import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '../../connectors/connector-definition';
+import { errorText } from '../engine-errors';
+import { RunMode } from '../engine-types';
+import { CursorStore } from '../../store/repositories/cursor.store';
 import { RunScope } from './run-scope';
-import { storedStateFor } from './fingerprint';
-import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
-import { StreamPlan, StreamSync } from './stream-sync';
+import { storedStateFor } from '../stream/fingerprint';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
+import { StreamPlan, StreamSync } from '../stream/stream-sync';
 
 export interface RunRequest {
   mode: RunMode;
@@ -27,6 +27,8 @@ export interface RunRequest {
   secrets?: ConnectorSecrets;
   /** EngineOptions.mappingVersions */
   mappingVersions?: MappingVersions;
+  /** what the connector's `open` returned for this run (ReadContext.session) */
+  session?: unknown;
 }
 
 export interface RunOutcome {
@@ -101,6 +103,7 @@ export class RunExecutor {
         workDir: this.request.workDir,
         secrets: this.request.secrets,
         laterStreams,
+        session: this.request.session,
       });
     return {
       spec,

@@ -1,10 +1,10 @@
-import { STREAM_ORDER } from '../connectors/canonical';
-import type { ConnectorDefinition, ConnectorSecrets, Page } from '../connectors/connector-definition';
-import { errorText } from './engine-errors';
-import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from './engine-types';
-import { Candidate, Problem, RecordPipeline } from './pipeline/record-pipeline';
-import { RecordStateStore } from '../store/repositories/record-state.store';
-import { mappingVersionOf, MappingVersions, streamHandler } from './streams';
+import { STREAM_ORDER } from '../../connectors/canonical';
+import type { ConnectorDefinition, ConnectorSecrets, Page } from '../../connectors/connector-definition';
+import { errorText } from '../engine-errors';
+import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from '../engine-types';
+import { Candidate, Problem, RecordPipeline } from '../pipeline/record-pipeline';
+import { RecordStateStore } from '../../store/repositories/record-state.store';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
 
 export interface PreviewDeps {
   connectionId: string;
@@ -14,6 +14,8 @@ export interface PreviewDeps {
   logger: { log(m: string): void; warn(m: string): void };
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what the connector's `open` returned for this dry run (ReadContext.session) */
+  session?: unknown;
   /** EngineOptions.mappingVersions: the fingerprints must be those a run would compute */
   mappingVersions?: MappingVersions;
 }
@@ -45,6 +47,7 @@ async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'],
       workDir: deps.workDir,
       secrets: deps.secrets,
       limit,
+      session: deps.session,
     });
     for await (const page of pages) {
       result.rejected.push(...(page.rejected ?? []).slice(0, limit - result.rejected.length));

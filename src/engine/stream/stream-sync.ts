@@ -1,19 +1,19 @@
-import type { CanonicalRecord } from '../connectors/canonical';
-import type { Page, ReadCursor, StreamSpec } from '../connectors/connector-definition';
-import type { Checkpoint } from '../store/checkpoint-writer';
-import { isAccessRefusal } from '../tracker/tracker-error';
+import type { CanonicalRecord } from '../../connectors/canonical';
+import type { Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
+import type { Checkpoint } from '../../store/checkpoint-writer';
+import { isAccessRefusal } from '../../tracker/tracker-error';
 import type { Chunk } from './coverage-tracker';
-import { errorText } from './engine-errors';
-import { StreamCounters } from './engine-types';
+import { errorText } from '../engine-errors';
+import { StreamCounters } from '../engine-types';
 import { stateToStore } from './fingerprint';
 import { PageGuard } from './page-guard';
-import { BatchDispatcher, BatchSender } from './pipeline/batch-dispatcher';
-import { OutgoingRecord, settleAnswer } from './pipeline/batch-answer';
-import { Checkpointer } from './pipeline/checkpointer';
-import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from './pipeline/record-pipeline';
+import { BatchDispatcher, BatchSender } from '../pipeline/batch-dispatcher';
+import { OutgoingRecord, settleAnswer } from '../pipeline/batch-answer';
+import { Checkpointer } from '../pipeline/checkpointer';
+import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
 import { RejectionLog } from './rejection-log';
-import { RunScope, zeroStreamCounters } from './run-scope';
-import type { BatchAnswer, HandlerContext, StreamHandler } from './streams/stream-handler';
+import { RunScope, zeroStreamCounters } from '../run/run-scope';
+import type { BatchAnswer, HandlerContext, StreamHandler } from '../streams/stream-handler';
 
 export interface StreamPlan {
   spec: StreamSpec;

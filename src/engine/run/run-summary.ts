@@ -1,10 +1,10 @@
-import type { StreamName } from '../connectors/canonical';
-import { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
-import { RunEntity } from '../store/entities/run.entity';
-import { OUTBOUND_FLOWS } from '../runs/outbound-flows';
-import { RunSummary, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from './engine-types';
+import type { StreamName } from '../../connectors/canonical';
+import { RunEntity } from '../../store/entities/run.entity';
+import { OUTBOUND_FLOWS } from '../../runs/outbound-flows';
+import type { RejectedRecord } from '../../runs/run-vocabulary';
+import { RunSummary, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../engine-types';
 
-export function summaryFromRun(run: RunEntity, rejected: { total: number; first: RejectedRecordEntity[] }): RunSummary {
+export function summaryFromRun(run: RunEntity, rejected: { total: number; first: RejectedRecord[] }): RunSummary {
   const counters = Object.fromEntries(SERVICE_COUNTER_KEYS.map((k) => [k, Number(run[k] ?? 0)])) as unknown as ServiceCounters;
   return {
     runId: run.id,
@@ -17,7 +17,7 @@ export function summaryFromRun(run: RunEntity, rejected: { total: number; first:
     streams: (run.streams ?? {}) as Partial<Record<StreamName, StreamCounters>>,
     counters,
     rejectedCount: rejected.total,
-    rejected: rejected.first,
+    rejected: rejected.first.map((row) => ({ ...row })), // plain data, not the store's rows
     error: run.error,
     direction: run.direction ?? 'sync',
     flow: run.flow ?? null,

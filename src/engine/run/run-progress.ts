@@ -1,18 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { EventEmitter } from 'events';
-import type { SourceProgress } from '../connectors/connector-definition';
-import { EngineSettings } from './engine-settings';
-import { ProgressEvent, RunSummary } from './engine-types';
+import type { SourceProgress } from '../../connectors/connector-definition';
+import { EngineSettings } from '../engine-settings';
+import { ProgressEvent, RunSummary } from '../engine-types';
+import { RunEvents } from './run-events';
 import type { RunScope } from './run-scope';
 
 /** SyncService.events: 'progress' (ProgressEvent) while runs go, 'finished' (RunSummary) as each ends. */
 @Injectable()
 export class RunProgress {
-  readonly events = new EventEmitter();
+  readonly events = new RunEvents();
 
-  constructor(private readonly settings: EngineSettings) {
-    this.events.setMaxListeners(50);
-  }
+  constructor(private readonly settings: EngineSettings) {}
 
   /** A run's RunScope.progress: per stream, at most one event per progressIntervalMs unless forced (stream end). */
   reporter(connectionId: string, runId: number, streams: RunScope['streams']): RunScope['progress'] {

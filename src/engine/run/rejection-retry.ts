@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { StreamName } from '../connectors/canonical';
-import { RejectedRecordStore } from '../store/repositories/rejected-record.store';
-import { RunStore } from '../store/repositories/run.store';
-import { InvalidRunOptionsError, UnknownRunError } from './engine-errors';
+import type { StreamName } from '../../connectors/canonical';
+import { RejectedRecordStore } from '../../store/repositories/rejected-record.store';
+import { RunStore } from '../../store/repositories/run.store';
+import { InvalidRunOptionsError, UnknownRunError } from '../engine-errors';
 
 /** What SyncService.retryRejected re-sends: a run's unresolved rejected records that have an id, per stream. */
 @Injectable()

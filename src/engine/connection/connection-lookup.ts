@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'path';
-import { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
-import type { ConnectorDefinition, ConnectorSecrets } from '../connectors/connector-definition';
-import { ConnectorRegistry } from '../connectors/connector-registry';
-import { ConnectorSecretStore } from '../store/repositories/connector-secret.store';
-import { UnknownConnectionError } from './engine-errors';
-import { EngineSettings } from './engine-settings';
+import { ConnectionConfig, syncOptionsOf, trackerOptionsOf, TrackerSyncConfig } from '../../config/config.schema';
+import type { ConnectorDefinition, ConnectorSecrets } from '../../connectors/connector-definition';
+import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
+import { UnknownConnectionError } from '../engine-errors';
+import { EngineSettings } from '../engine-settings';
 
 /** A connection's config, its connector with typed settings, and its work folder. */
 @Injectable()
@@ -33,7 +33,7 @@ export class ConnectionLookup {
 
   /** ReadContext.workDir: EngineOptions.workDir or <data_dir>/connectors, per connection. */
   workDir(connectionId: string): string {
-    return join(this.settings.workDir ?? join(this.config.data_dir ?? './data', 'connectors'), connectionId);
+    return join(this.settings.workDir ?? join(this.config.data_dir, 'connectors'), connectionId);
   }
 
   /** ReadContext.secrets: the connector's rotating secrets (OAuth2 tokens), in the store shared by the cluster. */
@@ -44,8 +44,8 @@ export class ConnectionLookup {
   /** Records per add-orders call, and calls in flight at once. */
   sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number } {
     return {
-      batchSize: connection.sync?.batch_size ?? this.config.tracker?.batch_size ?? 500,
-      concurrency: this.config.tracker?.concurrency ?? 4,
+      batchSize: syncOptionsOf(connection).batch_size ?? trackerOptionsOf(this.config).batch_size,
+      concurrency: trackerOptionsOf(this.config).concurrency,
     };
   }
 }

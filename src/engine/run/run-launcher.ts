@@ -1,21 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectionConfig } from '../config/config.schema';
-import type { StreamName } from '../connectors/canonical';
-import { CursorStore } from '../store/repositories/cursor.store';
-import { OpenRejectionStore } from '../store/repositories/open-rejection.store';
-import { RecordStateStore } from '../store/repositories/record-state.store';
-import { RejectedRecordStore } from '../store/repositories/rejected-record.store';
-import { RunStore } from '../store/repositories/run.store';
-import { SerialWriter } from '../store/serial-writer';
-import { TrackerClient } from '../tracker/tracker-client';
-import { ConnectionLookup } from './connection-lookup';
-import { EngineSettings } from './engine-settings';
-import { RunSummary, StartRunOptions } from './engine-types';
+import { ConnectionConfig, syncOptionsOf } from '../../config/config.schema';
+import type { StreamName } from '../../connectors/canonical';
+import { CursorStore } from '../../store/repositories/cursor.store';
+import { OpenRejectionStore } from '../../store/repositories/open-rejection.store';
+import { RecordStateStore } from '../../store/repositories/record-state.store';
+import { RejectedRecordStore } from '../../store/repositories/rejected-record.store';
+import { RunStore } from '../../store/repositories/run.store';
+import { SerialWriter } from '../../store/serial-writer';
+import { TrackerClient } from '../../tracker/tracker-client';
+import { ConnectionLookup } from '../connection/connection-lookup';
+import { withConnectorSession } from '../connection/connector-session';
+import { EngineSettings } from '../engine-settings';
+import { RunSummary, StartRunOptions } from '../engine-types';
 import { RunExecutor, RunOutcome, RunRequest } from './run-executor';
 import { RunProgress } from './run-progress';
 import { RunScope } from './run-scope';
 import { summaryFromRun } from './run-summary';
-import { zeroServiceCounters } from './service-answer';
+import { zeroServiceCounters } from '../stream/service-answer';
 
 /** A recorded run to execute: SyncService's start options, resolved. */
 export interface LaunchedRun extends StartRunOptions {
@@ -58,7 +59,7 @@ export class RunLauncher {
       counters: zeroServiceCounters(),
       hasUnresolvedRejections: await this.rejected.hasUnresolved(connection.id),
       idleCheckpointMs: this.settings.idleCheckpointMs,
-      deleteMissingManagers: connection.sync?.delete_missing_managers ?? true,
+      deleteMissingManagers: syncOptionsOf(connection).delete_missing_managers,
       progress: this.progress.reporter(connection.id, run.runId, streams),
     };
     const request: RunRequest = {
@@ -69,14 +70,15 @@ export class RunLauncher {
       startedAt: run.startedAt,
       definition,
       settings,
-      overlapSeconds: connection.sync?.overlap_seconds ?? 300,
-      lagSeconds: connection.sync?.lag_seconds ?? 0,
+      overlapSeconds: syncOptionsOf(connection).overlap_seconds,
+      lagSeconds: syncOptionsOf(connection).lag_seconds,
       ...this.lookup.sizing(connection),
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),
       mappingVersions: this.settings.mappingVersions,
     };
-    return new RunExecutor(scope, this.cursors, request).execute();
+    const session = { definition, settings, connectionId: connection.id, logger, signal: run.signal, workDir: request.workDir, secrets: request.secrets };
+    return withConnectorSession(session, (opened) => new RunExecutor(scope, this.cursors, { ...request, session: opened }).execute());
   }
 
   /** The run as stored, with its outcome; a bare summary when the store cannot be read. */
