@@ -1,6 +1,8 @@
 import { IANAZone } from 'luxon';
 
 /**
+ * The daemon's one time-zone module (connectors get it from `tracker-sync/connector`).
+ *
  * Wall-clock time in an IANA zone -> UTC instant. luxon gives a zone's offset at an instant; two rules are ours:
  * - which instant an ambiguous wall time means (luxon's DateTime.fromObject answers from the offset in force
  *   today, so its answer in a DST overlap changes with the season): in a gap the later offset wins, in an
@@ -80,4 +82,9 @@ export function wallTimeToUtc(wallMs: number, zone: string): number {
   const guess = wallMs - first;
   const second = offsets.offsetAt(guess);
   return second === first ? guess : wallMs - second;
+}
+
+/** Whether `name` is an IANA time zone this process knows (`Europe/Moscow`, `UTC`). */
+export function isTimeZone(name: unknown): name is string {
+  return typeof name === 'string' && IANAZone.isValidZone(name);
 }
