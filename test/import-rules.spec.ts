@@ -45,6 +45,12 @@ const RULES: Rule[] = [
     forbidden: ['src', 'connectors', PACKAGES],
   },
   {
+    name: 'the connector contract is the SDK: built-in connectors import of the daemon only tracker-sync/connector, as plugins do',
+    from: ['connectors'],
+    forbidden: DAEMON,
+    allowed: (target) => target === 'src/connector',
+  },
+  {
     name: 'connectors yield canonical records; only the engine builds service payloads',
     from: ['src/connectors', 'connectors'],
     forbidden: ['src/tracker'],

@@ -1,6 +1,6 @@
 import { closeSync, openSync, readSync } from 'fs';
 import { resolve } from 'path';
-import type { StreamName } from '../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 import { UPDATABLE_STREAMS } from './mapping/mappers';
 import type { SheetSource } from './settings';
 import { formatFromName } from './source/format-detection';
