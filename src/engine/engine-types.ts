@@ -91,3 +91,24 @@ export interface PreviewResult {
   connectionId: string;
   streams: PreviewStream[];
 }
+
+/** A configured connection as stored (plain data; the store's `connection` row has these fields). */
+export interface StoredConnection {
+  id: string;
+  connector: string;
+  /** the connection's settings with secrets redacted */
+  settings: Record<string, unknown>;
+  schedule: string | null;
+  paused: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How far a stream of a connection is fully acknowledged (plain data; the store's `cursor` row). */
+export interface StoredCursor {
+  connection_id: string;
+  stream: string;
+  /** UTC ISO-8601, e.g. '2025-03-10T09:00:00.000Z' */
+  value: string;
+  set_at: string;
+}

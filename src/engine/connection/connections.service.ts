@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { TrackerSyncConfig } from '../../config/config.schema';
 import { redactSecrets } from '../../config/redact';
-import { ConnectionEntity } from '../../store/entities/connection.entity';
-import { CursorEntity } from '../../store/entities/cursor.entity';
 import { isoNow } from '../../store/iso-time';
 import { ConnectionStore } from '../../store/repositories/connection.store';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { UnknownConnectionError } from '../engine-errors';
+import type { StoredConnection, StoredCursor } from '../engine-types';
 
 /** The connection rows: mirrored from the config at start-up; `paused` belongs to the admin. */
 @Injectable()
@@ -28,23 +27,23 @@ export class ConnectionsService {
   }
 
   /** Configured connections, in config order. */
-  async list(): Promise<ConnectionEntity[]> {
+  async list(): Promise<StoredConnection[]> {
     const rows = await this.rows.all();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    return this.config.connections.map((c) => byId.get(c.id)).filter((r): r is ConnectionEntity => !!r);
+    return this.config.connections.map((c) => byId.get(c.id)).filter((r): r is StoredConnection => !!r);
   }
 
-  async get(id: string): Promise<ConnectionEntity> {
+  async get(id: string): Promise<StoredConnection> {
     const row = this.config.connections.some((c) => c.id === id) ? await this.rows.get(id) : null;
     if (!row) throw new UnknownConnectionError(id);
     return row;
   }
 
-  async pause(id: string): Promise<ConnectionEntity> {
+  async pause(id: string): Promise<StoredConnection> {
     return this.setPaused(id, true);
   }
 
-  async resume(id: string): Promise<ConnectionEntity> {
+  async resume(id: string): Promise<StoredConnection> {
     return this.setPaused(id, false);
   }
 
@@ -57,12 +56,12 @@ export class ConnectionsService {
     return this.cursorRows.forget(id);
   }
 
-  async cursors(id: string): Promise<CursorEntity[]> {
+  async cursors(id: string): Promise<StoredCursor[]> {
     await this.get(id);
     return this.cursorRows.list(id);
   }
 
-  private async setPaused(id: string, paused: boolean): Promise<ConnectionEntity> {
+  private async setPaused(id: string, paused: boolean): Promise<StoredConnection> {
     await this.get(id);
     await this.rows.setPaused(id, paused);
     return this.get(id);
