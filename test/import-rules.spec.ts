@@ -45,6 +45,12 @@ const RULES: Rule[] = [
     forbidden: ['src', 'connectors', PACKAGES],
   },
   {
+    name: 'the connector contract is the SDK: built-in connectors import of the daemon only tracker-sync/connector, as plugins do',
+    from: ['connectors'],
+    forbidden: DAEMON,
+    allowed: (target) => target === 'src/connector',
+  },
+  {
     name: 'connectors yield canonical records; only the engine builds service payloads',
     from: ['src/connectors', 'connectors'],
     forbidden: ['src/tracker'],
@@ -63,7 +69,22 @@ const RULES: Rule[] = [
   {
     name: 'the engine does not know who triggers it, nor who listens to its runs (alerts)',
     from: ['src/engine'],
-    forbidden: ['src/admin', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
+    forbidden: ['src/admin', 'src/application', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
+  },
+  {
+    name: 'the application layer (shared by the admin API and the CLI) knows neither of them, nor the status page',
+    from: ['src/application'],
+    forbidden: ['src/admin', 'src/cli', 'src/status-page'],
+  },
+  {
+    name: 'alerts and the admin API form no folder cycle: alerts import nothing of src/admin (the admin API shows alerts)',
+    from: ['src/alerts'],
+    forbidden: ['src/admin'],
+  },
+  {
+    name: 'the CLI answers from the application layer, not from the admin API',
+    from: ['src/cli'],
+    forbidden: ['src/admin'],
   },
   {
     name: 'only the store touches the database: typeorm is imported in src/store and src/sandbox (its own store) alone',
@@ -75,6 +96,11 @@ const RULES: Rule[] = [
     name: 'the store holds data, not logic',
     from: ['src/store'],
     forbidden: ['src/engine'],
+  },
+  {
+    name: 'the store imports no pacing logic: the request budget paces in src/budget (the store keeps its rows), the limits are the tracker client\'s',
+    from: ['src/store'],
+    forbidden: ['src/budget', 'src/tracker/http'],
   },
 ];
 

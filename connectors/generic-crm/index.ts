@@ -1,5 +1,5 @@
-import type { CoreStream, StreamName } from '../../src/connectors/canonical';
-import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
+import type { CoreStream, StreamName } from 'tracker-sync/connector';
+import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
 import { discoverFields } from './discover';
 import { readCatalog } from './discovery/catalog';
 import { mappingWarnings, stageMapping } from './discovery/coverage';

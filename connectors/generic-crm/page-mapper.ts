@@ -1,5 +1,5 @@
-import type { Deal } from '../../src/connectors/canonical';
-import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import type { Deal } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
 import { Requester } from './http/requester';
 import { excerpt } from './http/source-error';
 import { Reslicer } from './pagination/reslicer';

@@ -1,5 +1,5 @@
-import { DEAL_STAGE_TYPES, DealStage } from '../../src/connectors/canonical';
-import type { ReadContext } from '../../src/connectors/connector-definition';
+import { DEAL_STAGE_TYPES, DealStage } from 'tracker-sync/connector';
+import type { ReadContext } from 'tracker-sync/connector';
 import { StagesDefinition } from './definition/stages-definition';
 import { compileExpression, compileMapping, readFields } from './records/mapping';
 import { getPath } from './records/paths';

@@ -1,4 +1,4 @@
-import type { Page, ReadContext, SourceProgress } from '../../src/connectors/connector-definition';
+import type { Page, ReadContext, SourceProgress } from 'tracker-sync/connector';
 import { saveStageCounts } from './discovery/stage-counts';
 import { formatDate } from './dates';
 import { RequestSpec } from './http/requester';

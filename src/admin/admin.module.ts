@@ -2,7 +2,7 @@ import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/c
 import { AlertsModule } from '../alerts/alerts.module';
 import { ClusterModule } from '../cluster/cluster.module';
 import { EngineModule } from '../engine/engine.module';
-import { AdminServicesModule } from './admin-services.module';
+import { ApplicationModule } from '../application/application.module';
 import { AlertsController } from './alerts/alerts.controller';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AdminAuthMiddleware } from './auth/admin-auth.middleware';
@@ -16,7 +16,7 @@ import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
-  imports: [AdminServicesModule, EngineModule, ClusterModule, AlertsModule],
+  imports: [ApplicationModule, EngineModule, ClusterModule, AlertsModule],
   controllers: [ConnectionsController, RunsController, ClusterController, AlertsController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],

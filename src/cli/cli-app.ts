@@ -2,7 +2,7 @@ import { DynamicModule, Global, INestApplicationContext, LoggerService, Module }
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
-import { AdminServicesModule } from '../admin/admin-services.module';
+import { ApplicationModule } from '../application/application.module';
 import { AppModule } from '../app.module';
 import { BootContext, prepareBoot } from '../bootstrap';
 import { SyncService } from '../engine';
@@ -44,7 +44,7 @@ export async function createCliApp(argv: string[], env: NodeJS.ProcessEnv): Prom
   // stdout is the command's answer: log lines go to stderr, at the configured level (log.level, LOG_LEVEL)
   const boot = await prepareBoot({ argv, env, ephemeralPort: true, logDestination: cliLogSink });
 
-  @Module({ imports: [AppModule.forRoot(boot, { http: false }), CliSchedulerOptionsModule.forRoot(), AdminServicesModule] })
+  @Module({ imports: [AppModule.forRoot(boot, { http: false }), CliSchedulerOptionsModule.forRoot(), ApplicationModule] })
   class CliRootModule {}
 
   // from the first line on, through the daemon's logger: a boot that fails halfway prints nothing on stdout

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { STREAM_ORDER, StreamName } from '../connectors/canonical';
-import { isCalendarDate } from '../admin/dto/calendar-date.validator';
+import { isCalendarDate } from '../application/answers/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';

@@ -237,3 +237,16 @@ export class TrackerSyncConfig {
   @List() @ValidateNested({ each: true }) @Type(() => AlertConfig)
   alerts: AlertConfig[] = [];
 }
+
+/**
+ * A connection's sync options with the defaults above filling what a config built by hand (tests, benches)
+ * leaves out: the defaults live in the schema alone, callers never repeat them.
+ */
+export function syncOptionsOf(connection: Pick<ConnectionConfig, 'sync'>): SyncOptionsConfig {
+  return connection.sync instanceof SyncOptionsConfig ? connection.sync : Object.assign(new SyncOptionsConfig(), connection.sync);
+}
+
+/** The `tracker` section with the schema's defaults filling what a config built by hand leaves out. */
+export function trackerOptionsOf(config: Pick<TrackerSyncConfig, 'tracker'>): TrackerConfig {
+  return config.tracker instanceof TrackerConfig ? config.tracker : Object.assign(new TrackerConfig(), config.tracker);
+}

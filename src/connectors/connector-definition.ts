@@ -117,7 +117,12 @@ export interface ReadContext<S = unknown> {
    * spreadsheet connector scans their files on another thread)
    */
   laterStreams?: StreamName[];
+  /** what this connector's `open` returned for the run (its token, limiter, caches), when it has one */
+  session?: unknown;
 }
+
+/** What `open` gets: the run's connection, settings and tools (a read's context without a stream's). */
+export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session'>;
 
 export interface CheckResult {
   ok: boolean;
@@ -205,6 +210,13 @@ export interface ConnectorDefinition<S extends object = any> {
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */
   startupWarnings?(settings: S): string[];
+  /**
+   * Optional, once per run (a sync, an outbound pass) before the run's first read or write: what the run keeps
+   * (a token, a rate limiter, a cache) instead of module-level state. It reaches every read and write of the
+   * run as `context.session`; `close(session)` follows when the run ends, whatever its outcome.
+   */
+  open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
+  close?(session: unknown): Promise<void> | void;
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
   /**
@@ -245,10 +257,33 @@ export interface DealWrite {
   values: Partial<Record<AttributionValue, string>>;
 }
 
-/** What the CRM made of one deal's update. */
-export type WriteOutcome =
-  | { id: string; status: 'written' }
+/**
+ * What an outbound flow may ask a connector to write into its CRM, per operation: the item handed in and what
+ * the CRM answers for an item it took (beside its id). Write-back updates deals' fields (`update_deals`); lead
+ * delivery adds its operations here (e.g. `create_deals` answering `{ dealId }`, `find_contacts`, `add_notes`),
+ * each an optional method of WriteCapability typed with `CrmWriteFn<'<operation>', S>`.
+ */
+export interface CrmWriteOperations {
+  update_deals: { item: DealWrite; answer: object };
+}
+export type CrmWriteOperation = keyof CrmWriteOperations;
+
+/**
+ * What the CRM made of one item of a write: taken (`written`, with the operation's answer, e.g. the id of
+ * what it created) or refused with its reason.
+ */
+export type WriteOutcome<A extends object = object> =
+  | ({ id: string; status: 'written' } & A)
   | { id: string; status: 'rejected'; reason: string; field?: string };
+
+/**
+ * One write operation of a connector: the items, batched as the CRM wants, and the outcomes batch by batch,
+ * one per item handed in (see WriteCapability for what a throw means).
+ */
+export type CrmWriteFn<Op extends CrmWriteOperation, S = unknown> = (
+  items: CrmWriteOperations[Op]['item'][],
+  context: WriteContext<S>,
+) => AsyncIterable<WriteOutcome<CrmWriteOperations[Op]['answer']>[]>;
 
 export interface WriteContext<S = unknown> {
   connectionId: string;
@@ -257,6 +292,8 @@ export interface WriteContext<S = unknown> {
   signal?: AbortSignal;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what this connector's `open` returned for the run, when it has one */
+  session?: unknown;
 }
 
 /**
@@ -271,8 +308,8 @@ export interface WriteContext<S = unknown> {
 export interface WriteCapability<S = unknown> {
   /** the connection's write-back, or null when its settings configure none */
   plan(settings: S): WriteBackPlan | null;
-  /** writes the deals' values into the fields `plan` names; the outcomes batch by batch */
-  write(deals: DealWrite[], context: WriteContext<S>): AsyncIterable<WriteOutcome[]>;
+  /** `update_deals`: writes the deals' values into the fields `plan` names; the outcomes batch by batch */
+  write: CrmWriteFn<'update_deals', S>;
   /**
    * Reach the CRM and resolve every configured field against its field list (as `check` does for the
    * connection); throws naming the `write_back.fields` key of a field the CRM does not have.

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { RunTriggerModule } from '../application/runs/run-trigger.module';
 import { EngineModule } from '../engine/engine.module';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { SchedulerService } from './scheduler.service';
@@ -11,7 +12,7 @@ import { StoreReconciler } from './store-reconciler';
  * Needs TrackerSyncConfig, the store and what EngineModule expects from the app.
  */
 @Module({
-  imports: [ScheduleModule.forRoot(), EngineModule],
+  imports: [ScheduleModule.forRoot(), EngineModule, RunTriggerModule],
   providers: [StoreReconciler, CronJobsRepository, SchedulerService],
   exports: [SchedulerService],
 })

@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
 import { RunStore } from '../store/repositories/run.store';
-import { ConnectionsService, RunInProgressError, RunTrigger, ScheduledSlotTakenError, SyncService } from '../engine';
+import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
+import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
-import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions, writeBackJobName } from './scheduler-options';
+import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
+import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
@@ -29,6 +31,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   constructor(
     private readonly jobs: CronJobsRepository,
     private readonly sync: SyncService,
+    private readonly triggers: RunTriggerService,
     private readonly connections: ConnectionsService,
     private readonly config: TrackerSyncConfig,
     private readonly runs: RunStore,
@@ -83,7 +86,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private apply(connection: ScheduledConnection): void {
-    this.applyWriteBack(connection);
+    for (const flow of OUTBOUND_FLOW_NAMES) this.applyFlow(connection, flow);
     const name = jobName(connection.id);
     if (connection.paused || !connection.schedule) {
       this.jobs.remove(name);
@@ -97,14 +100,14 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * A write-back with a cron of its own (`write_back.schedule`) gets its own job, paused with the connection;
-   * without one it follows each successful sync (the engine starts it).
+   * An outbound flow with a cron of its own (e.g. `write_back.schedule`) gets its own job, paused with the
+   * connection; without one it follows each successful sync (the engine starts it).
    */
-  private applyWriteBack(connection: ScheduledConnection): void {
-    const name = writeBackJobName(connection.id);
+  private applyFlow(connection: ScheduledConnection, flow: OutboundFlowName): void {
+    const name = flowJobName(connection.id, flow);
     let schedule: string | undefined;
     try {
-      schedule = this.sync.writeBackPlan(connection.id)?.schedule;
+      schedule = this.sync.outboundPlan(connection.id, flow)?.schedule;
     } catch {
       schedule = undefined; // a connection the config no longer has
     }
@@ -113,26 +116,16 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     try {
-      this.jobs.add(name, schedule, () => this.writeBackTick(connection.id));
+      this.jobs.add(name, schedule, () => this.flowTick(connection.id, flow));
     } catch (error) {
-      this.logger.error(`connection ${connection.id}: write_back.schedule "${schedule}" is not valid: ${message(error)}`);
+      this.logger.error(`connection ${connection.id}: the ${flow} schedule "${schedule}" is not valid: ${message(error)}`);
     }
   }
 
-  private async writeBackTick(connectionId: string): Promise<void> {
+  private async flowTick(connectionId: string, flow: OutboundFlowName): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) return this.refresh(connectionId);
-    try {
-      const { runId, done } = await this.sync.writeBack(connectionId, 'schedule');
-      this.logger.log(`connection ${connectionId}: write-back run ${runId} started (schedule)`);
-      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: write-back run ${runId}: ${message(error)}`));
-    } catch (error) {
-      if (error instanceof RunInProgressError) {
-        this.logger.log(`connection ${connectionId}: scheduled write-back skipped, run ${error.runId ?? '?'} is still going`);
-        return;
-      }
-      this.logger.error(`connection ${connectionId}: scheduled write-back could not start: ${message(error)}`);
-    }
+    await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow });
   }
 
   /**
@@ -161,22 +154,16 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     await this.startRun(connectionId, 'schedule');
   }
 
-  /** Starts a run and does not wait for it; a run already going is not an error for a timer. */
-  private async startRun(connectionId: string, trigger: RunTrigger): Promise<void> {
+  /** Starts a run and does not wait for it; a run already going is not an error for a timer (its next tick comes). */
+  private async startRun(connectionId: string, trigger: RunTrigger, request: RunRequest = { kind: 'sync', mode: 'incremental' }): Promise<void> {
+    const what = request.kind === 'outbound' ? `${request.flow.replace('_', '-')} run` : 'run';
     try {
-      const { runId, done } = await this.sync.start(connectionId, { mode: 'incremental', trigger });
-      this.logger.log(`connection ${connectionId}: run ${runId} started (${trigger})`);
-      done.catch((error: unknown) => this.logger.error(`connection ${connectionId}: run ${runId}: ${message(error)}`));
+      const outcome = await this.triggers.trigger({ connectionId, trigger, request, whenBusy: 'skip' });
+      if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: ${what} ${outcome.runId} started (${trigger})`);
+      else if (outcome.status === 'skipped' && outcome.reason === 'slot_taken') this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
+      else this.logger.log(`connection ${connectionId}: ${trigger} ${what} skipped, run ${outcome.runningRunId ?? '?'} is still going`);
     } catch (error) {
-      if (error instanceof ScheduledSlotTakenError) {
-        this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
-        return;
-      }
-      if (error instanceof RunInProgressError) {
-        this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${error.runId ?? '?'} is still going`);
-        return;
-      }
-      this.logger.error(`connection ${connectionId}: ${trigger} run could not start: ${message(error)}`);
+      this.logger.error(`connection ${connectionId}: ${trigger} ${what} could not start: ${message(error)}`);
     }
   }
 

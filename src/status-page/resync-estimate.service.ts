@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
 import { UnknownConnectionError } from '../engine';
-import { RunsQueryService } from '../admin/runs/runs-query.service';
+import { RunsQueryService } from '../application/runs/runs-query.service';
 import { ResyncEstimateResponse, StreamEstimate } from './resync-estimate.response';
 
 /** The service's budget: 5,000 requests an hour per project, for all its integrations together. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AdminServicesModule } from '../admin/admin-services.module';
+import { ApplicationModule } from '../application/application.module';
 import { AdminModule } from '../admin/admin.module';
 import { RequestBudgetController } from './request-budget.controller';
 import { ResyncEstimateController } from './resync-estimate.controller';
@@ -8,7 +8,7 @@ import { StatusPageController } from './status-page.controller';
 
 /** The page at `/`, and the admin routes only it needs (the Resync confirmation's cost, the request budget). */
 @Module({
-  imports: [AdminModule, AdminServicesModule],
+  imports: [AdminModule, ApplicationModule],
   controllers: [StatusPageController, ResyncEstimateController, RequestBudgetController],
   providers: [ResyncEstimateService],
 })

@@ -1,4 +1,4 @@
-import { WRITE_BACK_COUNTER_MEANINGS } from '../store/repositories/run.types';
+import { OUTBOUND_FLOWS } from '../runs/run-vocabulary';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../tracker/types/orders.types';
 
 /**
@@ -12,7 +12,9 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
   // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
-  var WRITE_BACK_HELP = ${JSON.stringify(WRITE_BACK_COUNTER_MEANINGS)};
+  // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts)
+  var FLOWS = ${JSON.stringify(OUTBOUND_FLOWS)};
+  var WRITE_BACK_HELP = FLOWS.write_back.counters;
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
@@ -64,7 +66,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
         cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
           (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '')) +
         cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
-        cell('Read · sent · unchanged · rejected', !run ? '—' : run.mode === 'write_back' ? writeBackTotals(run) : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
+        cell('Read · sent · unchanged · rejected', !run ? '—' : run.direction === 'outbound' && FLOWS[run.flow] ? flowTotals(run) : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
         cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
         cell('Next run', when(c.next_run_at)) +
         '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
@@ -101,10 +103,10 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     return items.length ? '<ul class="warning" id="last-run-notices">' + items.join('') + '</ul>' : '';
   }
 
-  /** A write-back run in the connections table: its own counters, named (it reads and sends nothing). */
-  function writeBackTotals(run) {
-    var c = run.write_back || {};
-    return '<span class="muted">write-back</span> ' + Object.keys(WRITE_BACK_HELP).map(function (k) { return esc(k) + ' ' + num(c[k]); }).join(' · ');
+  /** An outbound run in the connections table: its flow's own counters, named (it reads and sends nothing). */
+  function flowTotals(run) {
+    var flow = FLOWS[run.flow], c = run.flow_counters || {};
+    return '<span class="muted">' + esc(flow.title) + '</span> ' + Object.keys(flow.counters).map(function (k) { return esc(k) + ' ' + num(c[k]); }).join(' · ');
   }
 
   // Write-back runs (mode write_back): a block of their own, shown when the connection has any
@@ -114,7 +116,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     setHtml(document.querySelector('#write-back thead tr'), '<th>Run</th><th>Status</th><th>Started</th>' +
       keys.map(function (k) { return '<th class="num" title="' + esc(WRITE_BACK_HELP[k]) + '">' + esc(k) + '</th>'; }).join('') + '<th>Error</th>');
     setHtml(document.querySelector('#write-back tbody'), runs.slice(0, 10).map(function (r) {
-      var c = r.write_back || {};
+      var c = r.flow_counters || {};
       return '<tr data-run="' + esc(r.id) + '">' + cell('Run', '#' + esc(r.id) + ' (' + esc(r.trigger) + ')') +
         cell('Status', '<span class="state state-' + esc(r.status) + '">' + esc(r.status) + '</span>') + cell('Started', when(r.started_at)) +
         keys.map(function (k) { return cell(k, num(c[k]), 'num'); }).join('') +
@@ -238,10 +240,10 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (!selected) { $('detail').hidden = true; return; }
     $('detail').hidden = false;
     $('detail-title').textContent = selected;
-    var syncs = state.runs.filter(function (r) { return r.mode !== 'write_back'; });
+    var syncs = state.runs.filter(function (r) { return r.direction !== 'outbound'; });
     renderRun(syncs[0]);
     renderChart(syncs);
-    renderWriteBack(state.runs.filter(function (r) { return r.mode === 'write_back'; }));
+    renderWriteBack(state.runs.filter(function (r) { return r.flow === 'write_back'; }));
     renderStages();
     renderRejected();
   }

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { budgetScope, SharedRequestBudget } from '../../src/store/shared-request-budget';
+import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { StoreRepositories } from '../../src/store/store-repositories';
 import { TrackerClient, TrackerRequestEvent } from '../../src/tracker';

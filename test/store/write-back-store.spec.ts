@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { toRunResponse } from '../../src/admin/dto/run.response';
+import { toRunResponse } from '../../src/application/answers/run.response';
 import { RecordStateStore } from '../../src/store/repositories/record-state.store';
 import { createStoreDataSource, openStore, storeDataSourceOptions, StoreOptions } from '../../src/store/store-data-source';
 import { STORE_MIGRATIONS } from '../../src/store/store-entities';

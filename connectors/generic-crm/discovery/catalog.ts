@@ -1,5 +1,5 @@
 import jsonata from 'jsonata';
-import type { CatalogField, CatalogPipeline, CatalogStage, CatalogUser, ReadContext, SourceCatalog } from '../../../src/connectors/connector-definition';
+import type { CatalogField, CatalogPipeline, CatalogStage, CatalogUser, ReadContext, SourceCatalog } from 'tracker-sync/connector';
 import { DiscoverDefinition, DiscoverListDefinition, Outcome, OUTCOMES } from '../definition/discover-definition';
 import { Requester } from '../http/requester';
 import { PageState } from '../pagination/paginator';

@@ -1,4 +1,4 @@
-import type { SourceCatalog, StageMapping } from '../../../src/connectors/connector-definition';
+import type { SourceCatalog, StageMapping } from 'tracker-sync/connector';
 import { mappedStatus } from '../records/status-map';
 import { GenericCrmSettings } from '../settings';
 import { resolveSource } from '../source-config';

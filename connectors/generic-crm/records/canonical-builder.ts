@@ -1,6 +1,6 @@
-import type { Client, CoreStream, CustomFields, Deal, Manager, Product, StatusChange } from '../../../src/connectors/canonical';
-import type { RejectedInput } from '../../../src/connectors/connector-definition';
-import { normalizedList, normalizeEmail, normalizePhone } from '../../../src/connectors/contact-values';
+import type { Client, CoreStream, CustomFields, Deal, Manager, Product, StatusChange } from 'tracker-sync/connector';
+import type { RejectedInput } from 'tracker-sync/connector';
+import { normalizedList, normalizeEmail, normalizePhone } from 'tracker-sync/connector';
 import { CustomEntry, isVisitEntry } from './custom-fields';
 import {
   DateSpec, FieldError, toCalendarDate, toId, toInstant, toNumber, toStatus, toText,

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, IsString } from 'class-validator';
-import { PageQueryDto } from '../dto/runs-query.dto';
+import { PageQueryDto } from '../../application/answers/runs-query.dto';
 
 /** GET /api/alerts: deliveries paged (50 by default), optionally of one alert or connection */
 export class AlertsQueryDto extends PageQueryDto {

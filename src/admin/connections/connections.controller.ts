@@ -6,18 +6,18 @@ import { DiscoverResult, DiscoveryError, DiscoveryService } from '../../discover
 import type { StageMapping } from '../../connectors/connector-definition';
 import { PreviewResult, SyncService } from '../../engine';
 import { AdminController } from '../admin-controller.decorator';
-import { CheckResponse, ClearCursorsResponse } from '../dto/connection.response';
-import { OpenRejectionListResponse } from '../dto/open-rejection.response';
+import { CheckResponse, ClearCursorsResponse } from '../../application/answers/connection.response';
+import { OpenRejectionListResponse } from '../../application/answers/open-rejection.response';
+import { RunIdResponse } from '../../application/answers/run.response';
+import { ConnectionCheckService } from '../../application/connections/connection-check.service';
+import { ConnectionStatusListResponse, ConnectionStatusResponse } from '../../application/connections/connection-status.response';
+import { ConnectionControlService } from '../../application/connections/connection-control.service';
+import { ConnectionStatusService } from '../../application/connections/connection-status.service';
+import { OpenRejectionsService } from '../../application/connections/open-rejections.service';
+import { RunRequest, RunTriggerService } from '../../application/runs/run-trigger.service';
 import { OpenRejectionsQueryDto } from '../dto/open-rejections-query.dto';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
-import { RunIdResponse } from '../dto/run.response';
-import { RunTriggerService } from '../runs/run-trigger.service';
-import { ConnectionCheckService } from './connection-check.service';
-import { ConnectionStatusListResponse, ConnectionStatusResponse } from './connection-status.response';
-import { ConnectionControlService } from './connection-control.service';
-import { ConnectionStatusService } from './connection-status.service';
-import { OpenRejectionsService } from './open-rejections.service';
 
 @AdminController('connections')
 @ApiNotFoundResponse({ description: 'unknown connection' })
@@ -63,7 +63,7 @@ export class ConnectionsController {
   @ApiAcceptedResponse({ type: RunIdResponse })
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
   startSync(@Param('id') id: string): Promise<RunIdResponse> {
-    return this.triggers.incremental(id);
+    return this.start(id, { kind: 'sync', mode: 'incremental' });
   }
 
   @Post(':id/resync')
@@ -73,7 +73,7 @@ export class ConnectionsController {
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   resync(@Param('id') id: string, @Body() body: ResyncDto): Promise<RunIdResponse> {
-    return this.triggers.resync(id, body.since);
+    return this.start(id, body.since ? { kind: 'sync', mode: 'since', since: body.since } : { kind: 'sync', mode: 'full' });
   }
 
   @Post(':id/write-back')
@@ -83,7 +83,7 @@ export class ConnectionsController {
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
   @ApiBadRequestResponse({ description: 'the connection writes nothing back (no write_back.fields)' })
   writeBack(@Param('id') id: string): Promise<RunIdResponse> {
-    return this.triggers.writeBack(id);
+    return this.start(id, { kind: 'outbound', flow: 'write_back' });
   }
 
   @Post(':id/pause')
@@ -121,6 +121,12 @@ export class ConnectionsController {
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   preview(@Param('id') id: string, @Body() body: PreviewDto): Promise<PreviewResult> {
     return this.sync.preview(id, { stream: body.stream, limit: body.limit });
+  }
+
+  /** 202 with the run's id; the run goes on in the background (a run going: 409 naming it). */
+  private async start(connectionId: string, request: RunRequest): Promise<RunIdResponse> {
+    const { runId } = await this.triggers.start(connectionId, 'admin', request);
+    return { run_id: runId };
   }
 
   @Get(':id/discover')

@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
-import { PageQueryDto } from './runs-query.dto';
+import { PageQueryDto } from '../../application/answers/runs-query.dto';
 
 /** GET /api/connections/{id}/rejected: the page (100 by default) plus a stream filter */
 export class OpenRejectionsQueryDto extends PageQueryDto {

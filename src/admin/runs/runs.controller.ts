@@ -1,11 +1,11 @@
 import { Get, HttpCode, HttpStatus, Param, ParseIntPipe, Post, Query } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminController } from '../admin-controller.decorator';
-import { RejectedRecordListResponse } from '../dto/rejected-record.response';
-import { RunIdResponse, RunListResponse, RunResponse } from '../dto/run.response';
-import { PageQueryDto, RunsQueryDto } from '../dto/runs-query.dto';
-import { RunTriggerService } from './run-trigger.service';
-import { RunsQueryService } from './runs-query.service';
+import { RejectedRecordListResponse } from '../../application/answers/rejected-record.response';
+import { RunIdResponse, RunListResponse, RunResponse } from '../../application/answers/run.response';
+import { PageQueryDto, RunsQueryDto } from '../../application/answers/runs-query.dto';
+import { RunTriggerService } from '../../application/runs/run-trigger.service';
+import { RunsQueryService } from '../../application/runs/runs-query.service';
 
 @AdminController('runs')
 export class RunsController {
@@ -42,7 +42,8 @@ export class RunsController {
   @ApiAcceptedResponse({ type: RunIdResponse })
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run of the connection is going' })
   @ApiNotFoundResponse({ description: 'unknown run' })
-  retry(@Param('id', ParseIntPipe) id: number): Promise<RunIdResponse> {
-    return this.triggers.retryRejected(id);
+  async retry(@Param('id', ParseIntPipe) id: number): Promise<RunIdResponse> {
+    const { runId } = await this.triggers.retryRejected(id, 'admin');
+    return { run_id: runId };
   }
 }

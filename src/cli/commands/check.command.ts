@@ -1,4 +1,4 @@
-import { ConnectionCheckService } from '../../admin';
+import { ConnectionCheckService } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';

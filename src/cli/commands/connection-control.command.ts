@@ -1,5 +1,5 @@
-import { ConnectionStatusResponse } from '../../admin/connections/connection-status.response';
-import { ConnectionControlService } from '../../admin/connections/connection-control.service';
+import { ConnectionStatusResponse } from '../../application/connections/connection-status.response';
+import { ConnectionControlService } from '../../application/connections/connection-control.service';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';

@@ -1,4 +1,4 @@
-import { SecretScrubber } from '../../admin';
+import { SecretScrubber } from '../../application';
 import type { StreamName } from '../../connectors/canonical';
 import { SyncService } from '../../engine';
 import type { CliContext } from '../cli-context';

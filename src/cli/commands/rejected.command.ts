@@ -1,4 +1,4 @@
-import { OpenRejectionResponse, OpenRejectionsService, SecretScrubber } from '../../admin';
+import { OpenRejectionResponse, OpenRejectionsService, SecretScrubber } from '../../application';
 import type { StreamName } from '../../connectors/canonical';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';

@@ -1,5 +1,4 @@
-import { RunsQueryService } from '../../admin';
-import { SyncService } from '../../engine';
+import { RunsQueryService, RunTriggerService } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { followRun } from './follow-run';
@@ -14,7 +13,7 @@ export async function retryCommand(ctx: CliContext, out: CliOutput, runId: numbe
     ctx,
     out,
     run.connection_id,
-    () => ctx.app.get(SyncService).retryRejected(runId, 'cli'),
+    () => ctx.app.get(RunTriggerService).retryRejected(runId, 'cli'),
     (newRunId) => `connection ${run.connection_id}: run ${newRunId} started (retrying the ${run.rejected_count} rejected record(s) of run ${runId})`,
   );
 }

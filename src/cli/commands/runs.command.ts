@@ -1,5 +1,5 @@
 import { ConnectionsService } from '../../engine';
-import { RunsQueryService, SecretScrubber } from '../../admin';
+import { RunsQueryService, SecretScrubber } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';

@@ -1,4 +1,4 @@
-import { ConnectionResponse, ConnectionStatusService, RunResponse } from '../../admin';
+import { ConnectionResponse, ConnectionStatusService, RunResponse } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';

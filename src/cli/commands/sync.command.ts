@@ -1,4 +1,4 @@
-import { RunMode, SyncService } from '../../engine';
+import { RunTriggerService } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { followRun } from './follow-run';
@@ -15,12 +15,12 @@ export async function syncCommand(ctx: CliContext, out: CliOutput, connectionId:
     ctx,
     out,
     connectionId,
-    () => ctx.app.get(SyncService).start(connectionId, { mode, since, trigger: 'cli' }),
+    () => ctx.app.get(RunTriggerService).start(connectionId, 'cli', { kind: 'sync', mode, since }),
     (runId) => `connection ${connectionId}: run ${runId} started (${mode}${since ? ` since ${since}` : ''})`,
   );
 }
 
-function runMode(options: SyncCommandOptions): { mode: RunMode; since?: string } {
+function runMode(options: SyncCommandOptions): { mode: 'incremental' | 'full' | 'since'; since?: string } {
   if (options.since) return { mode: 'since', since: options.since };
   return { mode: options.full ? 'full' : 'incremental' };
 }

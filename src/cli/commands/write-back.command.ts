@@ -1,4 +1,4 @@
-import { SecretScrubber } from '../../admin';
+import { RunTriggerService, SecretScrubber } from '../../application';
 import { SyncService } from '../../engine';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
@@ -26,7 +26,7 @@ export async function writeBackCommand(ctx: CliContext, out: CliOutput, connecti
     ctx,
     out,
     connectionId,
-    () => sync.writeBack(connectionId, 'cli'),
+    () => ctx.app.get(RunTriggerService).start(connectionId, 'cli', { kind: 'outbound', flow: 'write_back' }),
     (runId) => `connection ${connectionId}: write-back run ${runId} started`,
   );
 }

@@ -1,4 +1,4 @@
-import { SecretScrubber } from '../../admin';
+import { SecretScrubber } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from './cli-output';
 

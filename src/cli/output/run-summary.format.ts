@@ -1,6 +1,6 @@
 import type { StreamName } from '../../connectors/canonical';
 import { STREAM_ORDER } from '../../connectors/canonical';
-import { SERVICE_COUNTER_KEYS } from '../../store/repositories/run.types';
+import { SERVICE_COUNTER_KEYS } from '../../runs/run-vocabulary';
 import type { RejectedRecordEntity } from '../../store';
 
 /** The per-stream numbers of a run, as the engine and the store keep them. */

@@ -1,0 +1,30 @@
+import { Module } from '@nestjs/common';
+import { EngineModule } from '../engine/engine.module';
+import { SchedulerModule } from '../scheduler/scheduler.module';
+import { DiscoveryService } from '../discovery/discovery.service';
+import { ConnectionCheckService } from './connections/connection-check.service';
+import { ProjectStatusesCheck } from './connections/project-statuses-check';
+import { ConnectionControlService } from './connections/connection-control.service';
+import { ConnectionStatusService } from './connections/connection-status.service';
+import { OpenRejectionsService } from './connections/open-rejections.service';
+import { RunTriggerModule } from './runs/run-trigger.module';
+import { RunsQueryService } from './runs/runs-query.service';
+import { SecretScrubber } from './secrets/secret-scrubber.service';
+
+const SERVICES = [
+  SecretScrubber,
+  RunsQueryService,
+  ConnectionStatusService,
+  ConnectionControlService,
+  ConnectionCheckService,
+  ProjectStatusesCheck,
+  OpenRejectionsService,
+  DiscoveryService,
+];
+
+/**
+ * The application layer: what the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
+ * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs).
+ */
+@Module({ imports: [EngineModule, SchedulerModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })
+export class ApplicationModule {}

@@ -1,0 +1,33 @@
+import { Injectable } from '@nestjs/common';
+import { ConnectionsService } from '../../engine';
+import { SchedulerService } from '../../scheduler';
+import { ClearCursorsResponse } from '../answers/connection.response';
+import { ConnectionStatusResponse } from './connection-status.response';
+import { ConnectionStatusService } from './connection-status.service';
+
+/** Pause, resume and cursor reset: the stored flag first, then the cron job follows it. */
+@Injectable()
+export class ConnectionControlService {
+  constructor(
+    private readonly connections: ConnectionsService,
+    private readonly scheduler: SchedulerService,
+    private readonly status: ConnectionStatusService,
+  ) {}
+
+  async pause(connectionId: string): Promise<ConnectionStatusResponse> {
+    await this.connections.pause(connectionId);
+    await this.scheduler.refresh(connectionId);
+    return this.status.get(connectionId);
+  }
+
+  async resume(connectionId: string): Promise<ConnectionStatusResponse> {
+    await this.connections.resume(connectionId);
+    await this.scheduler.refresh(connectionId);
+    return this.status.get(connectionId);
+  }
+
+  async clearCursors(connectionId: string): Promise<ClearCursorsResponse> {
+    const cleared = await this.connections.clearCursors(connectionId);
+    return { connection_id: connectionId, cleared };
+  }
+}

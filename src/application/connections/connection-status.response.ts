@@ -1,0 +1,21 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ConnectionResponse } from '../answers/connection.response';
+
+/** A run the store could not record (its start or its end), newer than the last stored run. */
+export class RunFailureResponse {
+  @ApiProperty({ example: '2025-03-10T09:00:00.000Z', description: 'UTC' }) at: string;
+  @ApiProperty({ example: 'the store could not record the run: SQLITE_IOERR: disk I/O error' }) error: string;
+}
+
+/**
+ * A connection with the failure that no stored run shows: when the store cannot be written, the run row
+ * itself is missing or stale, so `last_run` alone would still say all is well.
+ */
+export class ConnectionStatusResponse extends ConnectionResponse {
+  @ApiPropertyOptional({ type: RunFailureResponse, nullable: true, description: 'set while state is failing because the store could not record a run' })
+  last_failure: RunFailureResponse | null;
+}
+
+export class ConnectionStatusListResponse {
+  @ApiProperty({ type: [ConnectionStatusResponse] }) connections: ConnectionStatusResponse[];
+}

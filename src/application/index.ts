@@ -1,0 +1,16 @@
+export { ApplicationModule } from './application.module';
+export { RunTriggerModule } from './runs/run-trigger.module';
+export { RunTriggerService } from './runs/run-trigger.service';
+export type { RunRequest, TriggerCall, TriggerOutcome, WhenBusy } from './runs/run-trigger.service';
+export { RunsQueryService } from './runs/runs-query.service';
+export { ConnectionStatusService } from './connections/connection-status.service';
+export { ConnectionControlService } from './connections/connection-control.service';
+export { ConnectionCheckService } from './connections/connection-check.service';
+export { OpenRejectionsService } from './connections/open-rejections.service';
+export { SecretScrubber } from './secrets/secret-scrubber.service';
+export * from './answers/run.response';
+export * from './answers/connection.response';
+export * from './answers/rejected-record.response';
+export * from './answers/open-rejection.response';
+export * from './connections/connection-status.response';
+export { isCalendarDate } from './answers/calendar-date.validator';

@@ -1,0 +1,186 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
+import type { StreamName } from '../../connectors/canonical';
+
+const RUN_ID_WAIT_MS = 2_000;
+/** A follow-up whose connection runs in another process (its lease) is tried again this often. */
+const FOLLOW_UP_RETRY_MS = 1_000;
+
+/** What a trigger asks for: a sync (read the source, send to the service) or an outbound flow (the other way). */
+export type RunRequest =
+  | { kind: 'sync'; mode: 'incremental' | 'full' | 'since'; since?: string; onlyStreams?: StreamName[]; scheduledAt?: Date }
+  | { kind: 'outbound'; flow: string };
+
+/**
+ * What a trigger wants when the connection already runs:
+ * - `refuse`: RunInProgressError (naming the running run): the admin API answers 409, the CLI says so;
+ * - `skip`: nothing happens (a timer: its next tick comes anyway);
+ * - `follow_up`: exactly one run of this request starts once the current one ends (a webhook: a call is never lost).
+ */
+export type WhenBusy = 'refuse' | 'skip' | 'follow_up';
+
+export interface TriggerCall {
+  connectionId: string;
+  trigger: RunTrigger;
+  request: RunRequest;
+  whenBusy?: WhenBusy;
+}
+
+export type TriggerOutcome =
+  | { status: 'started'; runId: number; done: Promise<RunSummary> }
+  /** `skip`: a run is going (or, for a scheduled tick, this tick ran already: `slot_taken`) */
+  | { status: 'skipped'; reason: 'running' | 'slot_taken'; runningRunId: number | null }
+  /** `follow_up`: one run of the request will start when the current one ends (a second call joins the first) */
+  | { status: 'queued'; runningRunId: number | null };
+
+/**
+ * The one way a run starts, whoever asks (admin API, CLI, scheduler, start-up, webhooks), for syncs and outbound
+ * flows alike. It is the one place that knows "a run is going" (RunInProgressError) and what each trigger wants
+ * then (WhenBusy); it keeps at most one follow-up per connection and request, started when the current run ends.
+ */
+@Injectable()
+export class RunTriggerService implements OnModuleDestroy {
+  private readonly logger = new Logger('RunTrigger');
+  /** connection id → request key → the follow-up call */
+  private readonly followUps = new Map<string, Map<string, TriggerCall>>();
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly onFinished = (summary: RunSummary) => {
+    // after the engine's own follow-on (a write-back after a sync) has claimed the connection, if it does
+    if (this.followUps.has(summary.connectionId)) setImmediate(() => void this.startFollowUps(summary.connectionId));
+  };
+
+  constructor(private readonly sync: SyncService) {
+    sync.events.on('finished', this.onFinished);
+  }
+
+  onModuleDestroy(): void {
+    this.sync.events.off('finished', this.onFinished);
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.followUps.clear();
+  }
+
+  /** Starts the run asked for, or does what the caller wants when one is going (see WhenBusy). */
+  async trigger(call: TriggerCall): Promise<TriggerOutcome> {
+    const whenBusy = call.whenBusy ?? 'refuse';
+    try {
+      return this.started(call.connectionId, await this.launch(call));
+    } catch (error) {
+      if (!(error instanceof RunInProgressError)) throw error;
+      if (whenBusy === 'refuse') throw error.runId === null ? await this.withRunningId(error) : error;
+      if (whenBusy === 'skip') {
+        const reason = error instanceof ScheduledSlotTakenError ? 'slot_taken' : 'running';
+        return { status: 'skipped', reason, runningRunId: error.runId };
+      }
+      this.queue(call);
+      return { status: 'queued', runningRunId: error.runId };
+    }
+  }
+
+  /** `trigger` with `refuse`: the run started, or RunInProgressError naming the one going. */
+  async start(connectionId: string, trigger: RunTrigger, request: RunRequest): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const outcome = await this.trigger({ connectionId, trigger, request, whenBusy: 'refuse' });
+    if (outcome.status !== 'started') throw new RunInProgressError(connectionId, outcome.runningRunId);
+    return outcome;
+  }
+
+  /**
+   * Re-sends the unresolved rejected records of a run (mode retry): a run of that run's connection. A run going
+   * is refused (RunInProgressError).
+   */
+  async retryRejected(runId: number, trigger: RunTrigger): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    try {
+      const started = await this.sync.retryRejected(runId, trigger);
+      this.watch(started.runId, started.done);
+      return started;
+    } catch (error) {
+      if (error instanceof RunInProgressError && error.runId === null) throw await this.withRunningId(error);
+      throw error;
+    }
+  }
+
+  /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
+  queuedFollowUps(connectionId: string): RunRequest[] {
+    return [...(this.followUps.get(connectionId)?.values() ?? [])].map((call) => call.request);
+  }
+
+  private launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const { connectionId, trigger, request } = call;
+    if (request.kind === 'outbound') return this.sync.outbound(connectionId, request.flow, trigger);
+    const { kind: _kind, ...options } = request;
+    return this.sync.start(connectionId, { ...options, trigger });
+  }
+
+  private started(connectionId: string, run: { runId: number; done: Promise<RunSummary> }): TriggerOutcome {
+    this.watch(run.runId, run.done, connectionId);
+    return { status: 'started', runId: run.runId, done: run.done };
+  }
+
+  private queue(call: TriggerCall): void {
+    const calls = this.followUps.get(call.connectionId) ?? new Map<string, TriggerCall>();
+    const key = requestKey(call.request);
+    if (!calls.has(key)) this.logger.log(`connection ${call.connectionId}: a ${call.trigger} run follows the one going`);
+    calls.set(key, call); // a second call joins the first: one follow-up
+    this.followUps.set(call.connectionId, calls);
+    // the run going may have ended between the refusal and now: then no 'finished' event comes for it
+    if (!this.sync.isRunning(call.connectionId)) this.retryLater(call.connectionId);
+  }
+
+  /** The connection's run ended: its follow-ups start, one after the other (each waits for the one before). */
+  private async startFollowUps(connectionId: string): Promise<void> {
+    const calls = this.followUps.get(connectionId);
+    const call = calls?.values().next().value;
+    if (!calls || !call) return;
+    calls.delete(requestKey(call.request));
+    if (calls.size === 0) this.followUps.delete(connectionId);
+    try {
+      const run = await this.launch(call);
+      this.started(connectionId, run);
+      this.logger.log(`connection ${connectionId}: follow-up run ${run.runId} started (${call.trigger})`);
+    } catch (error) {
+      if (error instanceof RunInProgressError) {
+        this.queue(call); // another run took the connection first: this one still follows
+        return;
+      }
+      if (error instanceof EngineStoppingError) return;
+      this.logger.error(`connection ${connectionId}: the follow-up ${call.trigger} run could not start: ${message(error)}`);
+    }
+  }
+
+  /** A run of another process (its lease) ends without an event here: try again shortly. */
+  private retryLater(connectionId: string): void {
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      if (!this.sync.isRunning(connectionId)) void this.startFollowUps(connectionId);
+    }, FOLLOW_UP_RETRY_MS);
+    timer.unref();
+    this.retryTimers.add(timer);
+  }
+
+  /**
+   * A trigger that lands while the other run is still being recorded learns no id from the engine;
+   * a refusal must name the running run, so wait (briefly) until the engine knows it.
+   */
+  private async withRunningId(error: RunInProgressError): Promise<RunInProgressError> {
+    const deadline = Date.now() + RUN_ID_WAIT_MS;
+    while (Date.now() < deadline) {
+      const runId = this.sync.runningRunId(error.connectionId);
+      if (runId !== null) return new RunInProgressError(error.connectionId, runId);
+      if (!this.sync.isRunning(error.connectionId)) break;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return error;
+  }
+
+  /** The run's outcome is in the store; here only an unexpected rejection needs a log line. */
+  private watch(runId: number, done: Promise<RunSummary>, connectionId?: string): void {
+    done.catch((error: unknown) => this.logger.error(`${connectionId ? `connection ${connectionId}: ` : ''}run ${runId}: ${message(error)}`));
+  }
+}
+
+function requestKey(request: RunRequest): string {
+  return request.kind === 'outbound' ? `outbound:${request.flow}` : `sync:${request.mode}:${request.since ?? ''}`;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
