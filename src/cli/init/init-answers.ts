@@ -1,4 +1,6 @@
 import prompts, { PromptObject } from 'prompts';
+// first: the generic CRM's files import tracker-sync/connector, which resolves once this is loaded
+import '../../connectors/serve-contract';
 import { PRESET_NAMES } from '../../../connectors/generic-crm/settings';
 import { CONNECTION_ID } from '../../config';
 import { cronProblem } from '../../config/cron-expression';
