@@ -3,7 +3,7 @@ import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
-import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
@@ -20,6 +20,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsIn(PRESET_NAMES) preset?: PresetName;
   /** the account's API root, e.g. https://example.amocrm.ru */
   @IsString() base_url: string;
+  /** how a preset maps older forms of base_url onto the API root it targets (presets set it; rarely written by hand) */
+  @IsOptional() @ValidateNested() @Type(() => BaseUrlRewriteDefinition) base_url_rewrite?: BaseUrlRewriteDefinition;
   /** the secret of the auth; required when the preset's (or the configured) auth sends one and auth.token is unset */
   @IsTokenWhereAuthNeedsIt() token?: string;
   @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;

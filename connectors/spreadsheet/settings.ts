@@ -108,7 +108,10 @@ export class SheetSource {
   @StringMap()
   status_map?: Record<string, string>;
 
-  /** force incremental reading by updated_at (detected from the header of a local CSV otherwise) */
+  /**
+   * deals, clients: read only the rows whose updated_at (or created_at) is after the stream's cursor, for files
+   * too large to compare whole. Off by default: every row is compared with what the service acknowledged.
+   */
   @IsOptional()
   @IsBoolean()
   incremental?: boolean;

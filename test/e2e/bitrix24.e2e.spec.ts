@@ -3,8 +3,9 @@ import { FixtureHandler } from '../fixtures/crm/crm-fixture-server';
 import { describePresetEndToEnd } from './crm-preset-e2e';
 
 /**
- * Bitrix24: webhook URL auth, `start`/`next` paging, '+03:00' portal times, UF_CRM_* fields named by
- * crm.*.fields; the first crm.deal.list is answered 503 QUERY_LIMIT_EXCEEDED (retried). User 9 has neither
+ * Bitrix24 on the universal crm.item.* methods: webhook URL auth, `start`/`next` paging, '+03:00' portal times,
+ * UF_CRM_* fields (useOriginalUfNames) named by crm.item.fields; the first crm.item.list of deals is answered 503
+ * QUERY_LIMIT_EXCEEDED (retried). User 9 has neither
  * phone nor e-mail: manager/add would refuse it, so the engine rejects it.
  */
 const statuses: number[] = [];
@@ -20,9 +21,9 @@ describePresetEndToEnd(
     preset: 'bitrix24',
     fixture: { ...bitrix24, handler },
     refused: [{ stream: 'managers', id: '9', field: 'phone' }],
-    isDealsList: (request) => /\/crm\.deal\.list(\.json)?$/.test(request.path),
+    isDealsList: (request) => /\/crm\.item\.list(\.json)?$/.test(request.path) && request.query.get('entityTypeId') === '2',
     changedSince: {
-      read: (request) => request.query.get('filter[>=DATE_MODIFY]') ?? undefined,
+      read: (request) => request.query.get('filter[>=updatedTime]') ?? undefined,
       // the portal's own zone (Europe/Moscow, UTC+03:00 all year)
       format: (since) => `${new Date(since.getTime() + 3 * 3_600_000).toISOString().slice(0, 19)}+03:00`,
     },

@@ -92,7 +92,7 @@ export class CustomFieldsDefinition {
   @IsOptional() @IsString() include?: string;
   /** ids, names or codes left out (fields already mapped to canonical ones) */
   @IsOptional() @IsArray() @IsString({ each: true }) exclude?: string[];
-  /** keys: fetch human names of the keys once per run (Pipedrive dealFields, Bitrix24 crm.deal.fields) */
+  /** keys: fetch human names of the keys once per run (Pipedrive dealFields, Bitrix24 crm.item.fields) */
   @IsOptional() @ValidateNested() @Type(() => LabelsDefinition) labels?: LabelsDefinition;
 }
 

@@ -22,7 +22,7 @@ export class CustomFieldReader {
 
   constructor(
     private readonly definition: CustomFieldsDefinition,
-    /** key -> human name, fetched once per run (Pipedrive dealFields, Bitrix24 crm.deal.fields) */
+    /** key -> human name, fetched once per run (Pipedrive dealFields, Bitrix24 crm.item.fields) */
     private readonly labels: Map<string, string> = new Map(),
   ) {
     this.path = compilePath(definition.path ?? '');

@@ -25,6 +25,7 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
 /** Where each settings class is documented: a `#### \`heading\`` with a table of its options. */
 const HEADINGS = new Map<Class, string>([
   [GenericCrmSettings, 'settings'],
+  [sourceDefinition.BaseUrlRewriteDefinition, 'settings.base_url_rewrite'],
   [sourceDefinition.AuthDefinition, 'settings.auth'],
   [sourceDefinition.RateLimitDefinition, 'settings.rate_limit'],
   [sourceDefinition.RetryDefinition, 'settings.retry'],
