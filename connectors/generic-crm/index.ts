@@ -8,6 +8,7 @@ import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefin
 import { planStream } from './stream-plan';
 import { readStream } from './stream-reader';
 import { genericCrmWrite } from './write-back';
+import { genericCrmLeads } from './lead-delivery';
 
 /**
  * Generic CRM connector: a declarative description of a CRM's REST API (a preset, or the user's own
@@ -38,9 +39,19 @@ export default defineConnector<GenericCrmSettings>({
       await probe.return(undefined);
       const answered = `${new URL(settings.base_url).origin} answered the ${first} request`;
       // configured write-back fields are checked against the CRM's field list too
-      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered };
-      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message };
+      const parts = [answered];
+      if (genericCrmWrite.plan(settings)) {
+        const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
+        if (!fields.ok) return fields;
+        parts.push(fields.message);
+      }
+      // lead delivery's pipeline, stage, user and fields are checked against the CRM too
+      if (genericCrmLeads.plan(settings)) {
+        const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });
+        if (!leads.ok) return leads;
+        parts.push(leads.message);
+      }
+      return { ok: true, message: parts.join('; ') };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -51,6 +62,8 @@ export default defineConnector<GenericCrmSettings>({
   discover: (settings, context) => discoverFields(settings, context),
 
   write: genericCrmWrite,
+
+  leads: genericCrmLeads,
 });
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */

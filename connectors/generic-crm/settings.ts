@@ -7,6 +7,7 @@ import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDef
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
+import { LeadDeliveryDefinition } from './definition/lead-delivery-definition';
 
 /** The YAML files in presets/ (a new file is a new preset, no code). */
 export const PRESET_NAMES: readonly string[] = availablePresets();
@@ -38,4 +39,6 @@ export class GenericCrmSettings {
   @IsOptional() @IsString() timezone?: string;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** the service's proxy leads delivered as deals (README "Leads into the CRM"); a preset supplies the requests */
+  @IsOptional() @ValidateNested() @Type(() => LeadDeliveryDefinition) lead_delivery?: LeadDeliveryDefinition;
 }

@@ -145,6 +145,8 @@ export interface ConnectorDefinition<S extends object = any> {
   startupWarnings?(settings: S): string[];
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /** Proxy leads delivered into the CRM as deals (optional): see LeadCapability (lead-delivery.ts). */
+  leads?: import('./lead-delivery').LeadCapability<S>;
 }
 
 /**
