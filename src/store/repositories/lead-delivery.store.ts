@@ -69,10 +69,14 @@ export class LeadDeliveryStore {
 
   /** A lead the CRM refused stays among the connection's open rejections until it is delivered. */
   async refused(connectionId: string, leadId: string, runId: number, field: string, reason: string): Promise<void> {
-    await this.writer.transaction((m) => OpenRejectionStore.record(m, runId, [{
-      run_id: runId, connection_id: connectionId, stream: LEADS_STREAM, external_id: leadId, field, reason: reason.slice(0, 2000),
-      ref: null, excerpt: null, source: 'connector', fingerprint: '',
-    }], isoNow()));
+    await this.writer.transaction(async (m) => {
+      // the CRM took nothing: the lead's attempt is no longer unknown
+      await m.getRepository(LeadDeliveryEntity).delete({ connection_id: connectionId, lead_id: leadId, state: 'pending' });
+      await OpenRejectionStore.record(m, runId, [{
+        run_id: runId, connection_id: connectionId, stream: LEADS_STREAM, external_id: leadId, field, reason: reason.slice(0, 2000),
+        ref: null, excerpt: null, source: 'connector', fingerprint: '',
+      }], isoNow());
+    });
   }
 
   /** The first day (YYYY-MM-DD) of the window not yet complete, or null before the first pass. */

@@ -37,7 +37,11 @@ export async function decide(lead: ProxyLead, crm: LeadCrm, plan: LeadDeliveryPl
 }
 
 async function findContact(crm: LeadCrm, phone: string | null, email: string | null): Promise<FoundContact | null> {
-  const found = await crm.findContacts({ phone, email });
+  // by phone, then (nothing found) by e-mail: one search each, as every CRM searches one value at a time
+  const found = phone ? await crm.findContacts({ phone, email: null }) : [];
+  if (email && !found.some((c) => c.phones === undefined && c.emails === undefined ? true : (c.phones ?? []).some((p) => phoneKey(p) === phone))) {
+    found.push(...(await crm.findContacts({ phone: null, email })));
+  }
   const matches = (c: FoundContact) => {
     // a CRM that answers without the values (Bitrix24 crm.duplicate.findbycomm) matched them itself
     if (c.phones === undefined && c.emails === undefined) return true;
