@@ -67,8 +67,8 @@ export class LeadDeliveryDefinition {
   @IsOptional() @IsIdOrName() stage?: string | number;
   /** CRM user id (or name) responsible for the new deals */
   @IsOptional() @IsIdOrName() responsible?: string | number;
-  /** a deal field (id or name) keeping the proxy lead id: required */
-  @IsIdOrName() lead_id_field: string | number;
+  /** a deal field (id or name) keeping the proxy lead id: required (a preset's section, only `requests`, has none) */
+  @IsRequiredIdOrName() lead_id_field: string | number;
   /** deal title template (default "{{title}}") */
   @IsOptional() @IsString() title?: string;
   /** more deal fields (id or name) → templates */
@@ -83,6 +83,27 @@ export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplic
 
 function IsIdOrName(): PropertyDecorator {
   return decorator('isIdOrName', (value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? undefined : 'must be an id or a name'));
+}
+
+/** Required in a user's lead_delivery; a preset's (nothing but `requests`) goes without. */
+function IsRequiredIdOrName(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isRequiredIdOrName',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: (args: ValidationArguments) => (args.value === undefined || args.value === null
+          ? 'is required: the deal field (id or name) that keeps the proxy lead id'
+          : 'must be an id or a name'),
+      },
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          if (value === undefined || value === null) return Object.keys((args?.object ?? {}) as object).every((key) => key === 'requests' || (args!.object as Record<string, unknown>)[key] === undefined);
+          return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
+        },
+      },
+    });
 }
 
 function IsTemplates(): PropertyDecorator {
