@@ -49,6 +49,11 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       <p class="muted">The deals' attribution (channel, UTM tags, city…) written back into the CRM (<code>settings.write_back</code>); its refusals are listed with each run's rejected records.</p>
       <table id="write-back" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
     </div>
+    <div id="leads-block" hidden>
+      <h2 class="sub">Lead-delivery runs</h2>
+      <p class="muted">The service's proxy leads delivered into the CRM as deals, or as notes on a contact's open deal (<code>settings.lead_delivery</code>); a lead the CRM refused stays among the open rejections until delivered.</p>
+      <table id="leads" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
+    </div>
     <h2 class="sub" id="open-rejected-title">Open rejections</h2>
     <p class="muted">Records rejected and not fixed yet, whichever run saw them last: one leaves the list when a later run sends it (fix its source row) or when its stream no longer holds it.</p>
     <table id="open-rejected" class="cards"><thead><tr><th>Stream</th><th>Record</th><th>Where</th><th>Field</th><th>Reason</th><th>First seen</th><th>Last seen</th></tr></thead><tbody></tbody></table>

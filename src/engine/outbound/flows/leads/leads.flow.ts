@@ -16,6 +16,7 @@ const CREATE_ATTEMPTS = 3;
 /** A dry run's line: the lead and the deal or note it would make. */
 export interface LeadPreviewLine {
   lead: string;
+  /** the proxy lead's own title */
   title: string;
   action: 'create_deal' | 'note' | 'already_delivered';
   /** the deal it would create: its title, pipeline, stage, responsible, fields; or the deal the note would go on */
@@ -123,19 +124,20 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
     for (const { write: { lead } } of planned) {
       const row = rows.get(String(lead.id));
       const title = renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${lead.id}`;
+      const leadTitle = lead.title ?? '';
       if (isDelivered(row?.state)) {
-        lines.push({ lead: String(lead.id), title, action: 'already_delivered', deal: { id: row!.deal_id ?? undefined }, contact: row!.contact_id ?? '' });
+        lines.push({ lead: String(lead.id), title: leadTitle, action: 'already_delivered', deal: { id: row!.deal_id ?? undefined }, contact: row!.contact_id ?? '' });
         continue;
       }
       const decision = await decide(lead, crm!, pass.plan, contacts, pass.now);
       const contact = decision.contact ? `contact ${decision.contact.id}` : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
       if (decision.action === 'note') {
-        lines.push({ lead: String(lead.id), title, action: 'note', deal: { id: decision.dealId }, contact, note: leadNote(lead) });
+        lines.push({ lead: String(lead.id), title: leadTitle, action: 'note', deal: { id: decision.dealId }, contact, note: leadNote(lead) });
         continue;
       }
       const { pipeline, stage, responsible } = crm!.targets;
       lines.push({
-        lead: String(lead.id), title, action: 'create_deal', contact,
+        lead: String(lead.id), title: leadTitle, action: 'create_deal', contact,
         deal: { title, pipeline: pipeline.name || pipeline.id, stage: stage.name || stage.id, responsible: responsible?.name ?? null, fields: dealFields(lead, pass.plan) },
       });
       if (decision.contactKey && pass.plan.duplicates === 'attach') contacts.set(decision.contactKey, { contactId: decision.contact?.id ?? null, dealId: `(new deal of lead ${lead.id})` });
