@@ -206,7 +206,9 @@ class GenericLeadCrm implements LeadCrm {
           await sleep(this.retry.delayMs(attempt), this.context.signal);
           continue;
         }
-        if (error.credentialsRefused || error.status === undefined || error.status >= 500 || error.status === 429) {
+        // a refused token fails the run as it is (nothing was taken)
+        if (error.credentialsRefused) throw error;
+        if (error.status === undefined || error.status >= 500 || error.status === 429) {
           throw new UnknownOutcomeError(error.message);
         }
         throw new LeadRefusedError(`the CRM refused the ${what}: ${this.redact(crmMessage(error, this.errors) ?? error.reason)}`, `lead_delivery.requests.${name}`);
