@@ -1,9 +1,8 @@
 import jsonata from 'jsonata';
-import type { CheckResult, WriteContext } from '../../src/connectors/connector-definition';
+import type { CheckResult, WriteContext } from 'tracker-sync/connector';
 import {
-  ContactDeal, FoundContact, LeadCapability, LeadCrm, LeadDeliveryPlan, LeadRefusedError, Named, NewDeal, UnknownOutcomeError,
-} from '../../src/connectors/lead-delivery';
-import { sleep } from '../../src/http/retry-policy';
+  ContactDeal, FoundContact, LeadCapability, LeadCrm, LeadDeliveryPlan, LeadRefusedError, Named, NewDeal, sleep, UnknownOutcomeError,
+} from 'tracker-sync/connector';
 import {
   LEAD_DEFAULTS, LEAD_REQUIRED_REQUESTS, LeadDeliveryDefinition, LeadRequestDefinition, LeadRequestsDefinition,
 } from './definition/lead-delivery-definition';

@@ -1,6 +1,6 @@
 import * as path from 'path';
-import type { CoreStream } from '../../src/connectors/canonical';
-import type { ReadContext } from '../../src/connectors/connector-definition';
+import type { CoreStream } from 'tracker-sync/connector';
+import type { ReadContext } from 'tracker-sync/connector';
 import { createAuthenticator } from './auth/create-authenticator';
 import { Redactor } from './http/redactor';
 import { Requester } from './http/requester';
@@ -15,7 +15,7 @@ export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
   /** `retry` replaces the source's (lead delivery sends its creates once: a create is looked up, never blindly repeated) */
-  requester(stream: CoreStream | 'check' | 'write_back' | 'lead_delivery', retry?: RetryDefinition): Requester;
+  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover' | 'lead_delivery', retry?: RetryDefinition): Requester;
 }
 
 export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {

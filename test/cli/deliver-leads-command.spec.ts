@@ -59,7 +59,7 @@ describe('cli deliver-leads', () => {
   });
 
   it.each([
-    ['pipeline', { pipeline: 'Нет такой' }, /lead_delivery\.pipeline: the CRM has no pipeline "Нет такой" \(its pipelines: "Sales" \(1\), "Продажи" \(2\)\)/],
+    ['pipeline', { pipeline: 'Нет такой' }, /lead_delivery\.pipeline: the CRM has no pipeline "Нет такой" \(its pipelines: "Pipeline" \(1\), "Продажи" \(2\)\)/],
     ['stage', { stage: 'Closed' }, /lead_delivery\.stage: pipeline "Продажи" \(2\) has no stage "Closed"/],
     ['responsible', { responsible: 99 }, /lead_delivery\.responsible: the CRM has no user "99"/],
     ['lead_id_field', { lead_id_field: 'Lead number' }, /lead_delivery\.lead_id_field: the CRM has no deal field "Lead number"/],

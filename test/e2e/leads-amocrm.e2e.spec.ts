@@ -9,5 +9,5 @@ describeLeads({
     pipeline: 'Продажи', stage: 'Первичный контакт', responsible: 502, lead_id_field: 'ID заявки',
     title: '{{title}}: {{name}}', fields: { 'Комментарий': COMMENT_TEMPLATE },
   },
-  expect: { pipeline: '3002', stage: '66601', owner: '502', leadIdKey: '407', visitKey: '401', commentKey: '408' },
+  expect: { pipeline: '3001', stage: '55501', owner: '502', leadIdKey: '407', visitKey: '401', commentKey: '408' },
 });

@@ -6,7 +6,7 @@ describeLeads({
   preset: 'bitrix24',
   fixture: bitrix24,
   leadDelivery: {
-    pipeline: 'Продажи', stage: 'Первичный контакт', responsible: 'Пётр', lead_id_field: 'ID заявки',
+    pipeline: 'Повторные', stage: 'Новая', responsible: 'Пётр', lead_id_field: 'ID заявки',
     title: '{{title}}: {{name}}', fields: { 'Комментарий': COMMENT_TEMPLATE },
   },
   expect: { pipeline: '1', stage: 'C1:NEW', owner: '7', leadIdKey: 'UF_CRM_1700000106', visitKey: 'UF_CRM_1700000100', commentKey: 'UF_CRM_1700000107' },

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import {
   IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
 } from 'class-validator';
-import { cronProblem } from '../../../src/config/cron-expression';
+import { cronProblem } from 'tracker-sync/connector';
 import { WRITE_METHODS, WriteMethod } from './write-back-definition';
 import { isPlainObject } from './validators';
 

@@ -74,4 +74,6 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   counters: Record<string, number>;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what the connector's `open` returned for this pass (WriteContext.session) */
+  session?: unknown;
 }

@@ -3,10 +3,11 @@ import { ConnectionConfig } from '../../config/config.schema';
 import { OutboundFlowName, zeroFlowCounters } from '../../runs/outbound-flows';
 import { OutboundStore } from '../../store/repositories/outbound.store';
 import { TrackerClient } from '../../tracker/tracker-client';
-import { ConnectionLookup } from '../connection-lookup';
+import { ConnectionLookup } from '../connection/connection-lookup';
+import { withConnectorSession } from '../connection/connector-session';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
-import type { RunOutcome } from '../run-executor';
+import type { RunOutcome } from '../run/run-executor';
 import type { FlowPlan, OutboundFlow } from './outbound-flow';
 import { OutboundRunner } from './outbound-runner';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
@@ -38,7 +39,11 @@ export class OutboundLauncher {
     let runner: OutboundRunner<FlowPlan, unknown, unknown, unknown> | undefined;
     try {
       runner = this.runner(connection, name, logger, signal);
-      const status = await runner.run(runId);
+      const pass = runner;
+      const status = await withConnectorSession({ ...runner.pass, logger, signal }, (session) => {
+        pass.pass.session = session;
+        return pass.run(runId);
+      });
       logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
       return { status, error: null };
     } catch (error) {
