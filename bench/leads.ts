@@ -8,6 +8,7 @@
  * arrive at random moments over `--minutes` (default 3), so the run takes that plus at most two passes.
  * Usage: npm run bench:leads [-- --leads 100 --minutes 3]
  */
+import '../src/connectors/serve-contract'; // first: the fixtures and the connector import tracker-sync/connector
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
