@@ -6,6 +6,8 @@
 export * from './connectors/canonical';
 export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
+/** lead delivery (proxy leads as CRM deals): the optional `leads` capability and its errors */
+export * from './connectors/lead-delivery';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
 export { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, sleep } from './http/retry-policy';
 export type { Backoff } from './http/retry-policy';

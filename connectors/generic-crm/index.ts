@@ -13,6 +13,7 @@ import { readStream } from './stream-reader';
 import { EnrichSession } from './records/enricher';
 import type { EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
+import { genericCrmLeads } from './lead-delivery';
 
 /**
  * Generic CRM connector: a declarative description of a CRM's REST API (a preset, or the user's own
@@ -46,9 +47,19 @@ export default defineConnector<GenericCrmSettings>({
       const warnings = await catalogWarnings(settings, context);
       const warned = warnings.length > 0 ? { warnings } : {};
       // configured write-back fields are checked against the CRM's field list too
-      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered, ...warned };
-      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message, ...warned };
+      const parts = [answered];
+      if (genericCrmWrite.plan(settings)) {
+        const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
+        if (!fields.ok) return { ...fields, ...warned };
+        parts.push(fields.message);
+      }
+      // lead delivery's pipeline, stage, user and fields are checked against the CRM too
+      if (genericCrmLeads.plan(settings)) {
+        const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });
+        if (!leads.ok) return { ...leads, ...warned };
+        parts.push(leads.message);
+      }
+      return { ok: true, message: parts.join('; '), ...warned };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -63,6 +74,8 @@ export default defineConnector<GenericCrmSettings>({
   stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
 
   write: genericCrmWrite,
+
+  leads: genericCrmLeads,
 
   stages: (settings, context) => listStages(settings, context),
 });

@@ -9,6 +9,7 @@ import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
+import { LeadDeliveryDefinition } from './definition/lead-delivery-definition';
 
 /** The YAML files in presets/ (a new file is a new preset, no code). */
 export const PRESET_NAMES: readonly string[] = availablePresets();
@@ -46,6 +47,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsBoolean() history?: boolean;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** the service's proxy leads delivered as deals (README "Leads into the CRM"); a preset supplies the requests */
+  @IsOptional() @ValidateNested() @Type(() => LeadDeliveryDefinition) lead_delivery?: LeadDeliveryDefinition;
   /** where the CRM lists pipelines, stages, fields and users (`cli discover`); a preset supplies it */
   @IsOptional() @ValidateNested() @Type(() => DiscoverDefinition) discover?: DiscoverDefinition;
 }

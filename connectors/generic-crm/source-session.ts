@@ -5,6 +5,7 @@ import { createAuthenticator } from './auth/create-authenticator';
 import { Redactor } from './http/redactor';
 import { Requester } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
+import type { RetryDefinition } from './definition/source-definition';
 import { sourceLimits } from './http/source-limits';
 import { GenericCrmSettings } from './settings';
 import { ResolvedSource, resolveSource } from './source-config';
@@ -13,7 +14,8 @@ import { ResolvedSource, resolveSource } from './source-config';
 export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
-  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover'): Requester;
+  /** `retry` replaces the source's (lead delivery sends its creates once: a create is looked up, never blindly repeated) */
+  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover' | 'lead_delivery', retry?: RetryDefinition): Requester;
 }
 
 export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {
@@ -33,12 +35,12 @@ export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'stat
   return {
     source,
     redactor,
-    requester: (stream) =>
+    requester: (stream, retryOverride) =>
       new Requester({
         baseUrl: source.base_url,
         auth,
         limits,
-        retry,
+        retry: retryOverride ? new RetryPolicy({ ...source.retry, ...retryOverride }) : retry,
         errors: source.errors ?? [],
         redactor,
         where: `connection ${context.connectionId}, stream ${stream}`,

@@ -16,6 +16,7 @@ import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
 import { writeBackCommand } from './commands/write-back.command';
+import { deliverLeadsCommand } from './commands/deliver-leads.command';
 
 /** Boots the services for one command and always shuts them down; returns the command's exit code. */
 export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => Promise<number>;
@@ -54,6 +55,13 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .argument('<connection>', 'connection id')
     .option('--dry-run', 'show each deal and the values that would be written; write nothing')
     .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
+
+  program
+    .command('deliver-leads')
+    .description("deliver the service's new proxy leads into the CRM as deals; --dry-run shows them instead")
+    .argument('<connection>', 'connection id')
+    .option('--dry-run', 'show each proxy lead and the deal or note it would make; create nothing')
+    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => deliverLeadsCommand(ctx, out, connection, options)));
 
   program
     .command('status')

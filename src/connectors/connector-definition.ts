@@ -219,6 +219,8 @@ export interface ConnectorDefinition<S extends object = any> {
   close?(session: unknown): Promise<void> | void;
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /** Proxy leads delivered into the CRM as deals (optional): see LeadCapability (lead-delivery.ts). */
+  leads?: import('./lead-delivery').LeadCapability<S>;
   /**
    * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
    * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way

@@ -24,11 +24,25 @@ export const WRITE_BACK_COUNTER_MEANINGS = {
   rejected: 'deals the CRM refused (each a rejected record with its reason)',
 } as const;
 
+/** A lead-delivery run's counters (flow leads), with what each means. */
+export const LEADS_COUNTER_MEANINGS = {
+  found: "the service's proxy leads of the window (the days not yet complete)",
+  created: 'leads that became a new CRM deal (with the visit in visit_field and the lead id in lead_id_field)',
+  attached: "leads that went as a note on their contact's open deal (duplicates: attach) instead of a new deal",
+  already_delivered: 'leads that have their deal already (delivered earlier, or order_id set by the service): nothing sent',
+  rejected: 'leads the CRM refused (each a rejected record with the CRM\'s reason, open until delivered)',
+} as const;
+
 export const OUTBOUND_FLOWS = {
   write_back: {
     title: 'write-back',
     counters: WRITE_BACK_COUNTER_MEANINGS,
     metric: { name: 'tracker_sync_write_back_deals_total', help: 'Deals of write-back runs by connection and outcome (attributed, written, unchanged, rejected)' },
+  },
+  leads: {
+    title: 'lead delivery',
+    counters: LEADS_COUNTER_MEANINGS,
+    metric: { name: 'tracker_sync_leads_total', help: 'Proxy leads of lead-delivery runs by connection and outcome (found, created, attached, already_delivered, rejected)' },
   },
 } as const satisfies Record<string, OutboundFlowDescription>;
 

@@ -49,6 +49,11 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       <p class="muted">The deals' attribution (channel, UTM tags, city…) written back into the CRM (<code>settings.write_back</code>); its refusals are listed with each run's rejected records.</p>
       <table id="write-back" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
     </div>
+    <div id="leads-block" hidden>
+      <h2 class="sub">Lead-delivery runs</h2>
+      <p class="muted">The service's proxy leads delivered into the CRM as deals, or as notes on a contact's open deal (<code>settings.lead_delivery</code>); a lead the CRM refused stays among the open rejections until delivered.</p>
+      <table id="leads" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
+    </div>
     <div id="stages-block" hidden>
       <h2 class="sub">Stage mapping</h2>
       <p class="muted">Each CRM stage and the status its deals are sent with (<code>status_map</code>). A stage no key covers is sent as the stage id itself, which the service skips unless the project knows it: add it to <code>status_map</code> (<code>npm run cli -- discover &lt;connection&gt;</code> proposes one).</p>

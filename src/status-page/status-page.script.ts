@@ -14,7 +14,6 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
   // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts)
   var FLOWS = ${JSON.stringify(OUTBOUND_FLOWS)};
-  var WRITE_BACK_HELP = FLOWS.write_back.counters;
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
@@ -109,18 +108,20 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     return '<span class="muted">' + esc(flow.title) + '</span> ' + Object.keys(flow.counters).map(function (k) { return esc(k) + ' ' + num(c[k]); }).join(' · ');
   }
 
-  // Write-back runs (mode write_back): a block of their own, shown when the connection has any
-  function renderWriteBack(runs) {
-    $('write-back-block').hidden = !runs.length;
-    var keys = Object.keys(WRITE_BACK_HELP);
-    setHtml(document.querySelector('#write-back thead tr'), '<th>Run</th><th>Status</th><th>Started</th>' +
-      keys.map(function (k) { return '<th class="num" title="' + esc(WRITE_BACK_HELP[k]) + '">' + esc(k) + '</th>'; }).join('') + '<th>Error</th>');
-    setHtml(document.querySelector('#write-back tbody'), runs.slice(0, 10).map(function (r) {
+  // Outbound runs (write-back, lead delivery): a block per flow (id: the flow's name with dashes), shown when the
+  // connection has any; the columns are the flow's counters, their meanings its description's (src/runs/outbound-flows.ts)
+  function renderFlowRuns(flow, runs) {
+    var id = flow.replace(/_/g, '-'), help = FLOWS[flow].counters, keys = Object.keys(help);
+    if (!$(id + '-block')) return;
+    $(id + '-block').hidden = !runs.length;
+    setHtml(document.querySelector('#' + id + ' thead tr'), '<th>Run</th><th>Status</th><th>Started</th>' +
+      keys.map(function (k) { return '<th class="num" title="' + esc(help[k]) + '">' + esc(k) + '</th>'; }).join('') + '<th>Error</th>');
+    setHtml(document.querySelector('#' + id + ' tbody'), runs.slice(0, 10).map(function (r) {
       var c = r.flow_counters || {};
       return '<tr data-run="' + esc(r.id) + '">' + cell('Run', '#' + esc(r.id) + ' (' + esc(r.trigger) + ')') +
         cell('Status', '<span class="state state-' + esc(r.status) + '">' + esc(r.status) + '</span>') + cell('Started', when(r.started_at)) +
         keys.map(function (k) { return cell(k, num(c[k]), 'num'); }).join('') +
-        cell('Error', r.error ? '<span class="error">' + longText('wb:' + r.id, r.error) + '</span>' : '') + '</tr>';
+        cell('Error', r.error ? '<span class="error">' + longText(id + ':' + r.id, r.error) + '</span>' : '') + '</tr>';
     }).join(''));
   }
 
@@ -243,7 +244,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     var syncs = state.runs.filter(function (r) { return r.direction !== 'outbound'; });
     renderRun(syncs[0]);
     renderChart(syncs);
-    renderWriteBack(state.runs.filter(function (r) { return r.flow === 'write_back'; }));
+    Object.keys(FLOWS).forEach(function (flow) { renderFlowRuns(flow, state.runs.filter(function (r) { return r.flow === flow; })); });
     renderStages();
     renderRejected();
   }

@@ -19,6 +19,8 @@ import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
 import { ConnectorSecrets1764600000001 } from './migrations/1764600000001-connector-secrets';
 import { OutboundRuns1764800000000 } from './migrations/1764800000000-outbound-runs';
+import { LeadDeliveryEntity } from './entities/lead-delivery.entity';
+import { LeadDelivery1764900000029 } from './migrations/1764900000029-lead-delivery';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -34,7 +36,8 @@ export const STORE_ENTITIES = [
   AlertDeliveryEntity,
   RequestBudgetEntity,
   ConnectorSecretEntity,
+  LeadDeliveryEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, OutboundRuns1764800000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, OutboundRuns1764800000000, LeadDelivery1764900000029];

@@ -6,6 +6,8 @@ export interface ServiceCall {
   method: string;
   /** the request's path, e.g. '/v1/project/integration/order/list' */
   path: string;
+  /** the query string, without `?` ('' when none) */
+  query: string;
   /** the request's JSON body */
   body: any;
   /** the answer's JSON body */
@@ -42,7 +44,7 @@ export class ServiceCallRecorder {
             answer.on('data', (part: Buffer) => parts.push(part));
             answer.on('end', () => {
               const body = Buffer.concat(parts);
-              recorder.calls.push({ method: req.method ?? 'GET', path, body: parse(text), answer: parse(body.toString('utf8')), at });
+              recorder.calls.push({ method: req.method ?? 'GET', path, query: (req.url ?? '').split('?')[1] ?? '', body: parse(text), answer: parse(body.toString('utf8')), at });
               res.writeHead(answer.statusCode ?? 502, answer.headers);
               res.end(body);
             });

@@ -86,6 +86,16 @@ export class ConnectionsController {
     return this.start(id, { kind: 'outbound', flow: 'write_back' });
   }
 
+  @Post(':id/deliver-leads')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({ summary: "deliver the service's new proxy leads into the CRM as deals (an outbound run of flow leads)" })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
+  @ApiBadRequestResponse({ description: 'the connection delivers no leads (no settings.lead_delivery)' })
+  deliverLeads(@Param('id') id: string): Promise<RunIdResponse> {
+    return this.start(id, { kind: 'outbound', flow: 'leads' });
+  }
+
   @Post(':id/pause')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: ConnectionStatusResponse })

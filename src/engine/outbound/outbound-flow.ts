@@ -36,6 +36,8 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   planItems(items: Item[], pass: FlowPass<Plan>): Promise<PlannedWrite<Write>[]>;
   /** Hands the changed items to the connector's write capability; its outcomes batch by batch, one per item. */
   write(writes: Write[], pass: FlowPass<Plan>, context: WriteContext): AsyncIterable<WriteOutcome[]>;
+  /** The counter an item the CRM took counts in, when not always `counting.written` (leads: created or attached). */
+  writtenCounter?(outcome: Extract<WriteOutcome, { status: 'written' }>): string;
   /** The rejected record of an item the CRM refused. */
   refusal(outcome: Extract<WriteOutcome, { status: 'rejected' }>): { field: string; reason: string };
   /** The dry run's answer: what would be written where. */
@@ -62,7 +64,9 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   plan: Plan;
   tracker: TrackerClient;
   /** reads only: the runner records what was written */
-  store: Pick<OutboundStore, 'fingerprints' | 'known'>;
+  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'leads'>;
+  /** the run's id (null in a dry run) */
+  runId?: number | null;
   logger: EngineLogger;
   signal?: AbortSignal;
   now: Date;

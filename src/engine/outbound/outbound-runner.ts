@@ -21,6 +21,7 @@ export class OutboundRunner<Plan extends FlowPlan, Item, Write, Preview> {
   /** Writes, recording each answered batch of the CRM in the run. */
   async run(runId: number): Promise<'succeeded' | 'interrupted'> {
     const { flow, pass, store } = this;
+    pass.runId = runId;
     for await (const changed of this.changedItems()) {
       if (changed.length === 0) continue;
       const fingerprints = new Map(changed.map((c) => [c.id, c.fingerprint]));
@@ -28,7 +29,7 @@ export class OutboundRunner<Plan extends FlowPlan, Item, Write, Preview> {
       for await (const batch of flow.write(changed.map((c) => c.write), pass, context)) {
         const written = batch.filter((o) => o.status === 'written').map((o) => ({ externalId: o.id, fingerprint: fingerprints.get(o.id) ?? '' }));
         const rejected = batch.flatMap((o) => (o.status === 'rejected' ? [{ externalId: o.id, ...flow.refusal(o), fingerprint: fingerprints.get(o.id) ?? '' }] : []));
-        pass.counters[flow.counting.written] += written.length;
+        for (const o of batch) if (o.status === 'written') pass.counters[flow.writtenCounter?.(o) ?? flow.counting.written] += 1;
         pass.counters[flow.counting.rejected] += rejected.length;
         await store.recordBatch({ runId, connectionId: pass.connectionId, stream: flow.stream, written, rejected, counters: pass.counters });
       }

@@ -19,6 +19,7 @@ import { LeadsController } from './leads/leads.controller';
 import { LeadsService } from './leads/leads.service';
 import { MediaPlansController } from './mediaplans/mediaplans.controller';
 import { MediaPlansService } from './mediaplans/mediaplans.service';
+import { ProxyLeadsAddController } from './proxyleads/proxyleads-add.controller';
 import { ProxyLeadsController } from './proxyleads/proxyleads.controller';
 import { ProxyLeadsService } from './proxyleads/proxyleads.service';
 import { DictionariesService } from './speech/dictionaries.service';
@@ -29,6 +30,7 @@ import { SpeechController } from './speech/speech.controller';
 export const SANDBOX_SECTION_CONTROLLERS: Type[] = [
   ChannelsController, CalltrackingController, MediaPlansController, SpeechController, EmailTrackingController,
   LeadsController, ProxyLeadsController, EventsController, DashboardsController, BillingController, CampaignsController,
+  ProxyLeadsAddController,
 ];
 
 /** Their services; they need the core's SandboxDocumentStore and SANDBOX_DATA_SOURCE. */

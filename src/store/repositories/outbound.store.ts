@@ -3,6 +3,7 @@ import { writeCheckpoint } from '../checkpoint-writer';
 import { SerialWriter } from '../serial-writer';
 import { RecordStateStore } from './record-state.store';
 import { RunStore } from './run.store';
+import { LeadDeliveryStore } from './lead-delivery.store';
 import { WriteBackCounters } from '../../runs/run-vocabulary';
 
 /** The record_state stream holding the fingerprint of the values last written into each deal. */
@@ -26,10 +27,15 @@ export interface OutboundBatch {
  * runs' counters (`run.flow_counters`) and refusals (rejected records).
  */
 export class OutboundStore {
+  /** lead delivery's own records (proxy lead → deal, its window) */
+  readonly leads: LeadDeliveryStore;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: SerialWriter,
-  ) {}
+  ) {
+    this.leads = new LeadDeliveryStore(dataSource, writer);
+  }
 
   /** The fingerprints of what was last written for these items. */
   fingerprints(connectionId: string, stream: string, ids: string[]): Promise<Map<string, string>> {

@@ -10,6 +10,7 @@ import * as sourceDefinition from '../../../connectors/generic-crm/definition/so
 import * as streamDefinition from '../../../connectors/generic-crm/definition/stream-definition';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
 import * as writeBackDefinition from '../../../connectors/generic-crm/definition/write-back-definition';
+import * as leadDeliveryDefinition from '../../../connectors/generic-crm/definition/lead-delivery-definition';
 import { settingsProblems } from '../../../src/connectors/settings-validation';
 
 /**
@@ -45,6 +46,9 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.EnrichOptionalDefinition, 'streams.<name>.enrich[].optional'],
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
+  [leadDeliveryDefinition.LeadDeliveryDefinition, 'settings.lead_delivery'],
+  [leadDeliveryDefinition.LeadRequestsDefinition, 'settings.lead_delivery.requests'],
+  [leadDeliveryDefinition.LeadRequestDefinition, 'settings.lead_delivery.requests.<step>'],
   [StagesDefinition, 'settings.stages'],
   [discoverDefinition.DiscoverDefinition, 'settings.discover'],
   [discoverDefinition.DiscoverListDefinition, 'settings.discover.<list>'],

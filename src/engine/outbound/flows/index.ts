@@ -1,6 +1,7 @@
 import type { OutboundFlowName } from '../../../runs/outbound-flows';
 import type { OutboundFlow } from '../outbound-flow';
 import { writeBackFlow } from './write-back/write-back.flow';
+import { leadsFlow } from './leads/leads.flow';
 
 /**
  * The outbound flows the engine runs, by name: a new flow registers here (its implementation in
@@ -9,4 +10,5 @@ import { writeBackFlow } from './write-back/write-back.flow';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each flow has its own plan, item and write types
 export const OUTBOUND_FLOW_IMPLEMENTATIONS: { readonly [F in OutboundFlowName]: OutboundFlow<any, any, any, any> } = {
   write_back: writeBackFlow,
+  leads: leadsFlow,
 };

@@ -1,0 +1,130 @@
+import { Type } from 'class-transformer';
+import {
+  IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
+} from 'class-validator';
+import { cronProblem } from 'tracker-sync/connector';
+import { WRITE_METHODS, WriteMethod } from './write-back-definition';
+import { isPlainObject } from './validators';
+
+/**
+ * `settings.lead_delivery` of a generic-crm connection (README "Leads into the CRM"): the service's proxy leads
+ * become deals. The user writes the keys of the issue (schedule … duplicate_days); a preset ships `requests`
+ * (its YAML's `lead_delivery.requests`), a CRM without one describes them here.
+ */
+
+/**
+ * One request of lead delivery. `path`, `query` and `body` are templates (as the streams' and write_back's
+ * requests: `{{name}}` or `=JSONata` with the variables bound as `$name`); `answer` is JSONata over the CRM's
+ * answer (variables bound too) giving what the step needs (see LeadRequestsDefinition).
+ */
+export class LeadRequestDefinition {
+  @IsOptional() @IsIn(['GET', ...WRITE_METHODS]) method?: 'GET' | WriteMethod;
+  @IsString() @IsNotEmpty() path: string;
+  @IsOptional() @IsObject() query?: Record<string, unknown>;
+  @IsOptional() body?: unknown;
+  @IsOptional() @IsObject() headers?: Record<string, string>;
+  @IsOptional() @IsString() answer?: string;
+}
+
+/**
+ * The requests, with their variables and what `answer` gives:
+ *   pipelines      –                                   → [{ id, name, main?, stages?: [{ id, name }] }]
+ *   stages         pipeline                            → [{ id, name }] (when `pipelines` gives no stages)
+ *   users          –                                   → [{ id, name }]
+ *   deal_fields    –                                   → [{ key, name }]
+ *   find_deals     field (key), value (proxy lead id), pipeline → [id]
+ *   find_contacts  phone (79120001122), phone_local (9120001122), phone_plus (+79120001122), email → [{ id, phones?, emails?, deals? }]
+ *   contact_deals  contact, deal_ids (the contact's `deals`), pipeline, since (ISO) → [{ id, pipeline, open, created }]
+ *   create_contact name, phone (+79120001122 or ''), email → id
+ *   create_deal    title, pipeline, stage, responsible, contact, fields ({ key: text }), field_list ([{ id, value }]) → id
+ *   link_contact   deal, contact (only for a CRM that links after the create)
+ *   add_note       deal, text, now (ISO), now_ms → id
+ */
+export class LeadRequestsDefinition {
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) pipelines?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) stages?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) users?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) deal_fields?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) find_deals?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) find_contacts?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) contact_deals?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) create_contact?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) create_deal?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) link_contact?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) add_note?: LeadRequestDefinition;
+}
+
+export const LEAD_REQUIRED_REQUESTS = ['pipelines', 'users', 'deal_fields', 'find_deals', 'find_contacts', 'contact_deals', 'create_contact', 'create_deal', 'add_note'] as const;
+
+export class LeadDeliveryDefinition {
+  /** how often to look for new proxy leads (default every minute) */
+  @IsOptional() @IsLeadCron() schedule?: string;
+  /** first day of leads to take (default: the day the connection first delivers) */
+  @IsOptional() @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'since must be a day, YYYY-MM-DD' }) since?: string;
+  /** the CRM pipeline (id or name); default the CRM's main one */
+  @IsOptional() @IsIdOrName() pipeline?: string | number;
+  /** its stage (id or name); default the pipeline's first */
+  @IsOptional() @IsIdOrName() stage?: string | number;
+  /** CRM user id (or name) responsible for the new deals */
+  @IsOptional() @IsIdOrName() responsible?: string | number;
+  /** a deal field (id or name) keeping the proxy lead id: required (a preset's section, only `requests`, has none) */
+  @IsRequiredIdOrName() lead_id_field: string | number;
+  /** deal title template (default "{{title}}") */
+  @IsOptional() @IsString() title?: string;
+  /** more deal fields (id or name) → templates */
+  @IsOptional() @IsTemplates() fields?: Record<string, string>;
+  @IsOptional() @IsIn(['attach', 'create']) duplicates?: 'attach' | 'create';
+  @IsOptional() @IsInt() @Min(0) duplicate_days?: number;
+  /** the CRM's requests (presets ship them) */
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestsDefinition) requests?: LeadRequestsDefinition;
+}
+
+export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplicates: 'attach', duplicate_days: 30 } as const;
+
+function IsIdOrName(): PropertyDecorator {
+  return decorator('isIdOrName', (value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? undefined : 'must be an id or a name'));
+}
+
+/** Required in a user's lead_delivery; a preset's (nothing but `requests`) goes without. */
+function IsRequiredIdOrName(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isRequiredIdOrName',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: {
+        message: (args: ValidationArguments) => (args.value === undefined || args.value === null
+          ? 'is required: the deal field (id or name) that keeps the proxy lead id'
+          : 'must be an id or a name'),
+      },
+      validator: {
+        validate: (value: unknown, args?: ValidationArguments) => {
+          if (value === undefined || value === null) return Object.keys((args?.object ?? {}) as object).every((key) => key === 'requests' || (args!.object as Record<string, unknown>)[key] === undefined);
+          return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
+        },
+      },
+    });
+}
+
+function IsTemplates(): PropertyDecorator {
+  return decorator('isLeadTemplates', (value) => {
+    if (!isPlainObject(value)) return 'must map deal fields (id or name) to templates such as "{{text}}"';
+    const bad = Object.entries(value).find(([, template]) => typeof template !== 'string' && typeof template !== 'number');
+    return bad ? `has "${bad[0]}" without a template (a string such as "{{text}}")` : undefined;
+  });
+}
+
+function IsLeadCron(): PropertyDecorator {
+  return decorator('isLeadCron', (value) => (typeof value === 'string' && cronProblem(value) === undefined ? undefined : `is not a cron expression (${cronProblem(String(value))})`));
+}
+
+function decorator(name: string, problem: (value: unknown) => string | undefined): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options: { message: (args: ValidationArguments) => problem(args.value) ?? '' },
+      validator: { validate: (value: unknown) => problem(value) === undefined },
+    });
+}

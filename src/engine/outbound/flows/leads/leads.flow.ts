@@ -1,0 +1,238 @@
+import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
+import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
+import type { FlowCounters } from '../../../../runs/outbound-flows';
+import { LEADS_STREAM } from '../../../../store/repositories/lead-delivery.store';
+import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
+import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
+import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
+import { decide, LeadDecision, PassContacts } from './lead-decision';
+import { emailKey, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
+
+/** The fingerprint of a delivered lead: a lead is delivered once, whatever changes in the service afterwards. */
+const DELIVERED = 'lead:delivered';
+/** how many times a create whose outcome stayed unknown (and that the CRM does not have) is sent again in one pass */
+const CREATE_ATTEMPTS = 3;
+
+/** A dry run's line: the lead and the deal or note it would make. */
+export interface LeadPreviewLine {
+  lead: string;
+  /** the proxy lead's own title */
+  title: string;
+  action: 'create_deal' | 'note' | 'already_delivered';
+  /** the deal it would create: its title, pipeline, stage, responsible, fields; or the deal the note would go on */
+  deal: { id?: string; title?: string; pipeline?: string; stage?: string; responsible?: string | null; fields?: Record<string, string> };
+  contact: string;
+  note?: string;
+}
+
+export interface LeadsPreview {
+  connectionId: string;
+  counters: FlowCounters<'leads'>;
+  leads: LeadPreviewLine[];
+}
+
+/** What the runner hands to `write`: the lead and its day. */
+interface LeadWrite {
+  lead: ProxyLead;
+  day: string;
+}
+
+type LeadsPass = FlowPass<LeadDeliveryPlan> & { crm?: Promise<LeadCrm>; contacts?: PassContacts };
+
+/**
+ * Lead delivery, the second outbound flow: the service's proxy leads of the days not yet complete (one list
+ * request a pass) become CRM deals, one deal per lead ever. Before a create is sent the lead is stored `pending`;
+ * a pending lead (its create may have landed: a crash, a timeout) is first looked up in the CRM by lead_id_field.
+ * A lead with order_id set is the service's already. See README "Leads into the CRM".
+ */
+export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Promise<LeadsPreview>> = {
+  name: 'leads',
+  stream: LEADS_STREAM,
+  counting: { unchanged: 'already_delivered', written: 'created', rejected: 'rejected' },
+
+  planOf(definition: ConnectorDefinition, settings: object): LeadDeliveryPlan | null {
+    return definition.leads?.plan(settings) ?? null;
+  },
+
+  noPlan(connectionId: string, definition: ConnectorDefinition): string {
+    return definition.leads
+      ? `connection ${connectionId}: settings.lead_delivery is not set: no proxy leads are delivered`
+      : `connection ${connectionId}: connector ${definition.name} cannot deliver leads into its CRM`;
+  },
+
+  notConfigured(connectionId: string): string {
+    return `connection ${connectionId} delivers no leads: its connector has no lead delivery or settings.lead_delivery is not set`;
+  },
+
+  /** One request a pass: the proxy leads from the first day not yet complete to today (UTC days, as the service keeps them). */
+  async *read(pass: LeadsPass): AsyncGenerator<ProxyLead[]> {
+    const today = formatPlainDate(pass.now);
+    const stored = await pass.store.leads.windowStart(pass.connectionId);
+    let from = stored ?? pass.plan.since ?? today;
+    if (pass.plan.since && pass.plan.since > from) from = pass.plan.since;
+    if (from > today) from = today;
+    const period = formatProxyLeadPeriod(new Date(`${from}T00:00:00Z`), pass.now);
+    const answer = await pass.tracker.proxyLeads.list(period).catch((error: unknown) => {
+      throw new Error(`connection ${pass.connectionId}: the service's proxy-lead list (period ${period}) failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+    const leads = [...(answer.ProxyLeads ?? [])]
+      .filter((lead) => leadDay(lead) >= from)
+      .sort((a, b) => (a.creation_date < b.creation_date ? -1 : a.creation_date > b.creation_date ? 1 : Number(a.id) - Number(b.id)));
+    pass.counters.found += leads.length;
+    if (leads.length) yield leads;
+    if (pass.signal?.aborted || pass.runId === null || pass.runId === undefined) return;
+    // every lead before the first day with one still to deliver is handled: later passes start there
+    const done = await pass.store.leads.of(pass.connectionId, leads.map((l) => String(l.id)));
+    const open = leads.filter((l) => !hasOrder(l) && !isDelivered(done.get(String(l.id))?.state)).map(leadDay).sort();
+    await pass.store.leads.completeBefore(pass.connectionId, open[0] && open[0] < today ? open[0] : today);
+  },
+
+  /** Every lead without order_id, fingerprinted as delivered: the runner leaves those delivered earlier alone. */
+  async planItems(leads: ProxyLead[], pass: LeadsPass): Promise<PlannedWrite<LeadWrite>[]> {
+    const withoutOrder = leads.filter((lead) => !hasOrder(lead));
+    pass.counters.already_delivered += leads.length - withoutOrder.length;
+    return withoutOrder.map((lead) => ({ id: String(lead.id), write: { lead, day: leadDay(lead) }, fingerprint: DELIVERED }));
+  },
+
+  async *write(writes: LeadWrite[], pass: LeadsPass, context: WriteContext): AsyncGenerator<WriteOutcome[]> {
+    pass.contacts ??= new Map();
+    for (const { lead, day } of writes) {
+      if (pass.signal?.aborted) return;
+      try {
+        yield [await deliver(lead, day, pass, context)];
+      } catch (error) {
+        if (!(error instanceof LeadRefusedError)) throw error;
+        if (pass.runId !== null && pass.runId !== undefined) await pass.store.leads.refused(pass.connectionId, String(lead.id), pass.runId, error.field, error.message);
+        yield [{ id: String(lead.id), status: 'rejected', reason: error.message, field: error.field }];
+      }
+    }
+  },
+
+  writtenCounter(outcome): string {
+    return (outcome as { counter?: string }).counter ?? 'created';
+  },
+
+  refusal(outcome) {
+    return { field: outcome.field ?? 'lead_delivery', reason: `proxy lead ${outcome.id}: ${outcome.reason}` };
+  },
+
+  async preview(planned: PlannedWrite<LeadWrite>[], pass: LeadsPass): Promise<LeadsPreview> {
+    const lines: LeadPreviewLine[] = [];
+    const contacts: PassContacts = new Map();
+    const rows = await pass.store.leads.of(pass.connectionId, planned.map((p) => p.id));
+    const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets }) : null;
+    for (const { write: { lead } } of planned) {
+      const row = rows.get(String(lead.id));
+      const title = renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${lead.id}`;
+      const leadTitle = lead.title ?? '';
+      if (isDelivered(row?.state)) {
+        lines.push({ lead: String(lead.id), title: leadTitle, action: 'already_delivered', deal: { id: row!.deal_id ?? undefined }, contact: row!.contact_id ?? '' });
+        continue;
+      }
+      const decision = await decide(lead, crm!, pass.plan, contacts, pass.now);
+      const contact = decision.contact ? `contact ${decision.contact.id}` : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
+      if (decision.action === 'note') {
+        lines.push({ lead: String(lead.id), title: leadTitle, action: 'note', deal: { id: decision.dealId }, contact, note: leadNote(lead) });
+        continue;
+      }
+      const { pipeline, stage, responsible } = crm!.targets;
+      lines.push({
+        lead: String(lead.id), title: leadTitle, action: 'create_deal', contact,
+        deal: { title, pipeline: pipeline.name || pipeline.id, stage: stage.name || stage.id, responsible: responsible?.name ?? null, fields: dealFields(lead, pass.plan) },
+      });
+      if (decision.contactKey && pass.plan.duplicates === 'attach') contacts.set(decision.contactKey, { contactId: decision.contact?.id ?? null, dealId: `(new deal of lead ${lead.id})` });
+    }
+    return { connectionId: pass.connectionId, counters: pass.counters as FlowCounters<'leads'>, leads: lines };
+  },
+};
+
+/** One lead: its deal or its note, exactly once. */
+async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: WriteContext): Promise<WriteOutcome> {
+  const id = String(lead.id);
+  const store = pass.store.leads;
+  const runId = pass.runId ?? null;
+  const row = (await store.of(pass.connectionId, [id])).get(id);
+  if (isDelivered(row?.state)) return written(id, 'already_delivered', row!.deal_id);
+  const crm = await openCrm(pass, context);
+
+  if (row?.state === 'pending') {
+    if (row.attempt === 'note') {
+      // a note cannot be looked up: rather than risk a second one, the lead counts as attached to the deal it went to
+      pass.logger.warn(`proxy lead ${id}: a note on deal ${row.deal_id} was sent before and its outcome is unknown; not sent again`);
+      await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId: row.deal_id ?? '', contactId: row.contact_id }, runId);
+      return written(id, 'attached', row.deal_id);
+    }
+    const [existing] = await crm.findDeals(id);
+    if (existing) {
+      pass.logger.log(`proxy lead ${id}: its earlier create landed (deal ${existing}, found by lead_id_field): not created again`);
+      await store.delivered(pass.connectionId, id, day, { state: 'created', dealId: existing, contactId: row.contact_id }, runId);
+      remember(pass, lead, row.contact_id, existing);
+      return written(id, 'created', existing);
+    }
+  }
+
+  const decision: LeadDecision = await decide(lead, crm, pass.plan, pass.contacts!, pass.now);
+  if (decision.action === 'note') {
+    await store.pending(pass.connectionId, id, day, 'note', runId, decision.contact?.id ?? null, decision.dealId);
+    const noteId = await crm.addNote(decision.dealId, leadNote(lead));
+    await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId: decision.dealId, contactId: decision.contact?.id ?? null, noteId }, runId);
+    return written(id, 'attached', decision.dealId);
+  }
+
+  const contactId = decision.contact?.id
+    ?? (lead.phone || lead.email ? await crm.createContact({ name: lead.name?.trim() || lead.phone || lead.email, phone: decision.contactKey?.startsWith('phone:') ? decision.contactKey.slice(6) : null, email: lead.email?.trim() || null }) : null);
+  await store.pending(pass.connectionId, id, day, 'deal', runId, contactId);
+  const dealId = await createOnce(crm, lead, pass, contactId);
+  await store.delivered(pass.connectionId, id, day, { state: 'created', dealId, contactId }, runId);
+  remember(pass, lead, contactId, dealId);
+  return written(id, 'created', dealId);
+}
+
+/** The create, sent again only when the CRM does not have the deal (looked up by lead_id_field). */
+async function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: string | null): Promise<string> {
+  const id = String(lead.id);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
+    } catch (error) {
+      if (!(error instanceof UnknownOutcomeError)) throw error;
+      pass.logger.warn(`proxy lead ${id}: the deal create's outcome is unknown (${error.message}); looking it up by lead_id_field`);
+      const [landed] = await crm.findDeals(id);
+      if (landed) return landed;
+      if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+function dealFields(lead: ProxyLead, plan: LeadDeliveryPlan): Record<string, string> {
+  return Object.fromEntries(Object.entries(plan.fields).map(([field, template]) => [field, renderLeadTemplate(template, lead)]));
+}
+
+function remember(pass: LeadsPass, lead: ProxyLead, contactId: string | null, dealId: string): void {
+  if (pass.plan.duplicates !== 'attach') return;
+  for (const key of contactKeys(lead)) pass.contacts!.set(key, { contactId, dealId });
+}
+
+function contactKeys(lead: ProxyLead): string[] {
+  // the same keys decide() looks up
+  return [phoneKey(lead.phone) && `phone:${phoneKey(lead.phone)}`, emailKey(lead.email) && `email:${emailKey(lead.email)}`].filter((k): k is string => !!k);
+}
+
+function openCrm(pass: LeadsPass, context: WriteContext): Promise<LeadCrm> {
+  // the pipeline, stage, user and fields are resolved against the CRM once a pass, and only when a lead needs it
+  pass.crm ??= pass.definition.leads!.open(context);
+  return pass.crm;
+}
+
+function written(id: string, counter: 'created' | 'attached' | 'already_delivered', dealId: string | null): WriteOutcome {
+  return { id, status: 'written', counter, dealId } as WriteOutcome;
+}
+
+function isDelivered(state: string | undefined): boolean {
+  return state === 'created' || state === 'attached';
+}
+
+function hasOrder(lead: ProxyLead): boolean {
+  return lead.order_id !== undefined && lead.order_id !== null && String(lead.order_id).trim() !== '' && String(lead.order_id) !== '0';
+}

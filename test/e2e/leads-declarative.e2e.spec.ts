@@ -1,0 +1,114 @@
+import type { FixtureAnswer, FixtureHandler, FixtureRequest } from '../fixtures/crm/crm-fixture-server';
+import { digits, LeadFixture, LeadFixtureOptions } from '../fixtures/crm/crm-leads';
+import { COMMENT_TEMPLATE, describeLeads } from './leads-e2e';
+
+/**
+ * A CRM without a preset: its reads (`streams`) and lead delivery's requests (`lead_delivery.requests`) described
+ * in the settings alone, against a small REST CRM on loopback (pipelines with stages inline, `GET /deals?field=&value=`,
+ * `GET /contacts?phone=|email=`, `GET /contacts/{id}/deals`, `POST /contacts`, `POST /deals`, `POST /deals/{id}/notes`).
+ */
+
+interface Deal { id: number; title: string; pipeline: string; stage: string; owner: string | null; contact: number | null; fields: Record<string, string>; status: 'open' | 'won' | 'lost'; created: string }
+interface Contact { id: number; name: string; phones: string[]; emails: string[] }
+
+function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: FixtureHandler; leads: LeadFixture } {
+  const deals: Deal[] = [];
+  const contacts: Contact[] = [];
+  const notes = new Map<string, string[]>();
+  const created: Deal[] = [];
+  const createdContacts: Contact[] = [];
+  let next = 100;
+  const addContact = (name: string, phones: string[], emails: string[]) => {
+    const contact = { id: next++, name, phones, emails };
+    contacts.push(contact);
+    return contact;
+  };
+  const addDeal = (d: Omit<Deal, 'id' | 'created' | 'status'>) => {
+    const deal: Deal = { ...d, id: next++, status: 'open', created: new Date().toISOString() };
+    deals.push(deal);
+    return deal;
+  };
+  const handler: FixtureHandler = (request: FixtureRequest): FixtureAnswer => {
+    if (request.headers.authorization !== 'Bearer decl-token') return { status: 401, body: { error: 'unauthorized' } };
+    const q = request.query;
+    const body = request.body ?? {};
+    const path = request.path;
+    if (request.method === 'GET' && path === '/pipelines') {
+      return { body: { pipelines: [{ id: 'p1', name: 'Main', stages: [{ id: 's1', name: 'New' }] }, { id: 'p2', name: 'Продажи', stages: [{ id: 's21', name: 'Первичный контакт' }, { id: 's22', name: 'Переговоры' }] }] } };
+    }
+    if (request.method === 'GET' && path === '/users') return { body: { users: [{ id: 'u1', name: 'Анна' }, { id: 'u2', name: 'Борис' }] } };
+    if (request.method === 'GET' && path === '/deal-fields') return { body: { fields: [{ code: 'visit', label: 'Визит' }, { code: 'lead_no', label: 'ID заявки' }, { code: 'comment', label: 'Комментарий' }] } };
+    if (request.method === 'GET' && path === '/deals') {
+      const found = q.has('field') ? deals.filter((d) => d.fields[q.get('field')!] === q.get('value')) : deals;
+      return { body: { deals: found.map((d) => ({ ...d, fields: d.fields })) } };
+    }
+    if (request.method === 'GET' && path === '/contacts') {
+      const found = contacts.filter((c) => (q.has('phone') ? c.phones.some((p) => digits(p).endsWith(digits(q.get('phone')!).slice(-10))) : c.emails.some((e) => e.toLowerCase() === q.get('email')!.toLowerCase())));
+      return { body: { contacts: found } };
+    }
+    const contactDeals = /^\/contacts\/(\d+)\/deals$/.exec(path);
+    if (request.method === 'GET' && contactDeals) return { body: { deals: deals.filter((d) => d.contact === Number(contactDeals[1])) } };
+    if (request.method === 'POST' && path === '/contacts') {
+      const contact = addContact(body.name, body.phone ? [body.phone] : [], body.email ? [body.email] : []);
+      createdContacts.push(contact);
+      return { status: 201, body: { contact } };
+    }
+    if (request.method === 'POST' && path === '/deals') {
+      if (options.leads?.refuseTitle && String(body.title).includes(options.leads.refuseTitle)) return { status: 422, body: { error: 'invalid', message: 'title is not allowed' } };
+      const deal = addDeal({ title: body.title, pipeline: body.pipeline, stage: body.stage, owner: body.owner ?? null, contact: body.contact ?? null, fields: body.fields ?? {} });
+      created.push(deal);
+      return { status: 201, body: { deal } };
+    }
+    const note = /^\/deals\/(\d+)\/notes$/.exec(path);
+    if (request.method === 'POST' && note) {
+      if (!deals.some((d) => d.id === Number(note[1]))) return { status: 404, body: { error: 'no deal' } };
+      notes.set(note[1], [...(notes.get(note[1]) ?? []), body.text]);
+      return { status: 201, body: { note: { id: next++ } } };
+    }
+    return { status: 404, body: { error: `no route ${request.method} ${path}` } };
+  };
+  const leads: LeadFixture = {
+    createdDeals: () => created.map((d) => ({ id: String(d.id), title: d.title, fields: d.fields, contactId: d.contact === null ? null : String(d.contact), pipeline: d.pipeline, stage: d.stage, owner: d.owner })),
+    notesOf: (id) => notes.get(id) ?? [],
+    createdContacts: () => createdContacts.map((c) => ({ id: String(c.id), name: c.name, phones: c.phones, emails: c.emails })),
+    addContactWithOpenDeal: (contact, pipeline, stage) => {
+      const c = addContact(contact.name, contact.phone ? [contact.phone] : [], contact.email ? [contact.email] : []);
+      const d = addDeal({ title: `${contact.name}: open deal`, pipeline, stage, owner: null, contact: c.id, fields: {} });
+      return { contactId: String(c.id), dealId: String(d.id) };
+    },
+  };
+  return { handler, leads };
+}
+
+const settings = (url: string) => ({
+  base_url: url,
+  token: 'decl-token',
+  visit_field: 'Визит',
+  status_map: { won: '1', lost: '2', '*': '0' },
+  streams: {
+    deals: { request: { path: '/deals' }, records: 'deals', mapping: { id: 'id', title: 'title', created_at: 'created', visit_id: 'fields.visit', status: 'status' } },
+  },
+  rate_limit: { requests: 1000, per_seconds: 1 },
+  retry: { base_ms: 5 },
+});
+
+describeLeads({
+  preset: 'a CRM without a preset (declarative requests)',
+  fixture: { createCrm, settings },
+  leadDelivery: {
+    pipeline: 'Продажи', stage: 'Первичный контакт', responsible: 'Борис', lead_id_field: 'ID заявки',
+    title: '{{title}}: {{name}}', fields: { 'Комментарий': COMMENT_TEMPLATE },
+    requests: {
+      pipelines: { path: '/pipelines', answer: "=[pipelines.{ 'id': id, 'name': name, 'stages': stages }]" },
+      users: { path: '/users', answer: '=users' },
+      deal_fields: { path: '/deal-fields', answer: "=[fields.{ 'key': code, 'name': label }]" },
+      find_deals: { path: '/deals', query: { field: '{{field}}', value: '{{value}}' }, answer: '=[deals.$string(id)]' },
+      find_contacts: { path: '/contacts', query: { phone: '{{phone}}', email: '{{email}}' }, answer: "=[contacts.{ 'id': $string(id), 'phones': phones, 'emails': emails }]" },
+      contact_deals: { path: '/contacts/{{contact}}/deals', answer: "=[deals.{ 'id': $string(id), 'pipeline': pipeline, 'open': status = 'open', 'created': created }]" },
+      create_contact: { method: 'POST', path: '/contacts', body: { name: '{{name}}', phone: '{{phone}}', email: '{{email}}' }, answer: '=$string(contact.id)' },
+      create_deal: { method: 'POST', path: '/deals', body: "={ 'title': $title, 'pipeline': $pipeline, 'stage': $stage, 'owner': $responsible, 'contact': $contact ? $number($contact) : null, 'fields': $fields }", answer: '=$string(deal.id)' },
+      add_note: { method: 'POST', path: '/deals/{{deal}}/notes', body: { text: '{{text}}' }, answer: '=$string(note.id)' },
+    },
+  },
+  expect: { pipeline: 'p2', stage: 's21', owner: 'u2', leadIdKey: 'lead_no', visitKey: 'visit', commentKey: 'comment' },
+});
