@@ -6,3 +6,4 @@
 export * from './connectors/canonical';
 export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
+export * from './connectors/webhook-capability';

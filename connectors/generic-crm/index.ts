@@ -7,6 +7,7 @@ import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
 import { readStream } from './stream-reader';
+import { genericCrmWebhooks } from './webhooks';
 import { genericCrmWrite } from './write-back';
 
 /**
@@ -51,6 +52,8 @@ export default defineConnector<GenericCrmSettings>({
   discover: (settings, context) => discoverFields(settings, context),
 
   write: genericCrmWrite,
+
+  webhooks: genericCrmWebhooks,
 });
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */

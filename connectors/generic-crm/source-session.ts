@@ -13,7 +13,7 @@ import { ResolvedSource, resolveSource } from './source-config';
 export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
-  requester(stream: CoreStream | 'check' | 'write_back'): Requester;
+  requester(stream: CoreStream | 'check' | 'write_back' | 'webhooks'): Requester;
 }
 
 export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {

@@ -1,4 +1,5 @@
 import type { CanonicalRecord, StreamName } from './canonical';
+import type { WebhookCapability } from './webhook-capability';
 
 /**
  * The plugin contract. A connector is a definition object; built-ins live in the top-level
@@ -145,6 +146,8 @@ export interface ConnectorDefinition<S extends object = any> {
   startupWarnings?(settings: S): string[];
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
+  webhooks?: WebhookCapability<S>;
 }
 
 /**

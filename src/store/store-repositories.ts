@@ -12,6 +12,7 @@ import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RequestBudgetStore } from './repositories/request-budget.store';
 import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
+import { WebhookCallStore } from './repositories/webhook-call.store';
 import { WriteBackStore } from './repositories/write-back.store';
 import { SerialWriter, serialWriter } from './serial-writer';
 
@@ -37,6 +38,7 @@ export class StoreRepositories {
   readonly runs: RunStore;
   readonly alerts: AlertStore;
   readonly writeBack: WriteBackStore;
+  readonly webhookCalls: WebhookCallStore;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -53,6 +55,7 @@ export class StoreRepositories {
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
     this.writeBack = new WriteBackStore(dataSource, this.writer);
+    this.webhookCalls = new WebhookCallStore(dataSource, this.writer);
   }
 }
 
@@ -71,6 +74,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],
   [WriteBackStore, 'writeBack'],
+  [WebhookCallStore, 'webhookCalls'],
 ];
 
 /** StoreRepositories and each repository by its class, for StoreModule. */
