@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
-import { RunTriggerModule } from '../application/runs/run-trigger.module';
+import { ApplicationModule } from '../application/application.module';
 import { EngineModule } from '../engine/engine.module';
 import { WebhookCallsController } from './webhook-calls.controller';
 import { WebhookMetrics } from './webhook-metrics';
@@ -12,7 +12,7 @@ import { WebhooksController } from './webhooks.controller';
  * connection, and runs through the one trigger path. The daemon mounts the raw-body parser (webhook-body.ts).
  */
 @Module({
-  imports: [EngineModule, RunTriggerModule, AdminModule],
+  imports: [EngineModule, ApplicationModule, AdminModule],
   controllers: [WebhooksController, WebhookCallsController],
   providers: [WebhookReceiver, WebhookMetrics],
   exports: [WebhookReceiver],
