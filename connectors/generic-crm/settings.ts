@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
@@ -36,4 +36,6 @@ export class GenericCrmSettings {
   @IsOptional() @IsString() timezone?: string;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** the CRM's webhooks: how its calls are verified and registered (a preset's `webhooks:`; see webhooks.ts) */
+  @IsOptional() @IsObject() webhooks?: Record<string, unknown>;
 }
