@@ -57,7 +57,7 @@ export class WebhookVerifyConfig {
 
 export class WebhookConfig {
   @Doc('The shared secret the CRM proves it knows (HubSpot: the app\'s client secret; Pipedrive: the Basic auth password; Bitrix24: the application token; amoCRM and path_secret: the last part of the URL). Never logged nor shown.', {
-    type: 'string',
+    type: 'string (secret)',
   })
   @ToText() @Text()
   secret: string;
