@@ -38,6 +38,8 @@ export class WebhookDaemon {
     readonly project: string,
     readonly connections: Map<string, HookConnection>,
     private readonly dir: { remove(): void },
+    /** the daemon's config file (the CLI runs beside the daemon with it) */
+    readonly configFile: string,
   ) {}
 
   static async start(specs: { id: string; preset: PresetName; settings?: Record<string, unknown>; debounce?: string; crm?: WritableCrm }[], options: { wrap?: (id: string, handler: FixtureHandler) => FixtureHandler } = {}): Promise<WebhookDaemon> {
@@ -66,7 +68,7 @@ export class WebhookDaemon {
       })),
     }));
     const daemon = await startDaemon({ ADMIN_TOKEN }, configFile);
-    return new WebhookDaemon(daemon, sandbox, project, connections, dir);
+    return new WebhookDaemon(daemon, sandbox, project, connections, dir, configFile);
   }
 
   get url(): string {

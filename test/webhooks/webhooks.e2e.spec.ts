@@ -1,3 +1,4 @@
+import { runCliInProcess } from '../cli/cli-harness';
 import { api } from '../daemon/daemon-harness';
 import { sendHook, webhookCalls } from '../fixtures/crm/webhook-calls';
 import { ADMIN_TOKEN, PresetName, PUBLIC_URL, WebhookDaemon } from './webhook-daemon';
@@ -175,6 +176,12 @@ describe('webhooks: POST /hooks/{connection} starts the sync', () => {
       expect(status.body.find((s) => s.connection === id)).toMatchObject({ enabled: true, last_accepted_at: expect.stringMatching(/^\d{4}-/) });
     }
     expect(JSON.stringify(status.body)).not.toMatch(/hook-secret-/);
+  });
+
+  it('the CLI shows the runs a webhook started with their trigger', async () => {
+    const runs = await runCliInProcess(['--config', d.configFile, 'runs', 'pipedrive', '--limit', '5']);
+    expect(runs.code).toBe(0);
+    expect(runs.stdout).toMatch(/^#\d+ succeeded\s+incremental \(webhook\)/m);
   });
 
   it('the admin OpenAPI documents the hook routes, outside the token', async () => {
