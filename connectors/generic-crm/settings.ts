@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
-import { AuthDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { DiscoverDefinition } from './definition/discover-definition';
+import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
@@ -20,6 +22,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsIn(PRESET_NAMES) preset?: PresetName;
   /** the account's API root, e.g. https://example.amocrm.ru */
   @IsString() base_url: string;
+  /** how a preset maps older forms of base_url onto the API root it targets (presets set it; rarely written by hand) */
+  @IsOptional() @ValidateNested() @Type(() => BaseUrlRewriteDefinition) base_url_rewrite?: BaseUrlRewriteDefinition;
   /** the secret of the auth; required when the preset's (or the configured) auth sends one and auth.token is unset */
   @IsTokenWhereAuthNeedsIt() token?: string;
   @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;
@@ -34,8 +38,16 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
+  /** the CRM's deal stages with names and groups, for a connection with `statuses: register`; a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => StagesDefinition) stages?: StagesDefinition;
+  /** `false`: no product rows are read (the enrichments of feature `products` are skipped, no extra requests) */
+  @IsOptional() @IsBoolean() products?: boolean;
+  /** `false`: no stage history is read (the enrichments of feature `history`) */
+  @IsOptional() @IsBoolean() history?: boolean;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** where the CRM lists pipelines, stages, fields and users (`cli discover`); a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => DiscoverDefinition) discover?: DiscoverDefinition;
   /** the CRM's webhooks: how its calls are verified and registered (a preset's `webhooks:`; see webhooks.ts) */
   @IsOptional() @IsObject() webhooks?: Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import type { CoreStream } from '../../src/connectors/canonical';
+import type { CoreStream } from 'tracker-sync/connector';
 import { deepMerge } from './definition/merge';
 import { loadPreset } from './definition/presets';
 import { StreamDefinition } from './definition/stream-definition';
@@ -18,6 +18,10 @@ export function resolveSource(settings: GenericCrmSettings): ResolvedSource {
   merged.visit_field ??= 'tracker';
   merged.timezone ??= 'UTC';
   merged.streams ??= {};
+  if (merged.base_url_rewrite && typeof merged.base_url === 'string') {
+    const { pattern, replacement } = merged.base_url_rewrite;
+    merged.base_url = merged.base_url.trim().replace(new RegExp(pattern), replacement);
+  }
   return merged;
 }
 

@@ -1,7 +1,8 @@
 import { existsSync } from 'fs';
-import { STREAM_ORDER, StreamName } from '../../src/connectors/canonical';
-import type { CheckResult, DiscoveredField } from '../../src/connectors/connector-definition';
+import { STREAM_ORDER, StreamName } from 'tracker-sync/connector';
+import type { CheckResult, DiscoveredField } from 'tracker-sync/connector';
 import { peekSheet } from './peek-sheet';
+import { UncachedFormula } from './rows/sheet-rows';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';
 import { localSheetPath, lookedAt } from './source/resolve-sheet';
 import { reasonOf } from './source/sheet-error';
@@ -51,7 +52,7 @@ export async function discoverSheets(settings: SpreadsheetSettings, workDir?: st
         stream,
         name,
         type: fieldOf.get(col) ?? 'custom',
-        example: value instanceof Date ? value.toISOString() : value === undefined || value === '' ? null : value,
+        example: value instanceof Date ? value.toISOString() : value instanceof UncachedFormula ? String(value) : value === undefined || value === '' ? null : value,
       });
     });
   }

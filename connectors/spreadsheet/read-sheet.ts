@@ -1,11 +1,11 @@
-import { stat } from 'node:fs/promises';
-import type { StreamName } from '../../src/connectors/canonical';
-import type { Page, ReadContext, ReadCursor } from '../../src/connectors/connector-definition';
+import type { StreamName } from 'tracker-sync/connector';
+import type { Page, ReadContext, ReadCursor } from 'tracker-sync/connector';
 import { isIncremental } from './incremental';
 import { openRows } from './open-rows';
 import { sheetSourceOf, SheetSource, SpreadsheetSettings } from './settings';
 import { SheetPager } from './sheet-pager';
-import { scanAhead, scanFile } from './source/file-scan';
+import { runScan, scanAhead, scanFile } from './source/file-scan';
+import { FileChangedError, ReadGuard } from './source/read-guard';
 import { localSheetPath, resolveSheet } from './source/resolve-sheet';
 import { seedOf } from './values/row-hash';
 import type { RowBatch } from './rows/sheet-rows';
@@ -17,12 +17,16 @@ const MAPPING_VERSION = 'spreadsheet-1';
  * wrongly, so that every file is parsed once more without re-sending its unchanged rows.
  * read-2: a file whose long row ended the read early was recorded as read (before the record framer), and a
  * header's repeated names were resolved silently (the later value of a repeated custom column was lost).
+ * read-3: a sheet with an updated_at column was read incrementally by default, so a row edited without touching
+ * updated_at was skipped, yet the file was recorded as read; every row of such a file is compared once more.
  */
-const READ_VERSION = 'read-2';
+const READ_VERSION = 'read-3';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
- * matches the state of the last acknowledged read, otherwise stream its rows into pages. The local files of the
+ * matches the state of the last acknowledged read, otherwise stream its rows into pages. The rows must come from
+ * the very bytes scanned (source/read-guard.ts): a file that changes while it is read fails the stream, and its
+ * hash (on the last page) is never handed out. The local files of the
  * streams this run reads later are scanned meanwhile, on another thread.
  */
 export async function* readSheet(
@@ -34,13 +38,17 @@ export async function* readSheet(
   scanLaterSheets(context);
   const sheet = await resolveSheet(source, stream, context.workDir);
   const digest = settingsDigest(stream, source);
-  const { hash, plainDelimited } = await scanFile(sheet.file, contentDigest(stream, source));
+  const content = contentDigest(stream, source);
+  const scan = await scanFile(sheet.file, content);
+  if (scan.changed) throw new FileChangedError(sheet.name, scan.changed);
+  const { hash, plainDelimited } = scan;
   if (!context.limit && context.state && context.state.content_hash === hash) {
     context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync`);
     yield { records: [], unchanged: true, state: context.state };
     return;
   }
-  const rows = await openRows(sheet, source, stream, context.logger, plainDelimited);
+  const guard = new ReadGuard(sheet.file, sheet.name, scan, content, () => runScan(sheet.file, content));
+  const rows = await openRows(sheet, source, stream, context.logger, plainDelimited, guard);
   const meter: ByteMeter = { bytes: null };
   const pager = new SheetPager({
     stream,
@@ -57,7 +65,7 @@ export async function* readSheet(
     warn: (message) => context.logger.warn(message),
   });
   try {
-    yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, (await stat(sheet.file)).size);
+    yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, scan.stamp.size);
   } finally {
     await rows.batches.return(undefined);
   }

@@ -1,10 +1,10 @@
-import type { CanonicalRecord, Deal, StreamName } from '../../src/connectors/canonical';
-import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import type { CanonicalRecord, Deal, StreamName } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
 import { CellReader } from './mapping/cell-reader';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';
 import { columnLetter, resolveLayout } from './mapping/sheet-layout';
-import { Cells, RowBatch, SkippedRecord } from './rows/sheet-rows';
+import { Cells, RowBatch, SkippedRecord, UncachedFormula } from './rows/sheet-rows';
 import { DEFAULT_TIMEZONE, SheetSource } from './settings';
 import { SheetSourceError } from './source/sheet-error';
 import { dateReading } from './values/dates';
@@ -129,6 +129,10 @@ export class SheetPager {
       const reason = `the row has ${cells.length} columns, the header has ${this.width}`;
       return this.reject(rowNumber, this.idOf(cells), '', reason, excerpt(cells, this.o.delimiter));
     }
+    if (!this.o.strictWidth) {
+      const uncached = this.uncachedFormula(cells, rowNumber);
+      if (uncached) return this.reject(rowNumber, this.idOf(cells), uncached.field, uncached.reason, excerpt(cells, this.o.delimiter));
+    }
     const r = this.reader!;
     r.start(cells);
     const record = this.mapper!(hash);
@@ -157,6 +161,22 @@ export class SheetPager {
       return false;
     }
     return true;
+  }
+
+  /** XLSX: the first cell of the header's columns that holds a formula without a cached value */
+  private uncachedFormula(cells: Cells, rowNumber: number): { field: string; reason: string } | null {
+    const end = Math.min(cells.length, this.width);
+    for (let col = 0; col < end; col++) {
+      const cell = cells[col];
+      if (!(cell instanceof UncachedFormula)) continue;
+      const { layout } = this.reader!;
+      const field = Object.keys(layout.index).find((name) => layout.index[name] === col) ?? layout.header[col];
+      const reason =
+        `the cell ${columnLetter(col)}${rowNumber} (column ${JSON.stringify(layout.header[col])}) holds the formula ${cell} without a cached value: ` +
+        'the file was saved by a program that does not calculate formulas; open and save it in Excel or LibreOffice, or paste the values';
+      return { field, reason };
+    }
+    return null;
   }
 
   /** `partial`: the cells of a row's first characters, whose last one may be cut */

@@ -1,4 +1,4 @@
-import type { CanonicalRecord, StreamName } from './canonical';
+import type { CanonicalRecord, DealStage, StreamName } from './canonical';
 import type { WebhookCapability } from './webhook-capability';
 
 /**
@@ -73,6 +73,11 @@ export interface ConnectorLogger {
   log(message: string): void;
   warn(message: string): void;
   debug?(message: string): void;
+  /**
+   * A warning the run keeps and the status page shows with the stream (not only the log): part of the data is
+   * left out while the rest goes (a CRM refusing the products endpoint). Once per run per problem.
+   */
+  notice?(message: string): void;
 }
 
 /**
@@ -113,11 +118,18 @@ export interface ReadContext<S = unknown> {
    * spreadsheet connector scans their files on another thread)
    */
   laterStreams?: StreamName[];
+  /** what this connector's `open` returned for the run (its token, limiter, caches), when it has one */
+  session?: unknown;
 }
+
+/** What `open` gets: the run's connection, settings and tools (a read's context without a stream's). */
+export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session'>;
 
 export interface CheckResult {
   ok: boolean;
   message: string;
+  /** what does not stop a run but loses data (stages no status_map entry covers, a visit field the CRM lacks) */
+  warnings?: string[];
 }
 
 export interface DiscoveredField {
@@ -125,6 +137,54 @@ export interface DiscoveredField {
   name: string;
   type?: string;
   example?: unknown;
+}
+
+/** A stage of a pipeline, with what the CRM itself says it means (won, lost, or still open). */
+export interface CatalogStage {
+  id: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogPipeline {
+  id: string;
+  name: string;
+  stages: CatalogStage[];
+}
+
+/** A deal status that is no stage (Pipedrive's won and lost). */
+export interface CatalogDealStatus {
+  key: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogField {
+  /** the id or key the CRM's records and updates use */
+  id: string;
+  name: string;
+  type: string | null;
+}
+
+export interface CatalogUser {
+  id: string;
+  name: string;
+}
+
+/** What a CRM holds that a connection's mapping is written from (`cli discover`, `init`, `check`). */
+export interface SourceCatalog {
+  pipelines: CatalogPipeline[];
+  deal_statuses: CatalogDealStatus[];
+  deal_fields: CatalogField[];
+  contact_fields: CatalogField[];
+  users: CatalogUser[];
+}
+
+/** How a connection's deal stages reach the service: each stage's target, and deals of the last run per stage. */
+export interface StageMapping {
+  stages: { pipeline: string | null; id: string; name: string; outcome: 'won' | 'lost' | 'open'; status: string | null; deals_last_run: number }[];
+  /** stage (as the CRM has it) -> deals of the last complete read; stages the catalog does not list show here too */
+  last_run: { at: string; deals: Record<string, number> } | null;
 }
 
 export interface ConnectorDefinition<S extends object = any> {
@@ -139,13 +199,33 @@ export interface ConnectorDefinition<S extends object = any> {
   check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
   discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
+  /** the CRM's pipelines, stages, fields and users (optional): what `cli discover` proposes a mapping from */
+  catalog?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<SourceCatalog>;
+  /**
+   * The connection's own mapping of stages to the service's statuses (optional): `status` null where the
+   * settings map no stage; with the deals of the last run per stage. The status page and `check` show it.
+   */
+  stageMapping?(settings: S, catalog: SourceCatalog, context: Omit<ReadContext<S>, 'state'>): StageMapping;
   /**
    * Problems that do not stop the daemon but will fail a run (a local file that is not there yet), checked
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */
   startupWarnings?(settings: S): string[];
+  /**
+   * Optional, once per run (a sync, an outbound pass) before the run's first read or write: what the run keeps
+   * (a token, a rate limiter, a cache) instead of module-level state. It reaches every read and write of the
+   * run as `context.session`; `close(session)` follows when the run ends, whatever its outcome.
+   */
+  open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
+  close?(session: unknown): Promise<void> | void;
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /**
+   * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
+   * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way
+   * to list them.
+   */
+  stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
   /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
   webhooks?: WebhookCapability<S>;
 }
@@ -180,10 +260,33 @@ export interface DealWrite {
   values: Partial<Record<AttributionValue, string>>;
 }
 
-/** What the CRM made of one deal's update. */
-export type WriteOutcome =
-  | { id: string; status: 'written' }
+/**
+ * What an outbound flow may ask a connector to write into its CRM, per operation: the item handed in and what
+ * the CRM answers for an item it took (beside its id). Write-back updates deals' fields (`update_deals`); lead
+ * delivery adds its operations here (e.g. `create_deals` answering `{ dealId }`, `find_contacts`, `add_notes`),
+ * each an optional method of WriteCapability typed with `CrmWriteFn<'<operation>', S>`.
+ */
+export interface CrmWriteOperations {
+  update_deals: { item: DealWrite; answer: object };
+}
+export type CrmWriteOperation = keyof CrmWriteOperations;
+
+/**
+ * What the CRM made of one item of a write: taken (`written`, with the operation's answer, e.g. the id of
+ * what it created) or refused with its reason.
+ */
+export type WriteOutcome<A extends object = object> =
+  | ({ id: string; status: 'written' } & A)
   | { id: string; status: 'rejected'; reason: string; field?: string };
+
+/**
+ * One write operation of a connector: the items, batched as the CRM wants, and the outcomes batch by batch,
+ * one per item handed in (see WriteCapability for what a throw means).
+ */
+export type CrmWriteFn<Op extends CrmWriteOperation, S = unknown> = (
+  items: CrmWriteOperations[Op]['item'][],
+  context: WriteContext<S>,
+) => AsyncIterable<WriteOutcome<CrmWriteOperations[Op]['answer']>[]>;
 
 export interface WriteContext<S = unknown> {
   connectionId: string;
@@ -192,6 +295,8 @@ export interface WriteContext<S = unknown> {
   signal?: AbortSignal;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what this connector's `open` returned for the run, when it has one */
+  session?: unknown;
 }
 
 /**
@@ -206,8 +311,8 @@ export interface WriteContext<S = unknown> {
 export interface WriteCapability<S = unknown> {
   /** the connection's write-back, or null when its settings configure none */
   plan(settings: S): WriteBackPlan | null;
-  /** writes the deals' values into the fields `plan` names; the outcomes batch by batch */
-  write(deals: DealWrite[], context: WriteContext<S>): AsyncIterable<WriteOutcome[]>;
+  /** `update_deals`: writes the deals' values into the fields `plan` names; the outcomes batch by batch */
+  write: CrmWriteFn<'update_deals', S>;
   /**
    * Reach the CRM and resolve every configured field against its field list (as `check` does for the
    * connection); throws naming the `write_back.fields` key of a field the CRM does not have.

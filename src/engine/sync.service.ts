@@ -1,26 +1,28 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { EventEmitter } from 'events';
 import { ConnectionConfig } from '../config/config.schema';
 import type { StreamName } from '../connectors/canonical';
 import { RunStore } from '../store/repositories/run.store';
-import { ConnectionLookup } from './connection-lookup';
-import { ConnectionPreview } from './connection-preview';
+import { ConnectionLookup } from './connection/connection-lookup';
+import { ConnectionPreview } from './connection/connection-preview';
 import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError } from './engine-errors';
 import { EngineLogger, runScopedLogger } from './engine-logger';
 import { EngineSettings } from './engine-settings';
 import { PreviewOptions, PreviewResult, RunSummary, RunTrigger, StartRunOptions } from './engine-types';
-import { RejectionRetry } from './rejection-retry';
-import { RunFailure, RunFailures } from './run-failures';
-import { LaunchedRun, RunLauncher } from './run-launcher';
-import { RunLeases } from './run-leases';
-import { RunOutcome } from './run-executor';
-import { validateStartOptions } from './run-options';
-import { RunProgress } from './run-progress';
-import { summaryLine } from './run-summary';
-import { WriteBackLauncher } from './write-back/write-back-launcher';
-import type { WriteBackPreview } from './write-back/write-back-runner';
+import { RejectionRetry } from './run/rejection-retry';
+import { RunFailure, RunFailures } from './run/run-failures';
+import { LaunchedRun, RunLauncher } from './run/run-launcher';
+import { RunLeases } from './run/run-leases';
+import { RunOutcome } from './run/run-executor';
+import { validateStartOptions } from './run/run-options';
+import { RunEvents } from './run/run-events';
+import { RunProgress } from './run/run-progress';
+import { summaryLine } from './run/run-summary';
+import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
+import type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
+import type { FlowPlan } from './outbound/outbound-flow';
+import { OutboundLauncher } from './outbound/outbound-launcher';
 
-export type { RunFailure } from './run-failures';
+export type { RunFailure } from './run/run-failures';
 
 interface ActiveRun {
   runId: number | null;
@@ -33,7 +35,7 @@ interface InternalStart extends StartRunOptions {
   onlyIds?: ReadonlyMap<StreamName, ReadonlySet<string>>;
 }
 
-export type { WriteBackPreview } from './write-back/write-back-runner';
+export type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
 
 /**
  * Starts and watches runs. A connection never runs twice at once: an in-process map answers at once,
@@ -42,7 +44,7 @@ export type { WriteBackPreview } from './write-back/write-back-runner';
  */
 @Injectable()
 export class SyncService implements OnApplicationShutdown {
-  readonly events: EventEmitter;
+  readonly events: RunEvents;
   private readonly active = new Map<string, ActiveRun>();
   private stopping = false;
   private readonly logger: EngineLogger;
@@ -57,7 +59,7 @@ export class SyncService implements OnApplicationShutdown {
     private readonly previews: ConnectionPreview,
     private readonly runs: RunStore,
     settings: EngineSettings,
-    private readonly writeBacks: WriteBackLauncher,
+    private readonly outbounds: OutboundLauncher,
   ) {
     this.events = progress.events;
     this.logger = settings.logger;
@@ -79,33 +81,41 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   /**
-   * Writes the deals' attribution back into the CRM: a run (mode 'write_back') of its own, leased like a sync.
-   * Without a schedule of its own (`write_back.schedule`) one also follows each successful sync of the connection.
+   * An outbound flow (it reads the service and writes into the CRM): a run of its own (mode = the flow's name),
+   * leased like a sync. Without a schedule of its own (e.g. `write_back.schedule`) one also follows each
+   * successful sync of the connection.
    */
-  async writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    if (!this.writeBackPlan(connectionId)) {
-      throw new InvalidRunOptionsError(`connection ${connectionId} writes nothing back: its connector has no write capability or settings.write_back.fields is not set`);
-    }
-    return this.startInternal(connectionId, { mode: 'write_back', trigger });
+  async outbound(connectionId: string, flow: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    if (!isOutboundFlow(flow)) throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(flow)} (flows: ${OUTBOUND_FLOW_NAMES.join(', ')})`);
+    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
+    return this.startInternal(connectionId, { mode: flow, trigger });
   }
 
-  /**
-   * An outbound flow (it reads the service and writes into the CRM): a run of its own, leased like a sync.
-   * `write_back` is the one flow so far.
-   */
-  outbound(connectionId: string, flow: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    if (flow !== 'write_back') throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(flow)} (flows: write_back)`);
-    return this.writeBack(connectionId, trigger);
+  /** An outbound flow's dry run: what would be written where; nothing written or stored. */
+  async outboundPreview(connectionId: string, flow: OutboundFlowName): Promise<unknown> {
+    // a connection the flow does not run for is the caller's mistake (the admin API's 400, the CLI's one line)
+    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
+    return this.outbounds.preview(this.lookup.connection(connectionId), flow, this.logger);
+  }
+
+  /** The connection's plan of an outbound flow (its schedule), or null when the flow does not run for it. */
+  outboundPlan(connectionId: string, flow: OutboundFlowName): FlowPlan | null {
+    return this.outbounds.planOf(this.lookup.connection(connectionId), flow);
+  }
+
+  /** The write-back flow (outbound flow `write_back`). */
+  writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    return this.outbound(connectionId, 'write_back', trigger);
   }
 
   /** The write-back's dry run: each deal whose values changed and what would be written where; nothing written or stored. */
   writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
-    return this.writeBacks.preview(this.lookup.connection(connectionId), this.logger);
+    return this.outboundPreview(connectionId, 'write_back') as Promise<WriteBackPreview>;
   }
 
   /** The connection's write-back settings (its schedule), or null when it writes nothing back. */
   writeBackPlan(connectionId: string): { schedule?: string } | null {
-    return this.writeBacks.planOf(this.lookup.connection(connectionId));
+    return this.outboundPlan(connectionId, 'write_back');
   }
 
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */
@@ -166,14 +176,15 @@ export class SyncService implements OnApplicationShutdown {
   private async startInternal(connectionId: string, options: InternalStart): Promise<{ runId: number; done: Promise<RunSummary> }> {
     if (this.stopping) throw new EngineStoppingError();
     const connection = this.lookup.connection(connectionId);
-    const since = options.onlyIds || options.mode === 'write_back' ? null : validateStartOptions(options);
+    const outbound = isOutboundFlow(options.mode);
+    const since = options.onlyIds || outbound ? null : validateStartOptions(options);
     const current = this.active.get(connectionId);
     if (current) throw new RunInProgressError(connectionId, current.runId);
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
     this.active.set(connectionId, slot); // before any await: two starts in one tick cannot both pass
     try {
-      // a write-back claims no tick of the sync's schedule (its own cron may fire at the same minute)
-      const claim = options.mode === 'write_back' ? { trigger: 'admin' as const } : options;
+      // an outbound run claims no tick of the sync's schedule (its own cron may fire at the same minute)
+      const claim = outbound ? { trigger: 'admin' as const } : options;
       await this.leases.take(connection, claim, this.activeRuns().filter((run) => run.runId !== null).length);
       await this.failures.recordPendingEnd(connectionId);
       const run = await this.runs.create({ connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.holderId });
@@ -200,8 +211,8 @@ export class SyncService implements OnApplicationShutdown {
     let outcome: RunOutcome;
     try {
       logger.log(`run started: mode ${run.mode}${run.since ? ` since ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${[...run.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
-      outcome = run.mode === 'write_back'
-        ? await this.writeBacks.execute(connection, run.runId, run.signal, logger)
+      outcome = isOutboundFlow(run.mode)
+        ? await this.outbounds.execute(connection, run.mode, run.runId, run.signal, logger)
         : await this.launcher.execute(connection, run, logger);
     } catch (e) {
       outcome = { status: 'failed', error: errorText(e) };
@@ -217,23 +228,34 @@ export class SyncService implements OnApplicationShutdown {
     if (summary.status === 'failed') logger.error(line);
     else logger.log(line);
     this.progress.finished(summary);
-    return this.followWithWriteBack(connection, summary, logger);
+    return this.followWithOutbound(connection, summary, logger);
   }
 
   /**
-   * A successful sync of a connection that writes back without a schedule of its own is followed by a
-   * write-back run; the sync's `done` resolves once that one is over too (its summary in `followedBy`).
+   * A successful sync of a connection is followed by each outbound flow it has without a schedule of its own
+   * (write-back), one after the other; the sync's `done` resolves once they are over too (in `followedBy`).
    */
-  private async followWithWriteBack(connection: ConnectionConfig, summary: RunSummary, logger: EngineLogger): Promise<RunSummary> {
-    if (summary.status !== 'succeeded' || summary.mode === 'write_back' || summary.mode === 'retry' || this.stopping) return summary;
-    const plan = this.writeBacks.planOf(connection);
-    if (!plan || plan.schedule) return summary;
-    try {
-      const next = await this.startInternal(connection.id, { mode: 'write_back', trigger: summary.trigger });
-      return { ...summary, followedBy: await next.done };
-    } catch (e) {
-      logger.warn(`the write-back after this sync did not start: ${errorText(e)}`);
-      return summary;
+  private async followWithOutbound(connection: ConnectionConfig, summary: RunSummary, logger: EngineLogger): Promise<RunSummary> {
+    if (summary.status !== 'succeeded' || summary.direction === 'outbound' || summary.mode === 'retry' || this.stopping) return summary;
+    const flows = OUTBOUND_FLOW_NAMES.filter((flow) => {
+      const plan = this.outbounds.planOf(connection, flow);
+      return plan && !plan.schedule;
+    });
+    const followers: RunSummary[] = [];
+    for (const flow of flows) {
+      if (this.stopping) break;
+      try {
+        const next = await this.startInternal(connection.id, { mode: flow, trigger: summary.trigger });
+        followers.push(await next.done);
+      } catch (e) {
+        logger.warn(`the ${flow.replace('_', '-')} after this sync did not start: ${errorText(e)}`);
+      }
     }
+    return followers.length ? { ...summary, followedBy: chain(followers) } : summary;
   }
+}
+
+/** Runs that followed one another: the first, with the next in its `followedBy`, and so on. */
+function chain(runs: RunSummary[]): RunSummary | undefined {
+  return runs.reduceRight<RunSummary | undefined>((after, run) => (after ? { ...run, followedBy: after } : run), undefined);
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { counterNamesOf, isOutboundFlow, OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../runs/outbound-flows';
 
 /** What the metrics need of a finished run (structurally the engine's RunSummary). */
 export interface RunOutcome {
@@ -8,7 +9,10 @@ export interface RunOutcome {
   streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number; uncertain?: number }>>;
   /** the service's add-orders counters (an interface such as ServiceCounters fits) */
   counters: object;
-  /** a write-back run's counters (attributed, written, unchanged, rejected) */
+  /** an outbound run's flow and its counters (named by the flow's description, src/runs/outbound-flows.ts) */
+  flow?: string | null;
+  flowCounters?: object;
+  /** a write-back run's counters (flow write_back), as write-back runs always reported them */
   writeBack?: object;
 }
 
@@ -45,12 +49,13 @@ export class MetricsService {
     labelNames: ['connection', 'stream', 'outcome'],
     registers: [this.registry],
   });
-  private readonly writeBackDeals = new Counter({
-    name: 'tracker_sync_write_back_deals_total',
-    help: 'Deals of write-back runs by connection and outcome (attributed, written, unchanged, rejected)',
-    labelNames: ['connection', 'outcome'],
-    registers: [this.registry],
-  });
+  /** per outbound flow, its items by connection and outcome (a counter of its description each): the flow's metric */
+  private readonly flowItems = Object.fromEntries(
+    OUTBOUND_FLOW_NAMES.map((flow) => [
+      flow,
+      new Counter({ ...OUTBOUND_FLOWS[flow].metric, labelNames: ['connection', 'outcome'], registers: [this.registry] }),
+    ]),
+  ) as Record<OutboundFlowName, Counter<'connection' | 'outcome'>>;
   private readonly serviceCounters = new Counter({
     name: 'tracker_sync_service_counter_total',
     help: "The service's add-orders counters (uploaded, saved, skipped_*) summed by connection",
@@ -138,8 +143,10 @@ export class MetricsService {
     for (const [counter, value] of Object.entries(run.counters) as [string, number | undefined][]) {
       this.serviceCounters.inc({ connection: run.connectionId, counter }, value ?? 0);
     }
-    for (const [outcome, value] of Object.entries(run.writeBack ?? {}) as [string, number | undefined][]) {
-      this.writeBackDeals.inc({ connection: run.connectionId, outcome }, value ?? 0);
+    const flow = run.flow ?? (run.writeBack ? 'write_back' : null);
+    const counters = (run.flowCounters ?? run.writeBack ?? {}) as Record<string, number | undefined>;
+    if (flow && isOutboundFlow(flow)) {
+      for (const outcome of counterNamesOf(flow)) this.flowItems[flow].inc({ connection: run.connectionId, outcome }, counters[outcome] ?? 0);
     }
   }
 

@@ -1,13 +1,31 @@
 import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../tracker/types/orders.types';
+import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from './outbound-flows';
+
+export * from './outbound-flows';
 
 /** The types of a run and its counters, once: the run rows store them, the engine counts them, the admin API shows them. */
 
+/** How a sync reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only). */
+export const SYNC_MODES = ['incremental', 'full', 'since', 'retry'] as const;
+export type SyncMode = (typeof SYNC_MODES)[number];
+
 /**
- * How a run reads; `retry` re-sends the rejected records of an earlier run (SyncService.retryRejected only);
- * `write_back` writes the deals' attribution back into the CRM (SyncService.writeBack only).
+ * A run's mode: how a sync reads, or the name of the outbound flow an outbound run is (`write_back`: the deals'
+ * attribution written back into the CRM), as write-back runs have always read.
  */
-export const RUN_MODES = ['incremental', 'full', 'since', 'retry', 'write_back'] as const;
-export type RunMode = (typeof RUN_MODES)[number];
+export const RUN_MODES: readonly (SyncMode | OutboundFlowName)[] = [...SYNC_MODES, ...OUTBOUND_FLOW_NAMES];
+export type RunMode = SyncMode | OutboundFlowName;
+
+/** Which way a run goes: `sync` reads the source and sends to the service; `outbound` reads the service and writes into the CRM. */
+export const RUN_DIRECTIONS = ['sync', 'outbound'] as const;
+export type RunDirection = (typeof RUN_DIRECTIONS)[number];
+
+/** The direction and flow a run of this mode records. */
+export function directionOf(mode: RunMode): { direction: RunDirection; flow: OutboundFlowName | null } {
+  return (OUTBOUND_FLOW_NAMES as readonly string[]).includes(mode)
+    ? { direction: 'outbound', flow: mode as OutboundFlowName }
+    : { direction: 'sync', flow: null };
+}
 
 /**
  * Who started a run; `webhook` is reserved for the CRM's calls (issue 30). Every trigger goes through
@@ -28,6 +46,8 @@ export interface StreamCounters {
   sent_without_visit: number;
   /** sent, but whether the service created them is unknown (a create call timed out); not sent again. Absent while 0 */
   uncertain?: number;
+  /** what the connector left out of this stream's records and why (ConnectorLogger.notice). Absent when none */
+  notices?: string[];
 }
 
 /**
@@ -38,12 +58,25 @@ export type ServiceCounters = AddOrdersCounters;
 
 export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = ADD_ORDERS_COUNTERS;
 
-/** A write-back run's counters (the run row's `write_back`), with what each means. */
-export const WRITE_BACK_COUNTER_MEANINGS = {
-  attributed: "the connection's deals in the window whose order has a visit",
-  written: 'deals whose changed values the CRM took',
-  unchanged: 'deals whose values were already written (nothing sent)',
-  rejected: 'deals the CRM refused (each a rejected record with its reason)',
-} as const;
-export type WriteBackCounters = Record<keyof typeof WRITE_BACK_COUNTER_MEANINGS, number>;
-export const WRITE_BACK_COUNTERS = Object.keys(WRITE_BACK_COUNTER_MEANINGS) as (keyof WriteBackCounters)[];
+
+/**
+ * A record a run rejected, as the engine's summaries and the answers carry it: plain data (the store's
+ * `rejected_record` row has these fields).
+ */
+export interface RejectedRecord {
+  id: number;
+  run_id: number;
+  connection_id: string;
+  stream: string;
+  external_id: string;
+  field: string;
+  reason: string;
+  /** where the record came from in the source (`deals.csv row 16`), when the connector says */
+  ref: string | null;
+  excerpt: string | null;
+  /** who rejected it: the connector (unreadable), the engine (a check) or the service */
+  source: string;
+  fingerprint: string | null;
+  resolved: boolean;
+  created_at: string;
+}

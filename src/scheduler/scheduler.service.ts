@@ -1,10 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
+import { RunStore } from '../store/repositories/run.store';
 import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
 import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
-import { JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions, writeBackJobName } from './scheduler-options';
+import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
+import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
@@ -32,6 +34,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly triggers: RunTriggerService,
     private readonly connections: ConnectionsService,
     private readonly config: TrackerSyncConfig,
+    private readonly runs: RunStore,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
   ) {
     this.options = options ?? { runJobs: true };
@@ -83,7 +86,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   private apply(connection: ScheduledConnection): void {
-    this.applyWriteBack(connection);
+    for (const flow of OUTBOUND_FLOW_NAMES) this.applyFlow(connection, flow);
     const name = jobName(connection.id);
     if (connection.paused || !connection.schedule) {
       this.jobs.remove(name);
@@ -97,14 +100,14 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /**
-   * A write-back with a cron of its own (`write_back.schedule`) gets its own job, paused with the connection;
-   * without one it follows each successful sync (the engine starts it).
+   * An outbound flow with a cron of its own (e.g. `write_back.schedule`) gets its own job, paused with the
+   * connection; without one it follows each successful sync (the engine starts it).
    */
-  private applyWriteBack(connection: ScheduledConnection): void {
-    const name = writeBackJobName(connection.id);
+  private applyFlow(connection: ScheduledConnection, flow: OutboundFlowName): void {
+    const name = flowJobName(connection.id, flow);
     let schedule: string | undefined;
     try {
-      schedule = this.sync.writeBackPlan(connection.id)?.schedule;
+      schedule = this.sync.outboundPlan(connection.id, flow)?.schedule;
     } catch {
       schedule = undefined; // a connection the config no longer has
     }
@@ -113,22 +116,30 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     try {
-      this.jobs.add(name, schedule, () => this.writeBackTick(connection.id));
+      this.jobs.add(name, schedule, () => this.flowTick(connection.id, flow));
     } catch (error) {
-      this.logger.error(`connection ${connection.id}: write_back.schedule "${schedule}" is not valid: ${message(error)}`);
+      this.logger.error(`connection ${connection.id}: the ${flow} schedule "${schedule}" is not valid: ${message(error)}`);
     }
   }
 
-  private async writeBackTick(connectionId: string): Promise<void> {
+  private async flowTick(connectionId: string, flow: OutboundFlowName): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) return this.refresh(connectionId);
-    await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow: 'write_back' });
+    await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow });
   }
 
+  /**
+   * At start-up: `run_on_start` connections, and every connection whose last sync was left `interrupted` (a stop,
+   * a crash): that one continues from its checkpoint now, whether or not it has a schedule. Paused ones wait.
+   */
   private async startRunOnStart(): Promise<void> {
     const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
     for (const connection of this.config.connections) {
-      if (connection.run_on_start && enabled.get(connection.id)) await this.startRun(connection.id, 'startup');
+      if (!enabled.get(connection.id)) continue;
+      const last = await this.runs.latestOf(connection.id);
+      const interrupted = last?.status === 'interrupted' && last.mode !== 'write_back';
+      if (interrupted) this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; resuming from its checkpoint`);
+      if (connection.run_on_start || interrupted) await this.startRun(connection.id, 'startup');
     }
   }
 

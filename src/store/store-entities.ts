@@ -20,6 +20,7 @@ import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
 import { ConnectorSecrets1764600000001 } from './migrations/1764600000001-connector-secrets';
 import { WebhookCalls1764730000000 } from './migrations/1764730000000-webhook-calls';
+import { OutboundRuns1764800000000 } from './migrations/1764800000000-outbound-runs';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -39,4 +40,4 @@ export const STORE_ENTITIES = [
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000];

@@ -12,8 +12,8 @@ import { RejectedRecordStore } from './repositories/rejected-record.store';
 import { RequestBudgetStore } from './repositories/request-budget.store';
 import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
+import { OutboundStore, WriteBackStore } from './repositories/outbound.store';
 import { WebhookCallStore } from './repositories/webhook-call.store';
-import { WriteBackStore } from './repositories/write-back.store';
 import { SerialWriter, serialWriter } from './serial-writer';
 
 /** The store's connection (TypeORM's DataSource), for code that only passes it on to StoreRepositories. */
@@ -37,6 +37,8 @@ export class StoreRepositories {
   readonly connectorSecrets: ConnectorSecretStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
+  readonly outbound: OutboundStore;
+  /** write-back's view of `outbound` */
   readonly writeBack: WriteBackStore;
   readonly webhookCalls: WebhookCallStore;
 
@@ -54,7 +56,8 @@ export class StoreRepositories {
     this.connectorSecrets = new ConnectorSecretStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
-    this.writeBack = new WriteBackStore(dataSource, this.writer);
+    this.outbound = new OutboundStore(dataSource, this.writer);
+    this.writeBack = new WriteBackStore(this.outbound);
     this.webhookCalls = new WebhookCallStore(dataSource, this.writer);
   }
 }
@@ -73,9 +76,15 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [ConnectorSecretStore, 'connectorSecrets'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],
+  [OutboundStore, 'outbound'],
   [WriteBackStore, 'writeBack'],
   [WebhookCallStore, 'webhookCalls'],
 ];
+
+/** Each repository of `stores` by its class: what StoreModule provides, for wiring outside Nest (createEngine). */
+export function repositoriesByClass(stores: StoreRepositories): Map<Function, unknown> {
+  return new Map<Function, unknown>([[StoreRepositories, stores], ...EACH.map(([token, key]): [Function, unknown] => [token, stores[key]])]);
+}
 
 /** StoreRepositories and each repository by its class, for StoreModule. */
 export const STORE_REPOSITORY_PROVIDERS: Provider[] = [

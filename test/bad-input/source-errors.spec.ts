@@ -62,7 +62,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'html-page', error: /^stream deals: http:\/\/127\.0\.0\.1:\d+\/export\.csv answered an HTML page \(text\/html/ },
       { connection: 'truncated-xlsx', error: /^stream deals: truncated\.xlsx: cannot read the XLSX file: the XLSX file is truncated: its [\d,]+ bytes end before the archive's directory/ },
       { connection: 'missing-file', error: /^stream deals: file \S*no-such-deals\.csv does not exist/ },
-      { connection: 'empty-file', error: /^stream deals: empty\.csv: no header row found/ },
+      { connection: 'empty-file', error: /^stream deals: empty\.csv is an empty file \(0 bytes\)/ },
       // no row after a quote that never closes can be read: the run fails, naming the row where the quote opened
       { connection: 'unclosed-quote', error: /^stream deals: unbalanced-quote\.csv row 3: a quote opened in this row is never closed/ },
       // which of two price columns is the price is not guessed
@@ -73,12 +73,12 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { connection: 'repeated-price', error: /^stream deals: repeated-price\.csv: the header has two price columns, E \("price"\) and G \("price"\)/ },
       {
         connection: 'crm-cut-page',
-        error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.deal\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,
+        error: /^connection crm-cut-page, stream deals, GET http:\/\/127\.0\.0\.1:\d+\/rest\/1\/\*\*\*\/crm\.item\.list\S*: HTTP 200 answer is not valid JSON .*the page was cut/,
       },
       {
         connection: 'crm-error-200',
         // the error object names the token: the CRM refused the credentials
-        error: /^connection crm-error-200, stream deals, GET \S*crm\.deal\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
+        error: /^connection crm-error-200, stream deals, GET \S*crm\.item\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
       },
     );
     const configFile = join(dir.path, 'config.yaml');
@@ -155,5 +155,5 @@ async function startPageServer(): Promise<Server> {
 function bitrixAnswering(answer: FixtureAnswer) {
   const normal = bitrix24.createHandler();
   return (request: Parameters<typeof normal>[0], server: Parameters<typeof normal>[1]): FixtureAnswer =>
-    request.path.endsWith('/crm.deal.list') || request.path.endsWith('/crm.deal.list.json') ? answer : normal(request, server);
+    /\/crm\.item\.list(\.json)?$/.test(request.path) && request.query.get('entityTypeId') === '2' ? answer : normal(request, server);
 }

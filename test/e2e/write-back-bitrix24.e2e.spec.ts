@@ -1,7 +1,7 @@
 import * as bitrix24 from '../fixtures/crm/bitrix24';
 import { describeWriteBack } from './write-back-e2e';
 
-/** Bitrix24: `batch` of up to 50 crm.deal.update commands, UF_CRM_* fields by label or code, 2 requests/s. */
+/** Bitrix24: `batch` of up to 50 crm.item.update commands (deals, entityTypeId 2), UF_CRM_* fields by label or code, 2 requests/s. */
 describeWriteBack({
   preset: 'bitrix24',
   fixture: bitrix24,
@@ -12,6 +12,6 @@ describeWriteBack({
   moreDeals: 70,
   pageSize: 50,
   batchSize: 50,
-  refusal: /Not found/,
+  refusal: /Element not found/,
   rateLimit: { requests: 2, per_seconds: 1 },
 });

@@ -3,7 +3,7 @@ import { describeWriteBack } from './write-back-e2e';
 
 const { FIELD_KEYS } = pipedrive;
 
-/** Pipedrive: PUT /v1/deals/{id} one deal a request, 40-hex field keys by name or key, 20 requests per 2 s. */
+/** Pipedrive: PATCH /api/v2/deals/{id} one deal a request (`custom_fields`), 40-hex field keys by name or key, 20 requests per 2 s. */
 describeWriteBack({
   preset: 'pipedrive',
   fixture: pipedrive,

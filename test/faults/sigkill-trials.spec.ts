@@ -38,7 +38,8 @@ describe('fault suite: SIGKILL during a 20,000-deal sync, 10 trials', () => {
         rate_limit: 'off', retries: 3, timeout_ms: 10_000, batch_size: 100, concurrency: 2,
       },
       log: { level: 'warn' },
-      connections: [{ id: 'sheet', connector: 'spreadsheet', settings: { deals: { path: csv.path } } }],
+      // incremental: true: this suite checks the cursor an incremental read keeps (by default a sheet is compared whole)
+      connections: [{ id: 'sheet', connector: 'spreadsheet', settings: { deals: { path: csv.path, incremental: true } } }],
     }));
   }, 90_000);
 

@@ -31,7 +31,7 @@ export class QueryParamAuth implements Authenticator {
   }
 }
 
-/** Bitrix24 inbound webhooks: the secret is a path segment, https://x.bitrix24.ru/rest/1/<token>/crm.deal.list */
+/** Bitrix24 inbound webhooks: the secret is a path segment, https://x.bitrix24.ru/rest/1/<token>/crm.item.list */
 export class WebhookPathAuth implements Authenticator {
   constructor(private readonly basePath: string, private readonly token: string) {}
   apply(request: OutgoingRequest): void {

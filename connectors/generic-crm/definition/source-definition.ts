@@ -51,3 +51,13 @@ export class ErrorDefinition {
   @IsOptional() equals?: unknown;
   @IsOptional() @IsString() message_path?: string;
 }
+
+/**
+ * A preset whose CRM moved its API root rewrites the base_url users wrote for an older version (Pipedrive:
+ * `.../api/v1` or `.../v1` become `.../api`, where both API versions live). JavaScript regular expression and
+ * replacement (`$1`); a base_url that does not match is used as written.
+ */
+export class BaseUrlRewriteDefinition {
+  @IsString() pattern: string;
+  @IsString() replacement: string;
+}

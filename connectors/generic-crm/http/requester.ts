@@ -1,5 +1,5 @@
 import axios, { AxiosResponse } from 'axios';
-import { sleep } from '../../../src/http/retry-policy';
+import { sleep } from 'tracker-sync/connector';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
 import { ErrorDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';
@@ -91,7 +91,9 @@ export class Requester {
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
         const refused = isCredentialRefusal(response.status) ? `${CREDENTIALS_REFUSED}: ` : '';
-        throw new SourceError(where(), `${refused}HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`, response.status, !!refused, jsonOrUndefined(text));
+        const answer = `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`;
+        const reason = isRouteGone(response.status) ? `${this.notServed(spec.method, request.url)} (${answer})` : `${refused}${answer}`;
+        throw new SourceError(where(), reason, response.status, !!refused, jsonOrUndefined(text));
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
@@ -116,6 +118,11 @@ export class Requester {
       signal: this.options.signal,
       maxRedirects: 5,
     });
+  }
+
+  /** A 404 or 410 on a route: most often a CRM that dropped the API version the preset (or the config) targets. */
+  private notServed(method: string, url: URL): string {
+    return `the CRM does not serve \`${method} ${this.options.redactor.redact(url.pathname)}\`: the preset may target an API version it no longer has`;
   }
 
   private buildUrl(spec: RequestSpec): URL {
@@ -165,6 +172,10 @@ export class Requester {
  */
 const CREDENTIALS_REFUSED = "the CRM refused the connection's credentials (settings.token / settings.auth)";
 const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.?denied/i;
+
+function isRouteGone(status: number): boolean {
+  return status === 404 || status === 410;
+}
 
 function isCredentialRefusal(status: number): boolean {
   return status === 401 || status === 403;

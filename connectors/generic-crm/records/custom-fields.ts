@@ -1,5 +1,5 @@
 import { CustomFieldsDefinition } from '../definition/stream-definition';
-import { multiValues } from '../../../src/connectors/contact-values';
+import { multiValues } from 'tracker-sync/connector';
 import { compilePath, CompiledPath, readPath } from './paths';
 
 /** One custom field of a CRM record, with its id (key) and its human name when the CRM gives one. */
@@ -22,7 +22,7 @@ export class CustomFieldReader {
 
   constructor(
     private readonly definition: CustomFieldsDefinition,
-    /** key -> human name, fetched once per run (Pipedrive dealFields, Bitrix24 crm.deal.fields) */
+    /** key -> human name, fetched once per run (Pipedrive dealFields, Bitrix24 crm.item.fields) */
     private readonly labels: Map<string, string> = new Map(),
   ) {
     this.path = compilePath(definition.path ?? '');

@@ -3,7 +3,7 @@ import { Requester } from '../http/requester';
 import { getPath } from './paths';
 
 /**
- * A CRM's field list as key -> human name (Pipedrive dealFields, Bitrix24 crm.deal.fields, amoCRM
+ * A CRM's field list as key -> human name (Pipedrive dealFields, Bitrix24 crm.item.fields, amoCRM
  * leads/custom_fields). The records are a list, or an object keyed by the field (its key is then `_key`).
  */
 export async function fetchFieldLabels(definition: LabelsDefinition, requester: Requester): Promise<Map<string, string>> {

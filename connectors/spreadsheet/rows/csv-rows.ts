@@ -1,8 +1,9 @@
 import { Options, parse, Parser } from 'csv-parse';
-import { createReadStream } from 'fs';
 import iconv from 'iconv-lite';
 import { finished } from 'stream/promises';
+import type { ReadGuard } from '../source/read-guard';
 import type { TextShape } from '../source/text-sniff';
+import { FileChunks } from './file-chunks';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { readPlainRows } from './plain-csv-rows';
 import { Framed, OverlongRecord, RecordFramer } from './record-framer';
@@ -20,9 +21,10 @@ const CHUNK_BYTES = 32 * 1024;
  * record over MAX_ROW_BYTES is rejected in its place (a SkippedRecord) and a new parser goes on after it; a quote
  * never closed fails the read naming the row where it opened, after the rows before it.
  */
-export async function* readCsvRows(file: string, shape: TextShape, name: string, plainDelimited: boolean): AsyncGenerator<RowBatch> {
-  if (plainDelimited) yield* readPlainRows(file, shape, CHUNK_BYTES);
-  else yield* new CsvRowReader(file, shape, name).batches();
+export async function* readCsvRows(file: string, shape: TextShape, name: string, plainDelimited: boolean, guard?: ReadGuard): AsyncGenerator<RowBatch> {
+  const input = new FileChunks(file, CHUNK_BYTES, guard);
+  if (plainDelimited) yield* readPlainRows(input, shape);
+  else yield* new CsvRowReader(input, shape, name).batches();
 }
 
 class CsvRowReader {
@@ -33,7 +35,7 @@ class CsvRowReader {
   private batch: RowBatch = { rows: [], numbers: [] };
 
   constructor(
-    private readonly file: string,
+    private readonly input: FileChunks,
     private readonly shape: TextShape,
     private readonly name: string,
   ) {
@@ -43,10 +45,10 @@ class CsvRowReader {
 
   async *batches(): AsyncGenerator<RowBatch> {
     const decoder = this.shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : undefined;
-    const input = createReadStream(this.file, { highWaterMark: CHUNK_BYTES });
+    const input = this.input;
     try {
       for await (const chunk of input) {
-        await this.take(this.framer.push(decoder ? Buffer.from(decoder.write(chunk as Buffer)) : (chunk as Buffer)));
+        await this.take(this.framer.push(decoder ? Buffer.from(decoder.write(chunk)) : chunk));
         if (this.batch.rows.length > 0) yield this.takeBatch(input.bytesRead);
       }
       const rest = decoder?.end();
@@ -62,7 +64,6 @@ class CsvRowReader {
         );
       }
     } finally {
-      input.destroy();
       this.parser.destroy();
     }
   }

@@ -1,7 +1,7 @@
-import { createReadStream } from 'fs';
 import iconv from 'iconv-lite';
 import { StringDecoder } from 'string_decoder';
 import type { TextShape } from '../source/text-sniff';
+import type { FileChunks } from './file-chunks';
 import { MAX_ROW_BYTES, overlongRow, RowBatch } from './sheet-rows';
 
 const LF = 0x0a;
@@ -14,10 +14,9 @@ const EXCERPT_BYTES = 256;
  * the last record without adding one; several times faster and with far less garbage. A line over
  * MAX_ROW_BYTES is not kept: it is skipped as it streams by and rejected in its place (a SkippedRecord).
  */
-export async function* readPlainRows(file: string, shape: TextShape, chunkBytes: number): AsyncGenerator<RowBatch> {
+export async function* readPlainRows(input: FileChunks, shape: TextShape): AsyncGenerator<RowBatch> {
   const newDecoder = () => (shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : new StringDecoder('utf8'));
   let decoder = newDecoder();
-  const input = createReadStream(file, { highWaterMark: chunkBytes });
   const delimiter = shape.delimiter;
   let carry = '';
   /** bytes of the line being read (the carry, or the skipped line) */
@@ -26,70 +25,66 @@ export async function* readPlainRows(file: string, shape: TextShape, chunkBytes:
   let skipping: Buffer | null = null;
   let rowNumber = 0;
   let first = true;
-  try {
-    for await (const read of input) {
-      let chunk = read as Buffer;
-      const batch: RowBatch = { rows: [], numbers: [], bytesRead: input.bytesRead };
-      let newline = chunk.indexOf(LF);
-      if (skipping === null && lineBytes + (newline < 0 ? chunk.length : newline) > MAX_ROW_BYTES) {
-        // the carry and this chunk up to the line's end are dropped; the decoder's partial character with them
-        skipping = Buffer.from(carry.slice(0, EXCERPT_BYTES));
-        if (skipping.length < EXCERPT_BYTES) skipping = Buffer.concat([skipping, chunk.subarray(0, EXCERPT_BYTES - skipping.length)]);
-        carry = '';
-        decoder = newDecoder();
-      }
-      if (skipping !== null) {
-        if (newline < 0) {
-          lineBytes += chunk.length;
-          continue;
-        }
-        batch.rows.push(overlongRow(lineBytes + newline + 1, skipping.toString('utf8').replace(/\uFFFD+$/, '')));
-        batch.numbers.push(++rowNumber);
-        skipping = null;
-        lineBytes = 0;
-        first = false;
-        chunk = chunk.subarray(newline + 1);
-        newline = chunk.indexOf(LF);
-      }
-      let text = carry + decoder.write(chunk);
-      if (first && text !== '') {
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-        first = false;
-      }
-      if (newline < 0) {
-        carry = text;
-        lineBytes += chunk.length;
-        if (batch.rows.length > 0) yield batch;
-        continue;
-      }
-      const end = text.lastIndexOf('\n');
-      carry = text.slice(end + 1);
-      lineBytes = chunk.length - chunk.lastIndexOf(LF) - 1;
-      const lines = text.slice(0, end).split('\n');
-      // arrays of their final length (a row rejected for its length may come first)
-      const at = batch.rows.length;
-      const rows: RowBatch['rows'] = new Array(at + lines.length);
-      const numbers: number[] = new Array(at + lines.length);
-      if (at > 0) {
-        rows[0] = batch.rows[0];
-        numbers[0] = batch.numbers[0];
-      }
-      for (let i = 0; i < lines.length; i++) {
-        rows[at + i] = lines[i].split(delimiter);
-        numbers[at + i] = ++rowNumber;
-      }
-      batch.rows = rows;
-      batch.numbers = numbers;
-      yield batch;
+  for await (const read of input) {
+    let chunk = read;
+    const batch: RowBatch = { rows: [], numbers: [], bytesRead: input.bytesRead };
+    let newline = chunk.indexOf(LF);
+    if (skipping === null && lineBytes + (newline < 0 ? chunk.length : newline) > MAX_ROW_BYTES) {
+      // the carry and this chunk up to the line's end are dropped; the decoder's partial character with them
+      skipping = Buffer.from(carry.slice(0, EXCERPT_BYTES));
+      if (skipping.length < EXCERPT_BYTES) skipping = Buffer.concat([skipping, chunk.subarray(0, EXCERPT_BYTES - skipping.length)]);
+      carry = '';
+      decoder = newDecoder();
     }
     if (skipping !== null) {
-      yield { rows: [overlongRow(lineBytes, skipping.toString('utf8').replace(/\uFFFD+$/, ''))], numbers: [++rowNumber], bytesRead: input.bytesRead };
-      return;
+      if (newline < 0) {
+        lineBytes += chunk.length;
+        continue;
+      }
+      batch.rows.push(overlongRow(lineBytes + newline + 1, skipping.toString('utf8').replace(/\uFFFD+$/, '')));
+      batch.numbers.push(++rowNumber);
+      skipping = null;
+      lineBytes = 0;
+      first = false;
+      chunk = chunk.subarray(newline + 1);
+      newline = chunk.indexOf(LF);
     }
-    let rest = carry + (decoder.end() ?? '');
-    if (first && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
-    if (rest !== '') yield { rows: [rest.split(delimiter)], numbers: [++rowNumber], bytesRead: input.bytesRead };
-  } finally {
-    input.destroy();
+    let text = carry + decoder.write(chunk);
+    if (first && text !== '') {
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+      first = false;
+    }
+    if (newline < 0) {
+      carry = text;
+      lineBytes += chunk.length;
+      if (batch.rows.length > 0) yield batch;
+      continue;
+    }
+    const end = text.lastIndexOf('\n');
+    carry = text.slice(end + 1);
+    lineBytes = chunk.length - chunk.lastIndexOf(LF) - 1;
+    const lines = text.slice(0, end).split('\n');
+    // arrays of their final length (a row rejected for its length may come first)
+    const at = batch.rows.length;
+    const rows: RowBatch['rows'] = new Array(at + lines.length);
+    const numbers: number[] = new Array(at + lines.length);
+    if (at > 0) {
+      rows[0] = batch.rows[0];
+      numbers[0] = batch.numbers[0];
+    }
+    for (let i = 0; i < lines.length; i++) {
+      rows[at + i] = lines[i].split(delimiter);
+      numbers[at + i] = ++rowNumber;
+    }
+    batch.rows = rows;
+    batch.numbers = numbers;
+    yield batch;
   }
+  if (skipping !== null) {
+    yield { rows: [overlongRow(lineBytes, skipping.toString('utf8').replace(/\uFFFD+$/, ''))], numbers: [++rowNumber], bytesRead: input.bytesRead };
+    return;
+  }
+  let rest = carry + (decoder.end() ?? '');
+  if (first && rest.charCodeAt(0) === 0xfeff) rest = rest.slice(1);
+  if (rest !== '') yield { rows: [rest.split(delimiter)], numbers: [++rowNumber], bytesRead: input.bytesRead };
 }

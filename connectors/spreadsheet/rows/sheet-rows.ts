@@ -20,6 +20,22 @@ export function overlongRow(bytes: number, excerpt: string): SkippedRecord {
   return new SkippedRecord(`the row is ${bytes.toLocaleString('en-US')} bytes long, more than the ${MAX_ROW_BYTES / (1 << 20)} MB a row may have`, excerpt);
 }
 
+/**
+ * An XLSX formula cell saved without its cached result (written by a program that does not calculate, e.g. a
+ * script): its value is unknown, so the row is rejected naming the cell, never read as an empty cell.
+ */
+export class UncachedFormula {
+  constructor(
+    /** the formula without '=', or for a cell sharing another's formula, that cell's address */
+    readonly formula: string,
+    readonly shared: boolean,
+  ) {}
+
+  toString(): string {
+    return this.shared ? `(the formula of ${this.formula})` : `=${this.formula}`;
+  }
+}
+
 /** Cells of one row: strings from CSV; strings, numbers, booleans or Dates from XLSX. */
 export type Cells = unknown[];
 

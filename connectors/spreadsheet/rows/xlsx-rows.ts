@@ -1,5 +1,6 @@
+import type { ReadGuard } from '../source/read-guard';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
-import { Cells, RowBatch } from './sheet-rows';
+import { Cells, RowBatch, UncachedFormula } from './sheet-rows';
 import { openXlsxSheets, XlsxSheet } from './xlsx-archive';
 import { whyNotXlsx } from './xlsx-diagnosis';
 
@@ -8,10 +9,10 @@ const BATCH_ROWS = 1000;
 /**
  * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming worksheet reader: the
  * workbook is never loaded whole). Date-formatted cells arrive as Dates (wall-clock time in UTC fields),
- * numbers as numbers, formulas as their cached result. A truncated or corrupt file is a SheetSourceError
- * naming the file.
+ * numbers as numbers, formulas as their cached result (an UncachedFormula without one). A truncated or corrupt file is a SheetSourceError
+ * naming the file. With a `guard`, the file must be the one scanned before each batch and at the end.
  */
-export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string): AsyncGenerator<RowBatch> {
+export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string, guard?: ReadGuard): AsyncGenerator<RowBatch> {
   const unreadable = async (error: unknown) => {
     if (error instanceof SheetSourceError) return error;
     const why = await whyNotXlsx(file).catch(() => null);
@@ -21,6 +22,7 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
   try {
     sheets = await openXlsxSheets(file);
   } catch (error) {
+    await guard?.checkFile();
     throw await unreadable(error);
   }
   const found = sheets.find((s) => isWanted(s, sheet));
@@ -30,10 +32,13 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
     throw new SheetSourceError(`${name}: ${wanted} not found (sheets: ${names}); is it a complete XLSX file?`);
   }
   try {
-    yield* worksheetBatches(found);
+    yield* worksheetBatches(found, guard);
   } catch (error) {
+    // a file cut or rewritten under the reader is named as changed, not as corrupt
+    await guard?.checkFile();
     throw await unreadable(error);
   }
+  await guard?.endOfFile();
 }
 
 function isWanted(found: XlsxSheet, sheet: string | number | undefined): boolean {
@@ -41,7 +46,7 @@ function isWanted(found: XlsxSheet, sheet: string | number | undefined): boolean
   return found.position === (sheet ?? 1);
 }
 
-async function* worksheetBatches(sheet: XlsxSheet): AsyncGenerator<RowBatch> {
+async function* worksheetBatches(sheet: XlsxSheet, guard: ReadGuard | undefined): AsyncGenerator<RowBatch> {
   let batch: RowBatch = { rows: [], numbers: [] };
   for await (const events of sheet.rows()) {
     for (const { eventType, value } of events) {
@@ -50,10 +55,12 @@ async function* worksheetBatches(sheet: XlsxSheet): AsyncGenerator<RowBatch> {
       batch.numbers.push(value.number);
     }
     if (batch.rows.length >= BATCH_ROWS) {
+      await guard?.checkFile();
       yield batch;
       batch = { rows: [], numbers: [] };
     }
   }
+  await guard?.checkFile();
   if (batch.rows.length > 0) yield batch;
 }
 
@@ -69,8 +76,11 @@ function plainCell(value: unknown): unknown {
   if (typeof value !== 'object' || value instanceof Date) return value;
   const v = value as Record<string, unknown>;
   if (Array.isArray(v.richText)) return (v.richText as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
+  if ('formula' in v || 'sharedFormula' in v) {
+    if (v.result !== undefined) return plainCell(v.result);
+    return typeof v.formula === 'string' ? new UncachedFormula(v.formula, false) : new UncachedFormula(String(v.sharedFormula), true);
+  }
   if ('result' in v) return plainCell(v.result);
-  if ('formula' in v || 'sharedFormula' in v) return '';
   if (typeof v.text === 'string') return v.text;
   if (typeof v.error === 'string') return v.error;
   return String(value);

@@ -4,7 +4,7 @@ import { createWriteStream, promises as fs } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { pipeline } from 'stream/promises';
-import type { Readable } from 'stream';
+import { Readable, Transform } from 'stream';
 import { displayUrl, reasonOf, SheetSourceError } from './sheet-error';
 import { formatFromContentType, looksLikeHtml } from './format-detection';
 import type { SheetFormat } from '../settings';
@@ -44,14 +44,45 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
     response.data.destroy();
     throw new SheetSourceError(`${shown} answered HTTP ${response.status} instead of a spreadsheet`);
   }
+  const counter = byteCounter();
+  const short = () => shortBody(response.headers, counter.bytes);
   try {
-    await pipeline(response.data, createWriteStream(file));
+    await pipeline(response.data, counter, createWriteStream(file));
   } catch (error) {
     await fs.rm(file, { force: true });
-    throw new SheetSourceError(`download of ${shown} failed: ${reasonOf(error)}`);
+    throw new SheetSourceError(`download of ${shown} failed: ${short() ?? reasonOf(error)}`);
+  }
+  const cut = short();
+  if (cut) {
+    await fs.rm(file, { force: true });
+    throw new SheetSourceError(`download of ${shown} failed: ${cut}; nothing of it is read, and the next run downloads it again`);
   }
   await rejectHtml(file, contentType, shown);
   return { file, contentType, format: formatFromContentType(contentType) };
+}
+
+/** Counts the bytes of the body as they pass. */
+function byteCounter(): Transform & { bytes: number } {
+  const counter = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      counter.bytes += chunk.length;
+      done(null, chunk);
+    },
+  }) as Transform & { bytes: number };
+  counter.bytes = 0;
+  return counter;
+}
+
+/**
+ * A body that ended before its Content-Length: the server or a proxy dropped the connection, or closed it
+ * early. The file would be a torn export. A compressed body (decompressed by axios) is not compared: its
+ * Content-Length counts the compressed bytes, and a cut one fails in the decompression.
+ */
+function shortBody(headers: Record<string, unknown>, received: number): string | null {
+  const encoding = String(headers['content-encoding'] ?? 'identity').toLowerCase();
+  const announced = Number(headers['content-length']);
+  if (encoding !== 'identity' || !Number.isSafeInteger(announced) || received >= announced) return null;
+  return `its body ended after ${received.toLocaleString('en-US')} of the ${announced.toLocaleString('en-US')} bytes its Content-Length announced`;
 }
 
 async function rejectHtml(file: string, contentType: string, shown: string): Promise<void> {

@@ -14,6 +14,17 @@ export interface FileScan {
    * (plain-csv-rows) instead of going through csv-parse.
    */
   plainDelimited: boolean;
+  /** the file as the scan found it when it began (the reader's ReadGuard compares against it) */
+  stamp: FileStamp;
+  /** set when the file changed while it was scanned: what changed (the hash is then of no version of it) */
+  changed: string | null;
+}
+
+/** Size, modification time and inode of a file (fstat of the descriptor that read it). */
+export interface FileStamp {
+  size: number;
+  mtimeMs: number;
+  ino: number;
 }
 
 /**
@@ -25,7 +36,7 @@ export interface FileScan {
 const SCAN_SOURCE = `
 const { parentPort, workerData } = require('worker_threads');
 const { createHash } = require('crypto');
-const { closeSync, openSync, readSync } = require('fs');
+const { closeSync, fstatSync, openSync, readSync } = require('fs');
 try {
   const { file, digest } = workerData;
   const hash = createHash('sha256');
@@ -34,17 +45,26 @@ try {
   const buffer = Buffer.allocUnsafe(1 << 20);
   const fd = openSync(file, 'r');
   let plain = true;
+  let total = 0;
+  let before, after;
   try {
+    before = fstatSync(fd);
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
       const bytes = read === buffer.length ? buffer : buffer.subarray(0, read);
       hash.update(bytes);
+      total += read;
       if (!plain) continue;
       if (bytes.indexOf(0x22) >= 0 || bytes.indexOf(0x0d) >= 0) plain = false;
     }
+    after = fstatSync(fd);
   } finally {
     closeSync(fd);
   }
-  parentPort.postMessage({ hash: hash.digest('hex'), plainDelimited: plain });
+  const stamp = { size: before.size, mtimeMs: before.mtimeMs, ino: before.ino };
+  const changed = after.size !== before.size ? 'its size went from ' + before.size + ' to ' + after.size + ' bytes'
+    : after.mtimeMs !== before.mtimeMs ? 'it was modified at ' + new Date(after.mtimeMs).toISOString()
+    : total !== before.size ? total + ' bytes were read of the ' + before.size + ' it had' : null;
+  parentPort.postMessage({ hash: hash.digest('hex'), plainDelimited: plain, stamp, changed });
 } catch (error) {
   parentPort.postMessage({ error: { message: String(error && error.message), code: error && error.code } });
 }
@@ -103,7 +123,8 @@ export function scansRunning(): number {
   return scanSlots.activeCount;
 }
 
-function runScan(file: string, digest: string): Promise<FileScan> {
+/** A new scan of the file, never one made ahead (a read's check at its end). */
+export function runScan(file: string, digest: string): Promise<FileScan> {
   return scanSlots(() => scanOnWorker(file, digest));
 }
 

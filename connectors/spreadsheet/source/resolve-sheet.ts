@@ -2,6 +2,7 @@ import { promises as fs } from 'fs';
 import { basename, resolve } from 'path';
 import type { SheetFormat, SheetSource } from '../settings';
 import { downloadSheet } from './download';
+import { KIND_SAMPLE_BYTES, unreadableAsSheet } from './file-kind';
 import { formatFromContent, formatFromName, looksLikeHtml } from './format-detection';
 import { displayUrl, isUrl, SheetSourceError } from './sheet-error';
 
@@ -17,8 +18,11 @@ export interface LocalSheet {
 export async function resolveSheet(source: SheetSource, stream: string, workDir?: string): Promise<LocalSheet> {
   if (isUrl(source.path)) {
     const downloaded = await downloadSheet(source.path, stream, workDir);
-    const format = source.format ?? downloaded.format ?? formatFromName(source.path) ?? (await sniff(downloaded.file));
-    return { file: downloaded.file, name: displayUrl(source.path), format };
+    const { head, size } = await readHead(downloaded.file);
+    const format = source.format ?? downloaded.format ?? formatFromName(source.path) ?? formatFromContent(head);
+    const name = displayUrl(source.path);
+    rejectUnreadable(name, size, head, format);
+    return { file: downloaded.file, name, format };
   }
   const file = localSheetPath(source)!;
   try {
@@ -26,12 +30,19 @@ export async function resolveSheet(source: SheetSource, stream: string, workDir?
   } catch {
     throw new SheetSourceError(`file ${source.path} does not exist or is not readable${lookedAt(source.path, file)}`);
   }
-  const head = await readHead(file);
+  const { head, size } = await readHead(file);
   if (looksLikeHtml(head)) {
     throw new SheetSourceError(`${source.path} is an HTML page, not CSV/XLSX (a saved error or login page?)`);
   }
   const format = source.format ?? formatFromName(file) ?? formatFromContent(head);
+  rejectUnreadable(basename(file), size, head, format);
   return { file, name: basename(file), format };
+}
+
+/** An empty or binary file is named as such, not reported as a sheet without its columns or header. */
+function rejectUnreadable(name: string, size: number, head: Buffer, format: SheetFormat): void {
+  const why = unreadableAsSheet(name, size, head, format);
+  if (why) throw new SheetSourceError(why);
 }
 
 /** Where a relative path was looked for (the working directory decides); nothing for an absolute one. */
@@ -44,16 +55,12 @@ export function localSheetPath(source: SheetSource): string | null {
   return isUrl(source.path) ? null : resolve(process.cwd(), source.path);
 }
 
-async function sniff(file: string): Promise<SheetFormat> {
-  return formatFromContent(await readHead(file));
-}
-
-async function readHead(file: string): Promise<Buffer> {
+async function readHead(file: string): Promise<{ head: Buffer; size: number }> {
   const handle = await fs.open(file, 'r');
   try {
-    const head = Buffer.alloc(512);
+    const head = Buffer.alloc(KIND_SAMPLE_BYTES);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    return head.subarray(0, bytesRead);
+    return { head: head.subarray(0, bytesRead), size: (await handle.stat()).size };
   } finally {
     await handle.close();
   }

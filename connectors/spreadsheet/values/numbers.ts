@@ -1,19 +1,34 @@
 /**
- * Numbers as spreadsheets export them: `1234.5`, `1 234,50` (space, U+00A0 or U+202F between groups),
- * `1,234.50`, `1.234.567`, `1'234`, a leading or trailing ₽/$/€. With one kind of separator, a single comma
- * is the decimal mark (Russian locale) and repeated ones group thousands; with both, the last one is decimal.
- * Returns NaN for anything else (the caller names the value).
+ * Numbers as spreadsheets export them: `1234.5`, `1 234,50` (space, U+00A0, U+2007, U+2009 or U+202F between
+ * groups), `1,234.50`, `1.234.567`, `1'234`, a leading or trailing ₽/$/€, or a currency word before or after the
+ * number (`48 990 руб.`, `500 р.`, `RUB 1 000`, `USD 20`: a Windows-1251 export cannot even hold ₽). With one kind
+ * of separator, a single comma is the decimal mark (Russian locale) and repeated ones group thousands; with
+ * both, the last one is decimal. Returns NaN for anything else (the caller names the value).
  */
 
 const PLAIN = 0;
 const NEEDS_CLEANING = 1;
 const INVALID = 2;
 
+/** A currency word or sign: `руб.`, `рублей`, `р.`, `₽`, `RUB`, `RUR`, `USD`, `EUR`, `US$`, `$`, `€` (any case). */
+const CURRENCY = '(?:руб(?:лей|ля|ль)?\\.?|р\\.?|₽|rub\\.?|rur|usd|eur|us\\$|\\$|€)';
+/** one currency before the number and/or one after it; the middle is the number (`[^]` keeps line breaks out of the way) */
+const WITH_CURRENCY = new RegExp(`^\\s*(?:${CURRENCY}\\s*)?([^]*?)(?:\\s*${CURRENCY})?\\s*$`, 'iu');
+
 export function parseNumber(text: string): number {
   const shape = classify(text);
   if (shape === PLAIN) return text.length === 0 ? NaN : Number(text);
-  if (shape === INVALID) return NaN;
+  if (shape === INVALID) return withoutCurrency(text);
   return Number(clean(text));
+}
+
+/** The slow path, only for text with letters or other signs: a currency word around the number is dropped. */
+function withoutCurrency(text: string): number {
+  const number = WITH_CURRENCY.exec(text)?.[1];
+  if (number === undefined || number === '' || number.length === text.length) return NaN;
+  const shape = classify(number);
+  if (shape === INVALID) return NaN;
+  return shape === PLAIN ? Number(number) : Number(clean(number));
 }
 
 /** digits with an optional sign, one dot and an exponent go straight to Number() */
@@ -82,5 +97,5 @@ function isExponent(c: number): boolean {
 
 /** group separators and currency signs */
 function isIgnorable(c: number): boolean {
-  return c === 32 || c === 0xa0 || c === 0x202f || c === 0x2009 || c === 39 || c === 0x20bd || c === 36 || c === 0x20ac;
+  return c === 32 || c === 0xa0 || c === 0x202f || c === 0x2009 || c === 0x2007 || c === 39 || c === 0x20bd || c === 36 || c === 0x20ac;
 }

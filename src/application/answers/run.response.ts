@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunEntity, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WRITE_BACK_COUNTER_MEANINGS,
-  WRITE_BACK_COUNTERS, WriteBackCounters,
+  OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, RUN_DIRECTIONS, RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunEntity, SERVICE_COUNTER_KEYS, ServiceCounters,
+  StreamCounters, WRITE_BACK_COUNTER_MEANINGS, WRITE_BACK_COUNTERS, WriteBackCounters,
 } from '../../store';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../../tracker/types/orders.types';
 
@@ -25,9 +25,19 @@ export class RunResponse {
   @ApiProperty({
     enum: [...RUN_MODES],
     description:
-      'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry); write_back: attribution written back into the CRM',
+      'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry); an outbound run\'s mode is its flow (write_back: attribution written back into the CRM)',
   })
   mode: string;
+  @ApiProperty({ enum: [...RUN_DIRECTIONS], description: 'sync: source → service; outbound: service → CRM (flow names the flow)' })
+  direction: string;
+  @ApiPropertyOptional({ enum: [...OUTBOUND_FLOW_NAMES], nullable: true, description: "an outbound run's flow, else null" })
+  flow: string | null;
+  @ApiPropertyOptional({
+    type: Object,
+    nullable: true,
+    description: `an outbound run's counters, by flow: ${OUTBOUND_FLOW_NAMES.map((flow) => `${flow}: ${Object.entries(OUTBOUND_FLOWS[flow].counters).map(([k, v]) => `${k} (${v})`).join(', ')}`).join('; ')}`,
+  })
+  flow_counters: Record<string, number> | null;
   @ApiPropertyOptional({ type: String, nullable: true, example: '2025-01-31' }) since: string | null;
   @ApiProperty({ enum: [...RUN_TRIGGERS] }) trigger: string;
   @ApiProperty({ enum: [...RUN_STATUSES] }) status: string;
@@ -41,7 +51,7 @@ export class RunResponse {
   @ApiProperty({ type: RunCountersResponse }) counters: RunCountersResponse;
   @ApiProperty() rejected_count: number;
   @ApiPropertyOptional({ type: String, nullable: true }) error: string | null;
-  @ApiPropertyOptional({ type: WriteBackCountersResponse, nullable: true, description: 'a write-back run\'s counters; null for a sync' })
+  @ApiPropertyOptional({ type: WriteBackCountersResponse, nullable: true, description: 'a write-back run\'s counters (flow_counters of flow write_back); null otherwise' })
   write_back: WriteBackCountersResponse | null;
 }
 
@@ -52,6 +62,9 @@ export function toRunResponse(run: RunEntity, rejectedCount: number): RunRespons
     id: run.id,
     connection_id: run.connection_id,
     mode: run.mode,
+    direction: run.direction ?? 'sync',
+    flow: run.flow ?? null,
+    flow_counters: run.flow_counters ? { ...run.flow_counters } : null,
     since: run.since,
     trigger: run.trigger,
     status: run.status,
@@ -61,7 +74,7 @@ export function toRunResponse(run: RunEntity, rejectedCount: number): RunRespons
     counters,
     rejected_count: rejectedCount,
     error: run.error,
-    write_back: run.write_back ?? null,
+    write_back: run.write_back ? { ...run.write_back } : null, // a copy: the scrubber takes a shared object for a cycle
   };
 }
 

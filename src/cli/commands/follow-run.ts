@@ -6,7 +6,7 @@ import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';
 import { progressReporter } from '../output/progress-reporter';
 import { rejectedLines, streamSummaryLines } from '../output/run-summary.format';
-import { writeBackLine } from '../output/write-back.format';
+import { flowCountersLine } from '../../runs/run-vocabulary';
 
 export interface StartedRun {
   runId: number;
@@ -55,9 +55,9 @@ function printSummary(ctx: CliContext, out: CliOutput, summary: RunSummary): voi
   const scrubber = ctx.app.get(SecretScrubber);
   const seconds = summary.finishedAt ? (Date.parse(summary.finishedAt) - Date.parse(summary.startedAt)) / 1000 : null;
   out.line(`run ${summary.runId} ${summary.status}${seconds != null ? ` in ${seconds.toFixed(2)} s` : ''}`);
-  if (summary.writeBack) out.line(writeBackLine(summary.writeBack));
+  if (summary.flow) out.line(flowCountersLine(summary.flow, summary.flowCounters ?? {}));
   else for (const line of streamSummaryLines(summary.streams, { ...summary.counters })) out.line(line);
   for (const line of rejectedLines(summary.rejected, summary.rejectedCount)) out.line(scrubber.text(line));
   if (summary.error) out.error(`error: ${scrubber.text(summary.error)}`);
-  if (summary.followedBy) printSummary(ctx, out, summary.followedBy); // the write-back that followed the sync
+  if (summary.followedBy) printSummary(ctx, out, summary.followedBy); // the outbound runs that followed the sync
 }

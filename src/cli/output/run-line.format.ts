@@ -1,10 +1,12 @@
 import type { RunResponse } from '../../application';
+import { flowCountersLine, isOutboundFlow } from '../../runs/run-vocabulary';
 import { writeBackLine } from './write-back.format';
 
 const SEP = ' · ';
 
-/** read/sent/unchanged/rejected summed over a run's streams; a write-back run's own counters. */
-export function runTotals(run: Pick<RunResponse, 'streams' | 'rejected_count'> & Partial<Pick<RunResponse, 'write_back'>>): string {
+/** read/sent/unchanged/rejected summed over a run's streams; an outbound run's own counters (its flow's). */
+export function runTotals(run: Pick<RunResponse, 'streams' | 'rejected_count'> & Partial<Pick<RunResponse, 'write_back' | 'flow' | 'flow_counters'>>): string {
+  if (run.flow && isOutboundFlow(run.flow)) return flowCountersLine(run.flow, run.flow_counters ?? {});
   if (run.write_back) return writeBackLine(run.write_back);
   const t = { read: 0, sent: 0, unchanged: 0 };
   for (const s of Object.values(run.streams ?? {})) {

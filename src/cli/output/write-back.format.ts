@@ -1,12 +1,12 @@
 import type { WriteBackCounters } from '../../runs/run-vocabulary';
-import { WRITE_BACK_COUNTERS } from '../../runs/run-vocabulary';
+import { flowCountersLine } from '../../runs/run-vocabulary';
 import type { WriteBackPreview } from '../../engine';
 
 const SEP = ' · ';
 
 /** `write-back: attributed 120 · written 3 · unchanged 116 · rejected 1` */
 export function writeBackLine(counters: WriteBackCounters): string {
-  return `write-back: ${WRITE_BACK_COUNTERS.map((key) => `${key} ${counters[key] ?? 0}`).join(SEP)}`;
+  return flowCountersLine('write_back', counters);
 }
 
 /**

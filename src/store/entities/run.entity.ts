@@ -1,8 +1,8 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
+import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
 
 /**
- * One sync of one connection; the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
+ * One run of one connection, a sync or an outbound flow (`direction`); the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
  * are summed over its acknowledged batches.
  */
 @Entity({ name: 'run' })
@@ -45,9 +45,22 @@ export class RunEntity {
   @Column({ type: 'text', nullable: true })
   error: string | null;
 
-  /** a write-back run's counters (mode write_back), else null */
+  /** `sync` (source → service) or `outbound` (service → CRM: `flow` names the flow, and so does `mode`) */
+  @Column({ type: 'varchar', length: 16, default: 'sync' })
+  direction: RunDirection;
+
+  /** an outbound run's flow (`write_back`), else null */
+  @Column({ type: 'varchar', length: 40, nullable: true })
+  flow: OutboundFlowName | null;
+
+  /** an outbound run's counters (the names its flow's description gives: src/runs/outbound-flows.ts), else null */
   @Column({ type: 'simple-json', nullable: true })
-  write_back: WriteBackCounters | null;
+  flow_counters: Record<string, number> | null;
+
+  /** a write-back run's counters (flow write_back), else null: what write-back runs always showed */
+  get write_back(): WriteBackCounters | null {
+    return this.flow === 'write_back' ? ((this.flow_counters as WriteBackCounters | null) ?? null) : null;
+  }
 }
 
 // a column per add-orders counter, from the one list of their names (the migrations created them)

@@ -5,7 +5,7 @@ import { isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
-import { RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
+import { directionOf, RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
 
 export interface NewRun {
   connectionId: string;
@@ -32,6 +32,7 @@ export class RunStore {
       m.getRepository(RunEntity).save({
         connection_id: run.connectionId,
         mode: run.mode,
+        ...directionOf(run.mode),
         since: run.since,
         trigger: run.trigger,
         holder: run.holder,
@@ -52,6 +53,11 @@ export class RunStore {
     counters: ServiceCounters,
   ): Promise<void> {
     await m.getRepository(RunEntity).update({ id: runId }, { streams: { ...streams }, ...counters });
+  }
+
+  /** Inside a transaction: an outbound run's counters so far. */
+  static async writeFlowCounters(m: EntityManager, runId: number, counters: Record<string, number>): Promise<void> {
+    await m.getRepository(RunEntity).update({ id: runId }, { flow_counters: { ...counters } });
   }
 
   async finish(runId: number, status: RunStatus, error: string | null): Promise<void> {

@@ -18,16 +18,23 @@ describe('generic-crm preset bitrix24', () => {
     expect(records).toEqual(bitrix24.expected[stream]);
   });
 
-  it('puts the webhook code in the path, filters by >=DATE_MODIFY in the portal zone and pages by start/next', async () => {
+  it('calls crm.item.list (not the deprecated crm.deal.list) with the webhook code in the path, filters by >=updatedTime in the portal zone and pages by start/next', async () => {
     crm.requests.length = 0;
     const since = new Date('2024-01-15T11:30:00Z');
     const { records } = await readAll(connector, 'deals', bitrix24.settings(crm.url), { since });
     expect(records.map((r) => r.id)).toEqual(['202', '203']);
-    const lists = crm.requests.filter((r) => r.path.endsWith('crm.deal.list.json'));
-    expect(lists[0].path).toBe(`/rest/1/${bitrix24.TOKEN}/crm.deal.list.json`);
-    expect(lists[0].query.get('filter[>=DATE_MODIFY]')).toBe('2024-01-15T14:30:00+03:00');
-    expect(lists[0].query.get('order[DATE_MODIFY]')).toBe('ASC');
+    const lists = crm.requests.filter((r) => r.path.endsWith('crm.item.list.json'));
+    expect(lists[0].path).toBe(`/rest/1/${bitrix24.TOKEN}/crm.item.list.json`);
+    expect(Object.fromEntries(lists[0].query)).toEqual({
+      entityTypeId: '2', 'select[]': '*', useOriginalUfNames: 'Y', 'filter[>=updatedTime]': '2024-01-15T14:30:00+03:00', 'order[updatedTime]': 'ASC',
+    });
     expect(lists.map((r) => r.query.get('start'))).toEqual([null]);
+    const methods = new Set(crm.requests.map((r) => r.path.split('/').pop()));
+    expect([...methods].sort()).toEqual(['batch.json', 'crm.item.fields.json', 'crm.item.list.json', 'crm.stagehistory.list.json']);
+    // the batches hold the products' reads only: product rows (crm.item.productrow.list, not crm.deal.productrows.get) and catalog
+    const commands = crm.requests.filter((r) => r.path.endsWith('batch.json'))
+      .flatMap((r) => Object.values(r.body.cmd as Record<string, string>).map((command) => command.split('?')[0]));
+    expect([...new Set(commands)].sort()).toEqual(['catalog.product.get', 'catalog.section.get', 'crm.item.productrow.list']);
   });
 
   it('retries 503 QUERY_LIMIT_EXCEEDED and then reads everything', async () => {
@@ -35,7 +42,7 @@ describe('generic-crm preset bitrix24', () => {
     try {
       const { records } = await readAll(connector, 'deals', bitrix24.settings(limited.url), { connectionId: 'b24-limited' });
       expect(records).toEqual(bitrix24.expected.deals);
-      const calls = limited.requests.filter((r) => r.path.endsWith('crm.deal.list.json'));
+      const calls = limited.requests.filter((r) => r.path.endsWith('crm.item.list.json'));
       expect(calls.map((r) => r.query.get('start'))).toEqual([null, null, '2']);
     } finally {
       await limited.close();

@@ -2,9 +2,9 @@ import connector from '../../../connectors/generic-crm';
 import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../../fixtures/crm/pipedrive';
-import { readAll } from '../read-helper';
+import { readAll, typedSettings } from '../read-helper';
 
-describe('generic-crm preset pipedrive', () => {
+describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
   let crm: CrmServer;
   beforeAll(async () => (crm = await startCrmServer(pipedrive.handler)));
   afterAll(async () => {
@@ -18,14 +18,55 @@ describe('generic-crm preset pipedrive', () => {
     expect(records).toEqual(pipedrive.expected[stream]);
   });
 
-  it('pages by additional_data.pagination and applies the window itself (v1 has no changed-since filter)', async () => {
+  it('asks v2 for what changed since the window start, oldest first, and pages by next_cursor', async () => {
     crm.requests.length = 0;
-    const since = new Date('2024-01-15T11:30:00Z');
+    const since = new Date('2024-01-15T10:00:00Z');
     const { records } = await readAll(connector, 'deals', pipedrive.settings(crm.url), { since, until: new Date('2024-01-16T00:00:00Z') });
-    expect(records.map((r) => r.id)).toEqual(['1002']);
-    const lists = crm.requests.filter((r) => r.path === '/api/v1/deals');
-    expect(lists.map((r) => r.query.get('start'))).toEqual([null, '2']);
-    expect(lists[0].query.get('limit')).toBe('500');
+    expect(records.map((r) => r.id)).toEqual(['1001', '1002']);
+    const lists = crm.requests.filter((r) => r.path === '/api/v2/deals');
+    expect(lists.map((r) => Object.fromEntries(r.query))).toEqual([
+      { updated_since: '2024-01-15T10:00:00Z', sort_by: 'update_time', sort_direction: 'asc', limit: '500' },
+      { updated_since: '2024-01-15T10:00:00Z', sort_by: 'update_time', sort_direction: 'asc', limit: '500', cursor: expect.any(String) },
+    ]);
+  });
+
+  it('sends the token in the x-api-token header, never in the URL', async () => {
+    crm.requests.length = 0;
+    await readAll(connector, 'clients', pipedrive.settings(crm.url));
+    expect(crm.requests.length).toBeGreaterThan(2);
+    for (const request of crm.requests) {
+      expect({ path: request.path, header: request.headers['x-api-token'], query: request.query.get('api_token') })
+        .toEqual({ path: request.path, header: pipedrive.TOKEN, query: null });
+    }
+  });
+
+  it('fetches the organizations of a page of persons in one v2 request, by ids', async () => {
+    crm.requests.length = 0;
+    await readAll(connector, 'clients', pipedrive.settings(crm.url));
+    const organizations = crm.requests.filter((r) => r.path === '/api/v2/organizations');
+    expect(organizations.map((r) => r.query.get('ids'))).toEqual(['401']);
+  });
+
+  it.each([
+    ['the v1 preset\'s company form', (url: string) => `${url}/api`],
+    ['the account root', (url: string) => url],
+    ['an explicit v1 root', (url: string) => `${url}/api/v1/`],
+    ['the v1 root of api.pipedrive.com', (url: string) => `${url}/v1`],
+  ])('a base_url written as %s still reads (every version under /api)', async (_form, baseUrl) => {
+    const settings = { ...pipedrive.settings(crm.url), base_url: baseUrl(crm.url) };
+    crm.requests.length = 0;
+    const { records } = await readAll(connector, 'managers', settings);
+    expect(records).toEqual(pipedrive.expected.managers);
+    expect(crm.requests.map((r) => r.path)).toEqual(['/api/v1/users']);
+  });
+
+  it('the fixture answers 404 to the v1 routes v2 replaced', async () => {
+    for (const [method, path] of [['GET', '/api/v1/deals'], ['GET', '/api/v1/persons'], ['PUT', '/api/v1/deals/1001']]) {
+      const answer = await fetch(`${crm.url}${path}`, { method, headers: { 'x-api-token': pipedrive.TOKEN, 'content-type': 'application/json' }, body: method === 'PUT' ? '{}' : undefined });
+      expect({ method, path, status: answer.status }).toEqual({ method, path, status: 404 });
+    }
+    const violations = crm.takeViolations();
+    expect(violations.map((v) => `${v.part} ${v.route}`)).toEqual(['route GET /api/v1/deals', 'route GET /api/v1/persons', 'route PUT /api/v1/deals/1001']);
   });
 
   it('waits for Retry-After on a 429 burst answer, then goes on', async () => {
@@ -38,5 +79,72 @@ describe('generic-crm preset pipedrive', () => {
     } finally {
       await burst.close();
     }
+  });
+
+  it('custom field keys written for the v1 preset still name the same fields (visit_field by its 40-hex key)', async () => {
+    const settings = { ...pipedrive.settings(crm.url), visit_field: pipedrive.FIELD_KEYS.tracker };
+    const { records } = await readAll(connector, 'deals', settings);
+    expect(records.map((r) => [r.id, (r as { visit_id?: string | null }).visit_id])).toEqual([['1001', '777001'], ['1002', null], ['1003', '777003']]);
+  });
+
+  it('reads the products of a page of deals in one /v2/deals/products request (deal_ids), their catalog by ids, and each deal\'s flow', async () => {
+    crm.requests.length = 0;
+    await readAll(connector, 'deals', pipedrive.settings(crm.url));
+    const sent = crm.requests.filter((r) => r.path !== '/api/v2/deals' && r.path !== '/api/v2/dealFields');
+    const pages = crm.requests.filter((r) => r.path === '/api/v2/deals').length;
+    expect(pages).toBe(2); // the fixture's pages of 2
+    expect(sent.filter((r) => r.path === '/api/v2/deals/products').map((r) => r.query.getAll('deal_ids'))).toEqual([['1001', '1002'], ['1003']]);
+    expect(sent.filter((r) => r.path === '/api/v2/products').map((r) => r.query.get('ids'))).toEqual(['2001,2002,2004', '2003']);
+    expect(sent.filter((r) => r.path === '/api/v2/productFields')).toHaveLength(2);
+    // v2 has no change log of a deal: one v1 flow request per deal, changes only
+    const flows = sent.filter((r) => /^\/api\/v1\/deals\/\d+\/flow$/.test(r.path));
+    expect(flows.map((r) => [r.path, r.query.get('items')])).toEqual([
+      ['/api/v1/deals/1001/flow', 'dealChange'], ['/api/v1/deals/1002/flow', 'dealChange'], ['/api/v1/deals/1003/flow', 'dealChange'],
+    ]);
+    expect(sent.length).toBe(2 + 2 + 2 + 3);
+  });
+
+  it('`products: false` and `history: false` ask for neither', async () => {
+    crm.requests.length = 0;
+    const { records } = await readAll(connector, 'deals', { ...pipedrive.settings(crm.url), products: false, history: false });
+    expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, history: _h, ...deal }) => deal));
+    expect([...new Set(crm.requests.map((r) => r.path))].sort()).toEqual(['/api/v2/dealFields', '/api/v2/deals']);
+  });
+
+  it('a token that may not see products (403): the deals go with their history, products left out with one warning', async () => {
+    const refusing = await startCrmServer(pipedrive.createHandler({ refuseProducts: true, pageSize: 1 }));
+    try {
+      const { records, logs } = await readAll(connector, 'deals', pipedrive.settings(refusing.url), { connectionId: 'pd-no-products' });
+      expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, ...deal }) => deal));
+      const warnings = logs.filter((line) => line.includes(' left out: '));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/products left out: enrichment deal_products was refused \(GET \/v2\/deals\/products answered HTTP 403.*products:read/);
+      // refused once: the later pages do not ask again
+      expect(refusing.requests.filter((r) => r.path === '/api/v2/deals/products')).toHaveLength(1);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a deal-product without a catalog product takes its row id (the document types product_id as an integer: the one violation taken)', async () => {
+    const base = pipedrive.createHandler();
+    const server = await startCrmServer((request, state) => {
+      const answer = base(request, state);
+      if (request.path !== '/api/v2/deals/products') return answer;
+      const body = answer.body as { data: { id: number; product_id: number | null }[] };
+      return { ...answer, body: { ...body, data: body.data.map((row) => (row.id === 52 ? { ...row, product_id: null } : row)) } };
+    });
+    try {
+      const { records } = await readAll(connector, 'deals', pipedrive.settings(server.url));
+      const products = (records.find((r) => r.id === '1001') as { products: { id: string; name: string; categories: string[] }[] }).products;
+      expect(products.map((p) => [p.id, p.name, p.categories])).toEqual([['2001', 'Design package', ['Services']], ['52', 'Hosting, monthly', []]]);
+      expect(server.takeViolations().map((v) => `${v.operationId} ${v.path} ${v.keyword}`)).toEqual(['getDealsProducts $.data[1].product_id type']);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('keeps settings written for the v1 preset valid', () => {
+    expect(() => typedSettings(connector, { preset: 'pipedrive', base_url: 'https://acme.pipedrive.com/api', token: 't', visit_field: 'tracker' })).not.toThrow();
   });
 });

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { StagesDefinition } from '../../../connectors/generic-crm/definition/stages-definition';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
+import * as discoverDefinition from '../../../connectors/generic-crm/definition/discover-definition';
 import * as sourceDefinition from '../../../connectors/generic-crm/definition/source-definition';
 import * as streamDefinition from '../../../connectors/generic-crm/definition/stream-definition';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
@@ -25,6 +27,7 @@ const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as {
 /** Where each settings class is documented: a `#### \`heading\`` with a table of its options. */
 const HEADINGS = new Map<Class, string>([
   [GenericCrmSettings, 'settings'],
+  [sourceDefinition.BaseUrlRewriteDefinition, 'settings.base_url_rewrite'],
   [sourceDefinition.AuthDefinition, 'settings.auth'],
   [sourceDefinition.RateLimitDefinition, 'settings.rate_limit'],
   [sourceDefinition.RetryDefinition, 'settings.retry'],
@@ -39,8 +42,13 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.CustomFieldsDefinition, 'streams.<name>.custom_fields'],
   [streamDefinition.LabelsDefinition, 'streams.<name>.custom_fields.labels'],
   [streamDefinition.EnrichDefinition, 'streams.<name>.enrich[]'],
+  [streamDefinition.EnrichOptionalDefinition, 'streams.<name>.enrich[].optional'],
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
+  [StagesDefinition, 'settings.stages'],
+  [discoverDefinition.DiscoverDefinition, 'settings.discover'],
+  [discoverDefinition.DiscoverListDefinition, 'settings.discover.<list>'],
+  [discoverDefinition.DealStatusDefinition, 'settings.discover.deal_statuses[]'],
 ]);
 
 interface Row {

@@ -48,7 +48,7 @@ const cases: PresetWrite[] = [
   },
   {
     preset: 'bitrix24', fixture: bitrix24, deals: ['201', '203'],
-    refusal: /^Not found$/,
+    refusal: /^Element not found$/,
     fields: { channel: 'Канал', utm_campaign: 'UF_CRM_1700000103' },
     resolved: 'channel → UF_CRM_1700000101, utm_campaign → UF_CRM_1700000103',
     requests: ([a, b]) => [{
@@ -56,8 +56,8 @@ const cases: PresetWrite[] = [
       body: {
         halt: 0,
         cmd: {
-          [`d${a}`]: `crm.deal.update?id=${a}&fields[UF_CRM_1700000101]=${encodeURIComponent(CHANNEL)}&fields[UF_CRM_1700000103]=poisk_divany_msk&params[REGISTER_SONET_EVENT]=N`,
-          [`d${b}`]: `crm.deal.update?id=${b}&fields[UF_CRM_1700000101]=${encodeURIComponent('Органика / Google')}&fields[UF_CRM_1700000103]=&params[REGISTER_SONET_EVENT]=N`,
+          [`d${a}`]: `crm.item.update?entityTypeId=2&id=${a}&useOriginalUfNames=Y&fields[UF_CRM_1700000101]=${encodeURIComponent(CHANNEL)}&fields[UF_CRM_1700000103]=poisk_divany_msk`,
+          [`d${b}`]: `crm.item.update?entityTypeId=2&id=${b}&useOriginalUfNames=Y&fields[UF_CRM_1700000101]=${encodeURIComponent('Органика / Google')}&fields[UF_CRM_1700000103]=`,
         },
       },
     }],
@@ -68,8 +68,8 @@ const cases: PresetWrite[] = [
     fields: { channel: 'LEAD SOURCE', utm_campaign: pipedrive.FIELD_KEYS.utmCampaign },
     resolved: `channel → ${pipedrive.FIELD_KEYS.leadSource}, utm_campaign → ${pipedrive.FIELD_KEYS.utmCampaign}`,
     requests: ([a, b]) => [
-      { method: 'PUT', path: `/api/v1/deals/${a}`, body: { [pipedrive.FIELD_KEYS.leadSource]: CHANNEL, [pipedrive.FIELD_KEYS.utmCampaign]: 'poisk_divany_msk' } },
-      { method: 'PUT', path: `/api/v1/deals/${b}`, body: { [pipedrive.FIELD_KEYS.leadSource]: 'Органика / Google', [pipedrive.FIELD_KEYS.utmCampaign]: '' } },
+      { method: 'PATCH', path: `/api/v2/deals/${a}`, body: { custom_fields: { [pipedrive.FIELD_KEYS.leadSource]: CHANNEL, [pipedrive.FIELD_KEYS.utmCampaign]: 'poisk_divany_msk' } } },
+      { method: 'PATCH', path: `/api/v2/deals/${b}`, body: { custom_fields: { [pipedrive.FIELD_KEYS.leadSource]: 'Органика / Google', [pipedrive.FIELD_KEYS.utmCampaign]: '' } } },
     ],
   },
   {

@@ -114,6 +114,18 @@ describe('spreadsheet connector: CSV files', () => {
     expect(records.map((d) => [d.price, d.cost])).toEqual([[1234.5, 1000]]);
   });
 
+  it('reads money with currency words in a Windows-1251 export (which cannot hold ₽): "48 990 руб.", "500 р.", "RUB 1 000"', async () => {
+    const text = 'Номер;Дата;Сумма;Себестоимость\r\nA;01.03.2025;48 990 руб.;500 р.\r\nB;01.03.2025;48\u00a0990,50 руб;RUB 1 000\r\nC;01.03.2025;около 900 руб.;0\r\n';
+    const file = tmp.write('money-1251.csv', iconv.encode(text, 'win1251'));
+    const { records, rejected, logs } = await readStream<Deal>(
+      { deals: { path: file, columns: { id: 'Номер', created_at: 'Дата', price: 'Сумма', cost: 'Себестоимость' } } },
+      'deals',
+    );
+    expect(logs.join('\n')).toMatch(/windows-1251/);
+    expect(records.map((d) => [d.id, d.price, d.cost])).toEqual([['A', 48990, 500], ['B', 48990.5, 1000]]);
+    expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['C', 'price', '"около 900 руб." is not a finite number (column "Сумма")']]);
+  });
+
   it('reads status history and JSON products', async () => {
     const products = JSON.stringify([{ id: 'P9', name: 'Lamp', quantity: 2, price: 10, category: 'Light > Desk' }]);
     const file = tmp.write(

@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { closeSync, openSync, utimesSync, writeSync } from 'fs';
+import { closeSync, openSync, statSync, utimesSync, writeSync } from 'fs';
 import { contentDigest } from '../../../connectors/spreadsheet/read-sheet';
 import { MAX_PARALLEL_SCANS, scanAhead, scanFile, scansRunning } from '../../../connectors/spreadsheet/source/file-scan';
 import { readStream, tempDir } from './read-helper';
@@ -27,6 +27,12 @@ describe('spreadsheet connector: the file scan (content hash, plain or quoted), 
     ['a 3 MB line, across a read boundary', true, `${'x\n'.repeat(400_000)}1,${'x'.repeat(3 << 20)}\n2,b\n`],
   ])('%s: plainDelimited is %s', async (_name, plain, content) => {
     expect((await scanFile(tmp.write('shape.csv', content), 'd')).plainDelimited).toBe(plain);
+  });
+
+  it('gives the file as it found it (size, modification time, inode), and no change when none happened', async () => {
+    const file = tmp.write('stamp.csv', 'id\n1\n');
+    const { size, mtimeMs, ino } = statSync(file);
+    expect(await scanFile(file, 'd')).toMatchObject({ stamp: { size, mtimeMs, ino }, changed: null });
   });
 
   it('rejects with the reason when the file cannot be read', async () => {

@@ -36,32 +36,42 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     expect(remapped.hashes[0]).not.toBe(changed.hashes[0]);
   });
 
-  it('declares a sheet with an updated_at column incremental, and one without it not', () => {
+  it('reads by updated_at only when the settings say incremental: true, never from the header alone', () => {
     const withColumn = tmp.write('inc.csv', rows);
     const without = tmp.write('full.csv', 'id,created_at\n1,2025-01-01\n');
     const specs = spreadsheetConnector.streams({
       deals: { path: withColumn },
-      clients: { path: without },
-      managers: { path: without },
+      clients: { path: withColumn, incremental: true },
+      managers: { path: without, incremental: true },
     });
+    // managers have no updated_at: the setting does not apply to them
     expect(specs).toEqual([
       { name: 'managers', incremental: false, sorted: false },
-      { name: 'clients', incremental: false, sorted: false },
-      { name: 'deals', incremental: true, sorted: false },
+      { name: 'clients', incremental: true, sorted: false },
+      { name: 'deals', incremental: false, sorted: false },
     ]);
-    expect(spreadsheetConnector.streams({ deals: { path: without, columns: { updated_at: 'created_at' } } })[0].incremental).toBe(true);
-    expect(spreadsheetConnector.streams({ deals: { path: 'https://example.test/x.csv' } })[0].incremental).toBe(false);
+    expect(spreadsheetConnector.streams({ deals: { path: without, columns: { updated_at: 'created_at' } } })[0].incremental).toBe(false);
+    expect(spreadsheetConnector.streams({ deals: { path: 'https://example.test/x.csv', incremental: true } })[0].incremental).toBe(true);
+    expect(spreadsheetConnector.streams({ deals: { path: withColumn, incremental: false } })[0].incremental).toBe(false);
   });
 
-  it('skips rows before the cursor and defers rows after its upper bound, withholding the content hash', async () => {
+  it('without incremental: true every row is read whatever its updated_at, and the content hash is kept', async () => {
     const file = tmp.write('inc.csv', rows);
     const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-01-09T00:00:00Z') };
-    const windowed = await readStream<Deal>({ deals: { path: file } }, 'deals', { cursor });
+    const whole = await readStream<Deal>({ deals: { path: file } }, 'deals', { cursor });
+    expect(whole.records.map((d) => d.id)).toEqual(['A', 'B', 'C', 'D']);
+    expect(typeof whole.state?.content_hash).toBe('string');
+  });
+
+  it('incremental: true skips rows before the cursor and defers rows after its upper bound, withholding the content hash', async () => {
+    const file = tmp.write('inc.csv', rows);
+    const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-01-09T00:00:00Z') };
+    const windowed = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(windowed.records.map((d) => d.id)).toEqual(['B', 'D']);
     expect(windowed.state).toEqual({ content_hash: null, deferred: true });
 
     const later = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-02-01T00:00:00Z') };
-    const next = await readStream<Deal>({ deals: { path: file } }, 'deals', { cursor: later, state: windowed.state });
+    const next = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor: later, state: windowed.state });
     expect(next.records.map((d) => d.id)).toEqual(['B', 'C', 'D']);
     expect(typeof next.state?.content_hash).toBe('string');
   });
@@ -69,7 +79,7 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
   it('ends with a page carrying the withheld state even when the deferred row is the last', async () => {
     const file = tmp.write('late.csv', 'id,created_at,updated_at\n1,2025-01-01,2025-01-01\n2,2025-01-01,2030-01-01\n');
     const cursor = { since: null, until: new Date('2026-01-01T00:00:00Z') };
-    const result = await readStream({ deals: { path: file } }, 'deals', { cursor });
+    const result = await readStream({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(result.records).toHaveLength(1);
     expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true });
   });

@@ -1,5 +1,5 @@
 import { createServer, Server } from 'http';
-import { AddressInfo } from 'net';
+import { AddressInfo, createServer as createTcpServer, Server as TcpServer } from 'net';
 import { readdirSync } from 'fs';
 import type { Deal } from '../../../src/connectors/canonical';
 import spreadsheetConnector from '../../../connectors/spreadsheet';
@@ -12,6 +12,9 @@ describe('spreadsheet connector: http(s) URLs', () => {
   let server: Server;
   let base: string;
   let csvRequests = 0;
+  /** answers with a Content-Length of the whole CSV, sends the first 60 bytes of it and closes the connection */
+  let cutting: TcpServer;
+  let cutUrl: string;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -32,8 +35,20 @@ describe('spreadsheet connector: http(s) URLs', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    cutting = createTcpServer((socket) => {
+      socket.once('data', () => {
+        const body = Buffer.from(CSV);
+        socket.end(Buffer.concat([
+          Buffer.from(`HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+          body.subarray(0, 60),
+        ]));
+      });
+    });
+    await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
+    cutUrl = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/export.csv`;
   });
   afterAll(async () => {
+    await new Promise((resolve) => cutting.close(resolve));
     await new Promise((resolve) => server.close(resolve));
     tmp.cleanup();
   });
@@ -65,6 +80,14 @@ describe('spreadsheet connector: http(s) URLs', () => {
     await expect(readStream({ deals: { path: `${base}/sneaky.csv` } }, 'deals', { workDir: tmp.dir })).rejects.toThrow(
       /sneaky.csv answered an HTML page/,
     );
+  });
+
+  it('fails a download whose body ends short of its Content-Length, and keeps no file of it', async () => {
+    const workDir = `${tmp.dir}/cut`;
+    await expect(readStream({ deals: { path: cutUrl } }, 'deals', { workDir })).rejects.toThrow(
+      `download of ${cutUrl} failed: its body ended after 60 of the ${Buffer.byteLength(CSV)} bytes its Content-Length announced`,
+    );
+    expect(readdirSync(workDir)).toEqual([]);
   });
 
   it('treats an HTTP error as a connection error naming the URL', async () => {

@@ -73,9 +73,22 @@ describe('spreadsheet numbers', () => {
     ['1 500 ₽', 1500],
     ['$99.90', 99.9],
     ['1e3', 1000],
+    ['48 990 руб.', 48990],
+    ['48\u00a0990,50 руб', 48990.5],
+    ['48\u2009990 р.', 48990],
+    ['1\u202f500 р', 1500],
+    ['2 500 рублей', 2500],
+    ['RUB 1 000', 1000],
+    ['1 000 rub', 1000],
+    ['USD 20.5', 20.5],
+    ['€ 1.234,50', 1234.5],
+    ['1 234,50 €', 1234.5],
+    ['$ 1,234.50', 1234.5],
+    ['-5 руб.', -5],
+    ['\u20bd48\u00a0990', 48990],
   ])('reads %j as %d', (text, value) => expect(parseNumber(text)).toBe(value));
 
-  it.each(['abc', 'NaN', '12abc', '1-2', '', '0x10', 'e5'])('rejects %j', (text) => expect(parseNumber(text)).toBeNaN());
+  it.each(['abc', 'NaN', '12abc', '1-2', '', '0x10', 'e5', 'руб.', '12 тыс. руб.', '12 руб. руб.', 'около 900 руб.', '12 kg'])('rejects %j', (text) => expect(parseNumber(text)).toBeNaN());
 
   it('leaves 1e400 infinite for the caller to reject', () => expect(parseNumber('1e400')).toBe(Infinity));
 });

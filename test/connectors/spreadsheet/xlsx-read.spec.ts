@@ -87,11 +87,35 @@ describe('spreadsheet connector: XLSX files', () => {
     ['a CSV saved under an .xlsx name', Buffer.from('id,title\n1,a\n'), 'it is not an XLSX file (an XLSX is a ZIP archive): it starts like text (a CSV saved under an .xlsx name? then set format: csv)'],
     ['an old binary .xls', Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(600)]),
       'it is not an XLSX file but an old binary Excel workbook (.xls, Excel 97-2003): save it as .xlsx or CSV'],
-    ['a PDF', Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 3])]), 'it is not an XLSX file (an XLSX is a ZIP archive): it holds binary data of another kind'],
+    ['binary data of an unknown kind', Buffer.from([0x13, 0x37, 0, 1, 2, 3]), 'it is not an XLSX file (an XLSX is a ZIP archive): it holds binary data of another kind'],
   ])('says when the file is not an XLSX at all: %s', async (_name, bytes, why) => {
     const path = join(tmp.dir, 'not-really.xlsx');
     writeFileSync(path, bytes);
     await expect(readStream({ deals: { path } }, 'deals')).rejects.toThrow(`not-really.xlsx: cannot read the XLSX file: ${why}`);
+  });
+
+  it('rejects a row whose formula cell has no cached value, naming the cell and the field; a cached one is read', async () => {
+    const path = join(tmp.dir, 'uncalculated.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'created_at', 'price', 'Комментарий']);
+    sheet.addRow(['F1', '2025-01-01', { formula: 'B2*2' }, 'x']); // a script's output: no <v> in the cell
+    sheet.addRow(['F2', '2025-01-01', { formula: '5*2', result: 10 }, 'y']);
+    sheet.addRow(['F3', '2025-01-01', 7, { formula: 'C2&"!"' }]);
+    await workbook.xlsx.writeFile(path);
+    const { records, rejected } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(records.map((d) => [d.id, d.price])).toEqual([['F2', 10]]);
+    const why = 'without a cached value: the file was saved by a program that does not calculate formulas; open and save it in Excel or LibreOffice, or paste the values';
+    expect(rejected).toEqual([
+      expect.objectContaining({ id: 'F1', field: 'price', ref: 'uncalculated.xlsx row 2', reason: `the cell C2 (column "price") holds the formula =B2*2 ${why}` }),
+      expect.objectContaining({ id: 'F3', field: 'Комментарий', ref: 'uncalculated.xlsx row 4', reason: `the cell D4 (column "Комментарий") holds the formula =C2&"!" ${why}` }),
+    ]);
+  });
+
+  it('names a known binary file given as XLSX by what it is', async () => {
+    const path = join(tmp.dir, 'scan.xlsx');
+    writeFileSync(path, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 3])]));
+    await expect(readStream({ deals: { path } }, 'deals')).rejects.toThrow('scan.xlsx is a binary file (a PDF document), not an XLSX workbook: is the path right?');
   });
 });
 

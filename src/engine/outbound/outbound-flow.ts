@@ -1,0 +1,75 @@
+import type { ConnectorDefinition, ConnectorSecrets, WriteContext, WriteOutcome } from '../../connectors/connector-definition';
+import type { OutboundFlowName } from '../../runs/outbound-flows';
+import type { OutboundStore } from '../../store/repositories/outbound.store';
+import type { TrackerClient } from '../../tracker/tracker-client';
+import type { EngineLogger } from '../engine-logger';
+
+/**
+ * An outbound flow: it reads a window from the service and writes into the CRM, only what changed since the
+ * last write. A flow says what is particular to it (what it reads, what each item becomes, which connector
+ * operation writes it, its counters); OutboundRunner (outbound-runner.ts) does the rest the same way for every
+ * flow: fingerprints against the store, batches handed to the connector, each answered batch recorded in one
+ * transaction, the counters, the dry run.
+ *
+ * - `Plan`: the connection's settings of the flow (what its connector's settings configure), or none;
+ * - `Item`: what the service gives, page by page (write-back: orders with their visits);
+ * - `Write`: what one item asks of the CRM (write-back: a DealWrite), handed to the connector's write capability.
+ */
+export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
+  /** the flow's name: its run's `flow` (and `mode`); its counters are described in src/runs/outbound-flows.ts */
+  readonly name: OutboundFlowName;
+  /** the record_state stream that holds the fingerprint of what was last written per item (and its rejections) */
+  readonly stream: string;
+  /** which of the flow's counters an item counts in: unchanged (skipped by fingerprint), written, rejected */
+  readonly counting: { unchanged: string; written: string; rejected: string };
+
+  /** The connection's plan for this flow, or null: its connector or settings configure none. */
+  planOf(definition: ConnectorDefinition, settings: object): Plan | null;
+  /** Why a connection has no plan (its pass and dry run fail with this), naming the connection. */
+  noPlan(connectionId: string, definition: ConnectorDefinition): string;
+  /** The refusal of a start of the flow for a connection without a plan (the admin API's 400). */
+  notConfigured(connectionId: string): string;
+
+  /** The service's window, page by page. */
+  read(pass: FlowPass<Plan>): AsyncIterable<Item[]>;
+  /** Per item of a page: what to write, with the fingerprint of what that writes (items left out write nothing). */
+  planItems(items: Item[], pass: FlowPass<Plan>): Promise<PlannedWrite<Write>[]>;
+  /** Hands the changed items to the connector's write capability; its outcomes batch by batch, one per item. */
+  write(writes: Write[], pass: FlowPass<Plan>, context: WriteContext): AsyncIterable<WriteOutcome[]>;
+  /** The rejected record of an item the CRM refused. */
+  refusal(outcome: Extract<WriteOutcome, { status: 'rejected' }>): { field: string; reason: string };
+  /** The dry run's answer: what would be written where. */
+  preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview;
+}
+
+/** What every flow's plan has: its own schedule, or none (then it follows each successful sync of the connection). */
+export interface FlowPlan {
+  schedule?: string;
+}
+
+/** One item a flow wants written: its id (the key of its fingerprint), what goes to the CRM, and the fingerprint. */
+export interface PlannedWrite<Write> {
+  id: string;
+  write: Write;
+  fingerprint: string;
+}
+
+/** One pass of a flow over one connection: what it reads with, its plan, its counters so far. */
+export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
+  connectionId: string;
+  definition: ConnectorDefinition;
+  settings: object;
+  plan: Plan;
+  tracker: TrackerClient;
+  /** reads only: the runner records what was written */
+  store: Pick<OutboundStore, 'fingerprints' | 'known'>;
+  logger: EngineLogger;
+  signal?: AbortSignal;
+  now: Date;
+  /** the flow's counters (every name its description gives, at 0 to begin with) */
+  counters: Record<string, number>;
+  workDir?: string;
+  secrets?: ConnectorSecrets;
+  /** what the connector's `open` returned for this pass (WriteContext.session) */
+  session?: unknown;
+}

@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { ConnectionConfig } from '../../config/config.schema';
+import { OutboundFlowName, zeroFlowCounters } from '../../runs/outbound-flows';
+import { OutboundStore } from '../../store/repositories/outbound.store';
+import { TrackerClient } from '../../tracker/tracker-client';
+import { ConnectionLookup } from '../connection/connection-lookup';
+import { withConnectorSession } from '../connection/connector-session';
+import { errorText } from '../engine-errors';
+import type { EngineLogger } from '../engine-logger';
+import type { RunOutcome } from '../run/run-executor';
+import type { FlowPlan, OutboundFlow } from './outbound-flow';
+import { OutboundRunner } from './outbound-runner';
+import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
+
+/** Outbound runs and dry runs of a connection, put together from the flow, its connector, the tracker client and the store. */
+@Injectable()
+export class OutboundLauncher {
+  constructor(
+    private readonly lookup: ConnectionLookup,
+    private readonly tracker: TrackerClient,
+    private readonly store: OutboundStore,
+  ) {}
+
+  flow(name: OutboundFlowName): OutboundFlow {
+    return OUTBOUND_FLOW_IMPLEMENTATIONS[name];
+  }
+
+  /** The connection's plan of the flow, or null when it has none (then the flow never runs for it). */
+  planOf(connection: ConnectionConfig, name: OutboundFlowName): FlowPlan | null {
+    try {
+      const { definition, settings } = this.lookup.connector(connection);
+      return this.flow(name).planOf(definition, settings);
+    } catch {
+      return null;
+    }
+  }
+
+  async execute(connection: ConnectionConfig, name: OutboundFlowName, runId: number, signal: AbortSignal, logger: EngineLogger): Promise<RunOutcome> {
+    let runner: OutboundRunner<FlowPlan, unknown, unknown, unknown> | undefined;
+    try {
+      runner = this.runner(connection, name, logger, signal);
+      const pass = runner;
+      const status = await withConnectorSession({ ...runner.pass, logger, signal }, (session) => {
+        pass.pass.session = session;
+        return pass.run(runId);
+      });
+      logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
+      return { status, error: null };
+    } catch (error) {
+      if (runner) await this.store.recordCounters(runId, runner.counters).catch(() => undefined);
+      return { status: 'failed', error: errorText(error) };
+    }
+  }
+
+  preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
+    return this.runner(connection, name, logger).preview();
+  }
+
+  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): OutboundRunner<FlowPlan, unknown, unknown, unknown> {
+    const flow = this.flow(name);
+    const { definition, settings } = this.lookup.connector(connection);
+    const plan = flow.planOf(definition, settings);
+    if (!plan) throw new Error(flow.noPlan(connection.id, definition));
+    const pass = {
+      connectionId: connection.id, definition, settings, plan, tracker: this.tracker, store: this.store, logger, signal,
+      now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
+      workDir: this.lookup.workDir(connection.id),
+      secrets: this.lookup.secrets(connection.id),
+    };
+    return new OutboundRunner(flow, pass, this.store);
+  }
+}

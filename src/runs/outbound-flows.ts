@@ -1,0 +1,65 @@
+/**
+ * The outbound flows (they read the service and write into the CRM), each described once: its name (the run's
+ * `flow`, and its `mode`, as write-back runs always read), words for people, its counters with what each means,
+ * and its /metrics series. The engine counts them (src/engine/outbound/), the run rows store them
+ * (`flow_counters`), and the admin API, the CLI, the status page and /metrics read names and meanings from here,
+ * as they read the service's counters from ADD_ORDERS_COUNTER_MEANINGS.
+ *
+ * A new flow adds its entry here (and its implementation in src/engine/outbound/flows/).
+ */
+export interface OutboundFlowDescription {
+  /** words for people: "write-back" */
+  title: string;
+  /** counter name → what it counts; the order is the order they are shown in */
+  counters: Readonly<Record<string, string>>;
+  /** the /metrics counter of the flow's items, by connection and outcome (one outcome per counter) */
+  metric: { name: string; help: string };
+}
+
+/** A write-back run's counters, with what each means. */
+export const WRITE_BACK_COUNTER_MEANINGS = {
+  attributed: "the connection's deals in the window whose order has a visit",
+  written: 'deals whose changed values the CRM took',
+  unchanged: 'deals whose values were already written (nothing sent)',
+  rejected: 'deals the CRM refused (each a rejected record with its reason)',
+} as const;
+
+export const OUTBOUND_FLOWS = {
+  write_back: {
+    title: 'write-back',
+    counters: WRITE_BACK_COUNTER_MEANINGS,
+    metric: { name: 'tracker_sync_write_back_deals_total', help: 'Deals of write-back runs by connection and outcome (attributed, written, unchanged, rejected)' },
+  },
+} as const satisfies Record<string, OutboundFlowDescription>;
+
+export type OutboundFlowName = keyof typeof OUTBOUND_FLOWS;
+export const OUTBOUND_FLOW_NAMES = Object.keys(OUTBOUND_FLOWS) as OutboundFlowName[];
+
+/** A flow's counters: one number per counter its description names. */
+export type FlowCounters<F extends OutboundFlowName = OutboundFlowName> = Record<keyof (typeof OUTBOUND_FLOWS)[F]['counters'], number>;
+
+export type WriteBackCounters = FlowCounters<'write_back'>;
+export const WRITE_BACK_COUNTERS = Object.keys(WRITE_BACK_COUNTER_MEANINGS) as (keyof WriteBackCounters)[];
+
+export function isOutboundFlow(name: string): name is OutboundFlowName {
+  return Object.prototype.hasOwnProperty.call(OUTBOUND_FLOWS, name);
+}
+
+export function describeFlow(flow: OutboundFlowName): OutboundFlowDescription {
+  return OUTBOUND_FLOWS[flow];
+}
+
+/** The flow's counter names, in the order of its description. */
+export function counterNamesOf(flow: OutboundFlowName): string[] {
+  return Object.keys(OUTBOUND_FLOWS[flow].counters);
+}
+
+/** Every counter of the flow at 0. */
+export function zeroFlowCounters<F extends OutboundFlowName>(flow: F): FlowCounters<F> {
+  return Object.fromEntries(counterNamesOf(flow).map((name) => [name, 0])) as FlowCounters<F>;
+}
+
+/** `write-back: attributed 4 · written 1 · unchanged 3 · rejected 0`: the counters in the description's order. */
+export function flowCountersLine(flow: OutboundFlowName, counters: Partial<Record<string, number>>): string {
+  return `${OUTBOUND_FLOWS[flow].title}: ${counterNamesOf(flow).map((name) => `${name} ${counters[name] ?? 0}`).join(' · ')}`;
+}
