@@ -3,6 +3,8 @@
  * Same config and store as the daemon; the services are the daemon's, booted without its HTTP surface.
  */
 import 'reflect-metadata';
+// first: `cli init` reads the generic-crm preset names, and that connector imports tracker-sync/connector
+import './connectors/serve-contract';
 import { ignoreBrokenPipes } from './cli/output/broken-pipe';
 import { processOutput } from './cli/output/cli-output';
 import { reportFailure, runCli } from './cli/run-cli';
