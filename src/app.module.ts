@@ -19,6 +19,7 @@ import { RequestBudgetStore } from './store/repositories/request-budget.store';
 import { budgetScope, SharedRequestBudget } from './budget/shared-request-budget';
 import { DEFAULT_RATE_LIMIT } from './tracker/http/rate-limits';
 import { TrackerClient } from './tracker/tracker-client';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** the HTTP surface (admin API, status page); the CLI leaves it out */
@@ -41,7 +42,7 @@ export class AppModule {
         EngineModule,
         SchedulerModule,
         // alerts belong to the daemon (a CLI run ends with its process, before a retry could go out)
-        ...(options.http ? [AdminModule, StatusPageModule, AlertsModule] : []),
+        ...(options.http ? [AdminModule, StatusPageModule, AlertsModule, WebhooksModule] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
       providers: [MetricsSubscriber],

@@ -15,3 +15,5 @@ export type { Backoff } from './http/retry-policy';
 export { cronProblem } from './config/cron-expression';
 /** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */
 export { isTimeZone, wallTimeToUtc } from './time/time-zone';
+/** the webhooks capability: how a CRM's calls are verified and how its webhooks are registered */
+export * from './connectors/webhook-capability';

@@ -10,6 +10,7 @@ import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
 import { SharedRequestBudget } from './budget/shared-request-budget';
+import { mountWebhookBody } from './webhooks/webhook-body';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
 export const SANDBOX_DOCS_PATH = 'sandbox/docs';
@@ -31,6 +32,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
     bodyParser: false,
   });
   app.useLogger(app.get(PinoNestLogger));
+  // CRM webhooks keep their raw bytes (signatures are over them), at most 1 MB: mounted before the JSON parser
+  mountWebhookBody(app);
   // the embedded sandbox takes add-orders batches of thousands of orders
   app.useBodyParser('json', { limit: SANDBOX_BODY_LIMIT });
   // malformed JSON and unknown routes under the sandbox answer the service's error body; other routes keep Nest's
@@ -46,7 +49,7 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
     url,
     async start() {
       await app.listen(boot.port, host);
-      boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health)`);
+      boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health, CRM webhooks /hooks)`);
       if (boot.sandbox) {
         boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1, OpenAPI /${SANDBOX_DOCS_PATH}); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);
       } else {

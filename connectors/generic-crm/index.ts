@@ -10,6 +10,7 @@ import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefin
 import { planStream } from './stream-plan';
 import { listStages } from './stages';
 import { readStream } from './stream-reader';
+import { genericCrmWebhooks } from './webhooks';
 import { EnrichSession } from './records/enricher';
 import type { EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
@@ -78,6 +79,7 @@ export default defineConnector<GenericCrmSettings>({
   leads: genericCrmLeads,
 
   stages: (settings, context) => listStages(settings, context),
+  webhooks: genericCrmWebhooks,
 });
 
 /** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { DiscoverDefinition } from './definition/discover-definition';
@@ -51,4 +51,6 @@ export class GenericCrmSettings {
   @IsOptional() @ValidateNested() @Type(() => LeadDeliveryDefinition) lead_delivery?: LeadDeliveryDefinition;
   /** where the CRM lists pipelines, stages, fields and users (`cli discover`); a preset supplies it */
   @IsOptional() @ValidateNested() @Type(() => DiscoverDefinition) discover?: DiscoverDefinition;
+  /** the CRM's webhooks: how its calls are verified and registered (a preset's `webhooks:`; see webhooks.ts) */
+  @IsOptional() @IsObject() webhooks?: Record<string, unknown>;
 }

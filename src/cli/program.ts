@@ -15,6 +15,7 @@ import { retryCommand } from './commands/retry.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
+import { webhooksCommand } from './commands/webhooks.command';
 import { writeBackCommand } from './commands/write-back.command';
 import { deliverLeadsCommand } from './commands/deliver-leads.command';
 
@@ -132,6 +133,26 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .argument('<run-id>', 'the run whose rejected records to retry', parsePositiveInt)
     .action((runId: number) => act((ctx) => retryCommand(ctx, out, runId)));
 
+  const webhooks = program
+    .command('webhooks')
+    .description("the connection's CRM webhook (POST /hooks/<connection>): register, list, unregister");
+  webhooks
+    .command('register')
+    .description('register https://your-host/hooks/<connection> with the CRM (once: an earlier registration is replaced), or print the steps')
+    .argument('<connection>', 'connection id')
+    .option('--url <base>', 'where the CRM reaches this daemon, e.g. https://your-host (default: server.public_url)', parseBaseUrl)
+    .action((connection: string, options: { url?: string }) => act((ctx) => webhooksCommand(ctx, out, 'register', connection, options)));
+  webhooks
+    .command('list')
+    .description("the connection's webhook registrations in the CRM")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => webhooksCommand(ctx, out, 'list', connection, {})));
+  webhooks
+    .command('unregister')
+    .description("remove the connection's webhook registrations from the CRM")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => webhooksCommand(ctx, out, 'unregister', connection, {})));
+
   program
     .command('init')
     .description('add a CRM connection: asks (on a terminal) or takes flags, reads the CRM, proposes the mapping, writes the config, checks it, offers a first sync')
@@ -161,6 +182,16 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
 function parseSince(value: string): string {
   if (isCalendarDate(value) || (/^\d{4}-\d{2}-\d{2}T/.test(value) && !Number.isNaN(Date.parse(value)))) return value;
   throw new InvalidArgumentError(`"${value}" is not a date YYYY-MM-DD`);
+}
+
+function parseBaseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'https:' || url.protocol === 'http:') return value;
+  } catch {
+    // not a URL: said below
+  }
+  throw new InvalidArgumentError(`"${value}" is not a URL such as https://your-host`);
 }
 
 function parsePositiveInt(value: string): number {

@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsOptional, ValidateIf, ValidateNested } from 'class-validator';
 import { AlertConfig } from './alert-config';
+import { WebhookConfig } from './webhook-config';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToBoolean, ToLowerCase, ToNumber, ToOnOff, ToText } from './config-transforms';
 import {
@@ -29,6 +30,12 @@ export class ServerConfig {
   @Doc('Port of the admin API (env PORT).', { type: 'integer 0..65535' })
   @ToNumber() @IntRange(0, 65535)
   port = 3000;
+
+  @Doc('The address CRMs call this daemon at, up to (not including) /hooks, e.g. https://sync.example.com behind a reverse proxy with TLS; HubSpot signs it, `webhooks register` registers it.', {
+    type: 'http(s) URL',
+  })
+  @IsOptional() @EmptyAsAbsent() @UrlWithProtocol(['http', 'https'])
+  public_url?: string;
 }
 
 export class RateLimitConfig {
@@ -190,6 +197,13 @@ export class ConnectionConfig {
   @Doc('Cursor and diff options of this connection.', { type: 'mapping', nested: () => SyncOptionsConfig })
   @Mapping() @ValidateNested() @Type(() => SyncOptionsConfig)
   sync: SyncOptionsConfig = new SyncOptionsConfig();
+
+  @Doc('CRM webhooks: POST /hooks/{id} starts an incremental run within `debounce` of a burst of calls; absent = the connection takes no webhook.', {
+    type: 'mapping',
+    nested: () => WebhookConfig,
+  })
+  @IsOptional() @Mapping() @ValidateNested() @Type(() => WebhookConfig)
+  webhook?: WebhookConfig;
 }
 
 export class TrackerSyncConfig {

@@ -10,3 +10,4 @@ export { ENV_OVERRIDES } from './env-expansion';
 export { redactSecrets, isSecretKey, REDACTED } from './redact';
 export { validateSettings } from './validate-settings';
 export type { SettingsCheck } from './validate-settings';
+export * from './webhook-config';

@@ -1,4 +1,5 @@
 import type { CanonicalRecord, DealStage, StreamName } from './canonical';
+import type { WebhookCapability } from './webhook-capability';
 
 /**
  * The plugin contract. A connector is a definition object; built-ins live in the top-level
@@ -227,6 +228,8 @@ export interface ConnectorDefinition<S extends object = any> {
    * to list them.
    */
   stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
+  /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
+  webhooks?: WebhookCapability<S>;
 }
 
 /**

@@ -34,6 +34,11 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
     <p class="muted">The project's budget (<code>tracker.rate_limit</code>) is shared by every daemon and CLI process of this store; requests wait for their turn instead of provoking 429s.</p>
     <p id="budget-text"></p>
   </section>
+  <section id="webhooks-block" hidden>
+    <h2>Webhooks</h2>
+    <p class="muted">The last call of each connection's CRM to <code>POST /hooks/{connection}</code> (config <code>webhook</code>); polling on the schedule still catches what a webhook missed.</p>
+    <table id="webhooks" class="cards"><thead><tr><th>Connection</th><th>Last call</th><th>Outcome</th><th>Last accepted</th><th>Run</th></tr></thead><tbody></tbody></table>
+  </section>
   <section id="alerts-block" hidden>
     <h2>Active alerts</h2>
     <p class="muted">Conditions alerted and not recovered yet (config <code>alerts</code>; history in <code>GET /api/alerts</code>).</p>

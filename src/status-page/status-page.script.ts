@@ -204,6 +204,21 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).catch(function () {});
   }
 
+  // Webhooks (GET /api/webhooks): the last call per connection with webhook settings, shown when there is one
+  function refreshWebhooks() {
+    return api('GET', '/api/webhooks').then(function (res) {
+      var rows = res.status === 200 && Array.isArray(res.body) ? res.body.filter(function (w) { return w.enabled; }) : [];
+      $('webhooks-block').hidden = !rows.length;
+      setHtml(document.querySelector('#webhooks tbody'), rows.map(function (w) {
+        var run = w.run_due ? 'due (debounce)' : w.follow_up_queued ? 'follows the run going' : '—';
+        return '<tr data-webhook="' + esc(w.connection) + '">' + cell('Connection', '<strong>' + esc(w.connection) + '</strong>') +
+          cell('Last call', when(w.last_call_at)) +
+          cell('Outcome', w.last_outcome ? '<span class="state state-' + (w.last_outcome === 'accepted' ? 'succeeded' : w.last_outcome === 'paused' ? 'paused' : 'failed') + '">' + esc(w.last_outcome) + '</span>' : '<span class="muted">no call yet</span>') +
+          cell('Last accepted', when(w.last_accepted_at)) + cell('Run', esc(run)) + '</tr>';
+      }).join(''));
+    }).catch(function () {});
+  }
+
   /** A generic-crm connection's stages and what each is sent as; uncovered ones flagged with their deals. */
   function renderStages() {
     var m = state.stages;
@@ -279,6 +294,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   function refresh() {
     refreshAlerts();
     refreshBudget();
+    refreshWebhooks();
     return api('GET', '/api/connections').then(function (res) {
       state.list = listOf(res.body, 'connections');
       if (!selected && state.list.length) selected = state.list[0].id;

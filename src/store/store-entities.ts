@@ -11,6 +11,7 @@ import { RequestBudgetEntity } from './entities/request-budget.entity';
 import { ConnectorSecretEntity } from './entities/connector-secret.entity';
 import { RunEntity } from './entities/run.entity';
 import { StreamStateEntity } from './entities/stream-state.entity';
+import { WebhookCallEntity } from './entities/webhook-call.entity';
 import { InitialSchema1763800000000 } from './migrations/1763800000000-initial-schema';
 import { ClusterSchema1763900000000 } from './migrations/1763900000000-cluster-schema';
 import { OpenRejections1764000000000 } from './migrations/1764000000000-open-rejections';
@@ -18,6 +19,7 @@ import { WriteBack1764400000000 } from './migrations/1764400000000-write-back';
 import { Alerts1764500000000 } from './migrations/1764500000000-alerts';
 import { RequestBudget1764600000000 } from './migrations/1764600000000-request-budget';
 import { ConnectorSecrets1764600000001 } from './migrations/1764600000001-connector-secrets';
+import { WebhookCalls1764730000000 } from './migrations/1764730000000-webhook-calls';
 import { OutboundRuns1764800000000 } from './migrations/1764800000000-outbound-runs';
 import { LeadDeliveryEntity } from './entities/lead-delivery.entity';
 import { LeadDelivery1764900000029 } from './migrations/1764900000029-lead-delivery';
@@ -37,7 +39,8 @@ export const STORE_ENTITIES = [
   RequestBudgetEntity,
   ConnectorSecretEntity,
   LeadDeliveryEntity,
+  WebhookCallEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, OutboundRuns1764800000000, LeadDelivery1764900000029];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029];

@@ -13,6 +13,7 @@ import { RequestBudgetStore } from './repositories/request-budget.store';
 import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
 import { OutboundStore, WriteBackStore } from './repositories/outbound.store';
+import { WebhookCallStore } from './repositories/webhook-call.store';
 import { SerialWriter, serialWriter } from './serial-writer';
 
 /** The store's connection (TypeORM's DataSource), for code that only passes it on to StoreRepositories. */
@@ -39,6 +40,7 @@ export class StoreRepositories {
   readonly outbound: OutboundStore;
   /** write-back's view of `outbound` */
   readonly writeBack: WriteBackStore;
+  readonly webhookCalls: WebhookCallStore;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -56,6 +58,7 @@ export class StoreRepositories {
     this.alerts = new AlertStore(dataSource, this.writer);
     this.outbound = new OutboundStore(dataSource, this.writer);
     this.writeBack = new WriteBackStore(this.outbound);
+    this.webhookCalls = new WebhookCallStore(dataSource, this.writer);
   }
 }
 
@@ -75,6 +78,7 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [AlertStore, 'alerts'],
   [OutboundStore, 'outbound'],
   [WriteBackStore, 'writeBack'],
+  [WebhookCallStore, 'webhookCalls'],
 ];
 
 /** Each repository of `stores` by its class: what StoreModule provides, for wiring outside Nest (createEngine). */

@@ -42,7 +42,7 @@ describe('OpenAPI documents of the daemon', () => {
     expect(doc.info.title).toBe('tracker-sync admin API');
     expect(paths).toEqual(expect.arrayContaining(['/api/connections', '/api/connections/{id}/resync', '/api/runs/{id}/rejected']));
     expect(paths.filter((path) => path.startsWith('/sandbox'))).toEqual([]);
-    expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual(['/health']);
+    expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual(['/health', '/hooks/{connection}', '/hooks/{connection}/{secret}']);
   });
 
   it("shows the embedded sandbox's operations at /sandbox/docs, under their mounted paths", async () => {

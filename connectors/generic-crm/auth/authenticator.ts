@@ -1,6 +1,6 @@
 /** A request about to be sent; authenticators add headers, query parameters or a path prefix. */
 export interface OutgoingRequest {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: URL;
   headers: Record<string, string>;
   body?: unknown;

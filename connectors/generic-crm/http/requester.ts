@@ -9,7 +9,7 @@ import { SourceLimits } from './source-limits';
 import { excerpt, SourceError } from './source-error';
 
 export interface RequestSpec {
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** relative to base_url, or an absolute URL (next-page links) */
   path: string;
   query?: Record<string, unknown>;

@@ -14,7 +14,7 @@ export class SecretScrubber {
 
   constructor(config: TrackerSyncConfig) {
     const found = new Set<string>();
-    for (const connection of config.connections ?? []) collectSecretValues(connection.settings, found);
+    for (const connection of config.connections ?? []) collectSecretValues({ ...connection.settings, webhook_secret: connection.webhook?.secret }, found);
     collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, found);
     collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, found);
     // alert channels: bot tokens, SMTP passwords, and webhook URLs whole (Slack's carries its token in the path)
