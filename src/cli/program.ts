@@ -12,6 +12,7 @@ import { retryCommand } from './commands/retry.command';
 import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
+import { CONFIRM_ABOVE_MINUTES } from './commands/cost-consent';
 import { writeBackCommand } from './commands/write-back.command';
 
 /** Boots the services for one command and always shuts them down; returns the command's exit code. */
@@ -50,7 +51,8 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .description("write the deals' attribution (channel, UTM tags, city...) back into the CRM; --dry-run shows it instead")
     .argument('<connection>', 'connection id')
     .option('--dry-run', 'show each deal and the values that would be written; write nothing')
-    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
+    .option('--yes', `spend what the plan says without asking (a pass above ${CONFIRM_ABOVE_MINUTES} min at the service's limits asks on a terminal, and stops without --yes elsewhere)`)
+    .action((connection: string, options: { dryRun?: boolean; yes?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
 
   program
     .command('status')

@@ -51,7 +51,7 @@ export function createEngine(inputs: EngineInputs): { sync: SyncService; connect
     new ConnectionPreview(lookup, stores.recordStates, settings),
     stores.runs,
     settings,
-    new OutboundLauncher(lookup, inputs.tracker, stores.outbound),
+    new OutboundLauncher(lookup, inputs.tracker, stores.outbound, progress),
   );
   return { sync, connections: new ConnectionsService(stores.connections, stores.cursors, inputs.config), stores };
 }

@@ -19,7 +19,7 @@ import { RunProgress } from './run-progress';
 import { summaryLine } from './run-summary';
 import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
 import type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
-import type { FlowPlan } from './outbound/outbound-flow';
+import type { FlowEstimate, FlowPlan } from './outbound/outbound-flow';
 import { OutboundLauncher } from './outbound/outbound-launcher';
 
 export type { RunFailure } from './run-failures';
@@ -94,6 +94,11 @@ export class SyncService implements OnApplicationShutdown {
   /** An outbound flow's dry run: what would be written where; nothing written or stored. */
   outboundPreview(connectionId: string, flow: OutboundFlowName): Promise<unknown> {
     return this.outbounds.preview(this.lookup.connection(connectionId), flow, this.logger);
+  }
+
+  /** What a pass of an outbound flow would cost the service (requests, time at its limits), before it is spent. */
+  outboundEstimate(connectionId: string, flow: OutboundFlowName): Promise<FlowEstimate | null> {
+    return this.outbounds.estimate(this.lookup.connection(connectionId), flow, this.logger);
   }
 
   /** The connection's plan of an outbound flow (its schedule), or null when the flow does not run for it. */

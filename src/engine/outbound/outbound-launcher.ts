@@ -6,8 +6,10 @@ import { TrackerClient } from '../../tracker/tracker-client';
 import { ConnectionLookup } from '../connection-lookup';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
+import type { ProgressEvent } from '../engine-types';
 import type { RunOutcome } from '../run-executor';
-import type { FlowPlan, OutboundFlow } from './outbound-flow';
+import { RunProgress } from '../run-progress';
+import type { FlowEstimate, FlowPass, FlowPlan, FlowProgress, OutboundFlow } from './outbound-flow';
 import { OutboundRunner } from './outbound-runner';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
 
@@ -18,6 +20,7 @@ export class OutboundLauncher {
     private readonly lookup: ConnectionLookup,
     private readonly tracker: TrackerClient,
     private readonly store: OutboundStore,
+    private readonly progress: RunProgress,
   ) {}
 
   flow(name: OutboundFlowName): OutboundFlow {
@@ -37,7 +40,7 @@ export class OutboundLauncher {
   async execute(connection: ConnectionConfig, name: OutboundFlowName, runId: number, signal: AbortSignal, logger: EngineLogger): Promise<RunOutcome> {
     let runner: OutboundRunner<FlowPlan, unknown, unknown, unknown> | undefined;
     try {
-      runner = this.runner(connection, name, logger, signal);
+      runner = this.runner(connection, name, logger, signal, runId);
       const status = await runner.run(runId);
       logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
       return { status, error: null };
@@ -47,21 +50,55 @@ export class OutboundLauncher {
     }
   }
 
+  /** A dry run; its progress goes out as events of run 0. */
   preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
-    return this.runner(connection, name, logger).preview();
+    return this.runner(connection, name, logger, undefined, 0).preview();
   }
 
-  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): OutboundRunner<FlowPlan, unknown, unknown, unknown> {
+  /** What a pass of the flow would cost the service, before it is spent; null when the flow does not say. */
+  async estimate(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<FlowEstimate | null> {
+    const flow = this.flow(name);
+    return flow.estimate ? flow.estimate(this.pass(connection, name, logger)) : null;
+  }
+
+  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal: AbortSignal | undefined, runId: number): OutboundRunner<FlowPlan, unknown, unknown, unknown> {
+    const pass = this.pass(connection, name, logger, signal);
+    pass.progress = this.reporter(name, pass, runId);
+    return new OutboundRunner(this.flow(name), pass, this.store);
+  }
+
+  private pass(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): FlowPass {
     const flow = this.flow(name);
     const { definition, settings } = this.lookup.connector(connection);
     const plan = flow.planOf(definition, settings);
     if (!plan) throw new Error(flow.noPlan(connection.id, definition));
-    const pass = {
+    return {
       connectionId: connection.id, definition, settings, plan, tracker: this.tracker, store: this.store, logger, signal,
       now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),
     };
-    return new OutboundRunner(flow, pass, this.store);
+  }
+
+  /**
+   * The pass's progress as progress events of the run (as a sync's streams report theirs: at most one per
+   * progressIntervalMs, and the last one always), the flow's counters with it.
+   */
+  private reporter(name: OutboundFlowName, pass: FlowPass, runId: number): (progress: FlowProgress) => void {
+    const { counting } = this.flow(name);
+    let lastAt = 0;
+    return (progress) => {
+      const now = Date.now();
+      if (progress.done < progress.total && now - lastAt < this.progress.intervalMs) return;
+      lastAt = now;
+      const c = pass.counters;
+      const event: ProgressEvent = {
+        connectionId: pass.connectionId, runId, stream: name,
+        read: progress.done, sent: c[counting.written], unchanged: c[counting.unchanged], rejected: c[counting.rejected],
+        source: { done: progress.done, total: progress.total, unit: progress.unit },
+        flowCounters: { ...c },
+      };
+      this.progress.emit(event);
+    };
   }
 }
