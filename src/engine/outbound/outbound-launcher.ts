@@ -6,7 +6,6 @@ import { TrackerClient } from '../../tracker/tracker-client';
 import { ConnectionLookup } from '../connection-lookup';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
-import type { ProgressEvent } from '../engine-types';
 import type { RunOutcome } from '../run-executor';
 import { RunProgress } from '../run-progress';
 import type { FlowEstimate, FlowPass, FlowPlan, FlowProgress, OutboundFlow } from './outbound-flow';
@@ -40,8 +39,10 @@ export class OutboundLauncher {
   async execute(connection: ConnectionConfig, name: OutboundFlowName, runId: number, signal: AbortSignal, logger: EngineLogger): Promise<RunOutcome> {
     let runner: OutboundRunner<FlowPlan, unknown, unknown, unknown> | undefined;
     try {
-      runner = this.runner(connection, name, logger, signal, runId);
+      const made = this.runner(connection, name, logger, signal, runId);
+      runner = made.runner;
       const status = await runner.run(runId);
+      made.flushProgress();
       logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
       return { status, error: null };
     } catch (error) {
@@ -51,8 +52,11 @@ export class OutboundLauncher {
   }
 
   /** A dry run; its progress goes out as events of run 0. */
-  preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
-    return this.runner(connection, name, logger, undefined, 0).preview();
+  async preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
+    const { runner, flushProgress } = this.runner(connection, name, logger, undefined, 0);
+    const preview = await runner.preview();
+    flushProgress();
+    return preview;
   }
 
   /** What a pass of the flow would cost the service, before it is spent; null when the flow does not say. */
@@ -61,10 +65,12 @@ export class OutboundLauncher {
     return flow.estimate ? flow.estimate(this.pass(connection, name, logger)) : null;
   }
 
-  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal: AbortSignal | undefined, runId: number): OutboundRunner<FlowPlan, unknown, unknown, unknown> {
+  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal: AbortSignal | undefined, runId: number):
+  { runner: OutboundRunner<FlowPlan, unknown, unknown, unknown>; flushProgress: () => void } {
     const pass = this.pass(connection, name, logger, signal);
-    pass.progress = this.reporter(name, pass, runId);
-    return new OutboundRunner(this.flow(name), pass, this.store);
+    const progress = this.reporter(name, pass, runId);
+    pass.progress = progress.report;
+    return { runner: new OutboundRunner(this.flow(name), pass, this.store), flushProgress: progress.flush };
   }
 
   private pass(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): FlowPass {
@@ -82,23 +88,33 @@ export class OutboundLauncher {
 
   /**
    * The pass's progress as progress events of the run (as a sync's streams report theirs: at most one per
-   * progressIntervalMs, and the last one always), the flow's counters with it.
+   * progressIntervalMs), the flow's counters with it; `flush` sends the last position again with the final
+   * counters (the flow reports a position before the runner has counted its items).
    */
-  private reporter(name: OutboundFlowName, pass: FlowPass, runId: number): (progress: FlowProgress) => void {
+  private reporter(name: OutboundFlowName, pass: FlowPass, runId: number): { report: (progress: FlowProgress) => void; flush: () => void } {
     const { counting } = this.flow(name);
     let lastAt = 0;
-    return (progress) => {
-      const now = Date.now();
-      if (progress.done < progress.total && now - lastAt < this.progress.intervalMs) return;
-      lastAt = now;
+    let last: FlowProgress | null = null;
+    const emit = (progress: FlowProgress) => {
       const c = pass.counters;
-      const event: ProgressEvent = {
+      this.progress.emit({
         connectionId: pass.connectionId, runId, stream: name,
         read: progress.done, sent: c[counting.written], unchanged: c[counting.unchanged], rejected: c[counting.rejected],
         source: { done: progress.done, total: progress.total, unit: progress.unit },
         flowCounters: { ...c },
-      };
-      this.progress.emit(event);
+      });
+    };
+    return {
+      report: (progress) => {
+        last = progress;
+        const now = Date.now();
+        if (now - lastAt < this.progress.intervalMs) return;
+        lastAt = now;
+        emit(progress);
+      },
+      flush: () => {
+        if (last) emit(last);
+      },
     };
   }
 }
