@@ -49,23 +49,8 @@ export async function planPass(pass: FlowPass<WriteBackPlan>): Promise<WriteBack
   const dealIds = synced.ids?.filter((id) => !seen.has(id)) ?? null;
   const deals = dealIds?.length ?? Math.max(0, synced.count - inFirst.size);
 
-  const perRequest = 3600 / budgetOf(pass).per_hour;
-  const pages = pagesCost(first.total);
-  const byPages: FlowCost = {
-    way: 'order_pages',
-    text: `the window's order list with visits: ${count(first.total)} orders in pages of up to ${count(pageLimit(first.total))}`,
-    requests: 1 + pages.requests,
-    seconds: Math.max(pages.ms / 1000, pages.requests * perRequest),
-  };
-  const infoRequests = deals + Math.ceil(deals / VISITS_PER_REQUEST);
-  const byInfo: FlowCost = {
-    way: 'order_info',
-    text: `order info for ${count(deals)} deals of this connection, their visits from the visit list`,
-    requests: 1 + infoRequests,
-    seconds: infoRequests * perRequest,
-  };
-  const infoFirst = dealIds !== null && (byInfo.seconds < byPages.seconds || (byInfo.seconds === byPages.seconds && byInfo.requests < byPages.requests));
-  const [chosen, other] = infoFirst ? [byInfo, byPages] : [byPages, byInfo];
+  const { chosen, other } = weighWays(first.total, deals, dealIds !== null, budgetOf(pass));
+  const infoFirst = chosen.way === 'order_info';
   return {
     first,
     way: infoFirst ? 'order_info' : 'order_pages',
@@ -78,6 +63,34 @@ export async function planPass(pass: FlowPass<WriteBackPlan>): Promise<WriteBack
       worthShowing: first.total > (first.data ?? []).length,
     },
   };
+}
+
+/**
+ * The two ways for a window of `total` orders (its first page read) and `deals` of the connection to look up,
+ * the cheaper first: by time at the limits, then by requests; the pages when a tie (a window that fits in its
+ * first page costs nothing more) or when the deals are too many to load (`idsLoaded` false).
+ * Time at the limits: the pages at their tier's spacing; the order infos at the installation's hourly share of
+ * the project's budget (they have no limit of their own in the Limits table, and draw on the budget the syncs
+ * need too, so they are counted at the pace the hour allows rather than at the per-second burst).
+ */
+export function weighWays(total: number, deals: number, idsLoaded: boolean, budget: RateLimitBudget): { chosen: FlowCost; other: FlowCost } {
+  const perRequest = 3600 / budget.per_hour;
+  const pages = pagesCost(total);
+  const byPages: FlowCost = {
+    way: 'order_pages',
+    text: `the window's order list with visits: ${count(total)} orders in pages of up to ${count(pageLimit(total))}`,
+    requests: 1 + pages.requests,
+    seconds: Math.max(pages.ms / 1000, pages.requests * perRequest),
+  };
+  const infoRequests = deals + Math.ceil(deals / VISITS_PER_REQUEST);
+  const byInfo: FlowCost = {
+    way: 'order_info',
+    text: `order info for ${count(deals)} deals of this connection, their visits from the visit list`,
+    requests: 1 + infoRequests,
+    seconds: infoRequests * perRequest,
+  };
+  const infoFirst = idsLoaded && (byInfo.seconds < byPages.seconds || (byInfo.seconds === byPages.seconds && byInfo.requests < byPages.requests));
+  return infoFirst ? { chosen: byInfo, other: byPages } : { chosen: byPages, other: byInfo };
 }
 
 function budgetOf(pass: FlowPass<WriteBackPlan>): RateLimitBudget {
