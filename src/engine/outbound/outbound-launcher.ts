@@ -8,7 +8,8 @@ import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
 import type { RunOutcome } from '../run-executor';
 import { RunProgress } from '../run-progress';
-import type { FlowEstimate, FlowPass, FlowPlan, FlowProgress, OutboundFlow } from './outbound-flow';
+import type { FlowEstimate, FlowPass, FlowPlan, OutboundFlow } from './outbound-flow';
+import { outboundProgress } from './outbound-progress';
 import { OutboundRunner } from './outbound-runner';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
 
@@ -68,7 +69,7 @@ export class OutboundLauncher {
   private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal: AbortSignal | undefined, runId: number):
   { runner: OutboundRunner<FlowPlan, unknown, unknown, unknown>; flushProgress: () => void } {
     const pass = this.pass(connection, name, logger, signal);
-    const progress = this.reporter(name, pass, runId);
+    const progress = outboundProgress(this.progress, this.flow(name), pass, runId);
     pass.progress = progress.report;
     return { runner: new OutboundRunner(this.flow(name), pass, this.store), flushProgress: progress.flush };
   }
@@ -83,38 +84,6 @@ export class OutboundLauncher {
       now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),
-    };
-  }
-
-  /**
-   * The pass's progress as progress events of the run (as a sync's streams report theirs: at most one per
-   * progressIntervalMs), the flow's counters with it; `flush` sends the last position again with the final
-   * counters (the flow reports a position before the runner has counted its items).
-   */
-  private reporter(name: OutboundFlowName, pass: FlowPass, runId: number): { report: (progress: FlowProgress) => void; flush: () => void } {
-    const { counting } = this.flow(name);
-    let lastAt = 0;
-    let last: FlowProgress | null = null;
-    const emit = (progress: FlowProgress) => {
-      const c = pass.counters;
-      this.progress.emit({
-        connectionId: pass.connectionId, runId, stream: name,
-        read: progress.done, sent: c[counting.written], unchanged: c[counting.unchanged], rejected: c[counting.rejected],
-        source: { done: progress.done, total: progress.total, unit: progress.unit },
-        flowCounters: { ...c },
-      });
-    };
-    return {
-      report: (progress) => {
-        last = progress;
-        const now = Date.now();
-        if (now - lastAt < this.progress.intervalMs) return;
-        lastAt = now;
-        emit(progress);
-      },
-      flush: () => {
-        if (last) emit(last);
-      },
     };
   }
 }
