@@ -8,7 +8,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { budgetScope, SharedRequestBudget } from '../src/store/shared-request-budget';
+import { budgetScope, SharedRequestBudget } from '../src/budget/shared-request-budget';
 import { createStoreDataSource, StoreOptions } from '../src/store/store-data-source';
 import { StoreRepositories } from '../src/store/store-repositories';
 import { TrackerClient } from '../src/tracker/tracker-client';

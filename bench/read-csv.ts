@@ -7,6 +7,7 @@
  * The file is generated once into FOLDER (default: the OS temp folder) by a child process, so that the
  * generation does not count in this process's maxRSS, and reused.
  */
+import '../src/connectors/serve-contract'; // first: the connector imports tracker-sync/connector
 import { execFileSync } from 'child_process';
 import { parse } from 'csv-parse';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, renameSync } from 'fs';

@@ -16,7 +16,7 @@ import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
 import { RequestBudgetStore } from './store/repositories/request-budget.store';
-import { budgetScope, SharedRequestBudget } from './store/shared-request-budget';
+import { budgetScope, SharedRequestBudget } from './budget/shared-request-budget';
 import { DEFAULT_RATE_LIMIT } from './tracker/http/rate-limits';
 import { TrackerClient } from './tracker/tracker-client';
 

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { ConfigError, loadConfig, TrackerSyncConfig } from './config';
+import { loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
 import { startupWarnings } from './connectors/startup-warnings';
@@ -55,17 +55,19 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
   return { config, registry, logger, port, sandbox, tracker };
 }
 
+/**
+ * Each problem of the file is reported once: the plugins of `connector_paths` are loaded before the file is
+ * validated (whatever else is wrong in it), so a connection using one is checked against it. When that key
+ * itself is wrong, it is the one problem reported for those connections, not also "not a known connector".
+ */
 async function loadConfigAndConnectors(argv: string[], env: NodeJS.ProcessEnv) {
   const silent = { log: () => undefined, warn: () => undefined };
-  let paths: string[] = [];
-  try {
-    paths = loadConfig({ argv, env }).connector_paths;
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // fall through: validate again with the built-in connectors so every problem is listed at once
-  }
-  const registry = await loadConnectors(paths, silent);
-  const config = loadConfig({ argv, env, settingsValidator: registry.validateSettings });
+  const paths = readConnectorPaths({ argv, env });
+  const registry = await loadConnectors(paths ?? [], silent);
+  const settingsValidator: SettingsValidator = paths
+    ? registry.validateSettings
+    : (connector, settings, path) => (registry.get(connector) ? registry.validateSettings(connector, settings, path) : []);
+  const config = loadConfig({ argv, env, settingsValidator });
   return { config, registry };
 }
 

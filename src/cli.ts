@@ -3,12 +3,12 @@
  * Same config and store as the daemon; the services are the daemon's, booted without its HTTP surface.
  */
 import 'reflect-metadata';
-import { runCli } from './cli/run-cli';
+import { ignoreBrokenPipes } from './cli/output/broken-pipe';
+import { processOutput } from './cli/output/cli-output';
+import { reportFailure, runCli } from './cli/run-cli';
 
+ignoreBrokenPipes();
 runCli(process.argv).then(
   (code) => process.exit(code),
-  (error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  },
+  (error: unknown) => process.exit(reportFailure(processOutput(), error)),
 );

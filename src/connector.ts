@@ -1,8 +1,15 @@
 /**
- * The connector contract, as plugins import it: `import { defineConnector, Deal } from 'tracker-sync/connector'`.
+ * The connector contract (the SDK), as plugins and the built-in connectors import it: `import { defineConnector, Deal } from 'tracker-sync/connector'`.
  * The plugin loader maps that name to this file wherever the plugin lives (see connectors/plugin-resolution.ts);
  * the type checker maps it through `paths` in tsconfig.json.
  */
 export * from './connectors/canonical';
 export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
+/** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
+export { backoffDelayMs, isRetryableStatus, parseRetryAfterMs, sleep } from './http/retry-policy';
+export type { Backoff } from './http/retry-policy';
+/** the cron check of the scheduler: why a schedule is not usable (undefined when it is) */
+export { cronProblem } from './config/cron-expression';
+/** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */
+export { isTimeZone, wallTimeToUtc } from './time/time-zone';

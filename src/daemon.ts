@@ -9,7 +9,7 @@ import { SyncService } from './engine';
 import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-exception.filter';
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
-import { SharedRequestBudget } from './store/shared-request-budget';
+import { SharedRequestBudget } from './budget/shared-request-budget';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
 export const SANDBOX_DOCS_PATH = 'sandbox/docs';

@@ -45,6 +45,12 @@ const RULES: Rule[] = [
     forbidden: ['src', 'connectors', PACKAGES],
   },
   {
+    name: 'the connector contract is the SDK: built-in connectors import of the daemon only tracker-sync/connector, as plugins do',
+    from: ['connectors'],
+    forbidden: DAEMON,
+    allowed: (target) => target === 'src/connector',
+  },
+  {
     name: 'connectors yield canonical records; only the engine builds service payloads',
     from: ['src/connectors', 'connectors'],
     forbidden: ['src/tracker'],
@@ -90,6 +96,11 @@ const RULES: Rule[] = [
     name: 'the store holds data, not logic',
     from: ['src/store'],
     forbidden: ['src/engine'],
+  },
+  {
+    name: 'the store imports no pacing logic: the request budget paces in src/budget (the store keeps its rows), the limits are the tracker client\'s',
+    from: ['src/store'],
+    forbidden: ['src/budget', 'src/tracker/http'],
   },
 ];
 

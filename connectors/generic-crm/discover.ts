@@ -1,4 +1,4 @@
-import type { ReadContext, DiscoveredField } from '../../src/connectors/connector-definition';
+import type { ReadContext, DiscoveredField } from 'tracker-sync/connector';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { openSession } from './source-session';

@@ -1,12 +1,17 @@
-import type { CoreStream, StreamName } from '../../src/connectors/canonical';
-import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
+import type { CoreStream, StreamName } from 'tracker-sync/connector';
+import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
 import { discoverFields } from './discover';
+import { readCatalog } from './discovery/catalog';
+import { mappingWarnings, stageMapping } from './discovery/coverage';
 import { GenericCrmSettings, PRESET_NAMES } from './settings';
 import { openSession } from './source-session';
 import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
+import { listStages } from './stages';
 import { readStream } from './stream-reader';
+import { EnrichSession } from './records/enricher';
+import type { EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
 
 /**
@@ -36,11 +41,14 @@ export default defineConnector<GenericCrmSettings>({
       const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
       await probe.next();
       await probe.return(undefined);
-      const answered = `${new URL(settings.base_url).origin} answered the ${first} request`;
+      const origin = new URL(settings.base_url).origin;
+      const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
+      const warnings = await catalogWarnings(settings, context);
+      const warned = warnings.length > 0 ? { warnings } : {};
       // configured write-back fields are checked against the CRM's field list too
-      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered };
+      if (!genericCrmWrite.plan(settings)) return { ok: true, message: answered, ...warned };
       const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message };
+      return { ok: fields.ok, message: fields.ok ? `${answered}; ${fields.message}` : fields.message, ...warned };
     } catch (error) {
       return { ok: false, message: error instanceof Error ? error.message : String(error) };
     }
@@ -50,8 +58,42 @@ export default defineConnector<GenericCrmSettings>({
 
   discover: (settings, context) => discoverFields(settings, context),
 
+  catalog: (settings, context) => readCatalog(settings, context),
+
+  stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
+
   write: genericCrmWrite,
+
+  stages: (settings, context) => listStages(settings, context),
 });
+
+/** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */
+async function catalogWarnings(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<string[]> {
+  if (!resolveSource(settings).discover) return [];
+  try {
+    return mappingWarnings(settings, await readCatalog(settings, context), context.workDir);
+  } catch (error) {
+    return [`the CRM's stages and fields could not be listed: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}
+
+/**
+ * A deals page with its enrichments (products, stage history): a feature the CRM refuses (a token without the
+ * scope, a plan without it) is named with how to grant it. The deals still go, so `check` stays ok.
+ */
+async function enrichmentsLeftOut(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<string> {
+  const source = resolveSource(settings);
+  const features = (source.streams.deals?.enrich ?? []).filter((e) => e.feature && source[e.feature] !== false);
+  if (!enabledStreams(source).includes('deals') || features.length === 0) return '';
+  const warnings: string[] = [];
+  const keep = (message: string) => warnings.push(message.replace(/^connection [^,]+, stream deals: /, ''));
+  const logger = { log: () => {}, warn: keep, notice: keep };
+  const probe = readConnection('deals', { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
+  await probe.next();
+  await probe.return(undefined);
+  const leftOut = warnings.filter((w) => / left out: /.test(w));
+  return leftOut.length ? `; ${leftOut.join('; ')}` : '';
+}
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */
 async function* readConnection(stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>): AsyncGenerator<Page> {
@@ -69,12 +111,17 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
     // Another stream of this run reading the same pages gets them from disk instead of a second fetch.
     const enabled = enabledStreams(source);
     const later = (context.laterStreams ?? []).filter((s): s is CoreStream => enabled.includes(s as CoreStream));
+    const pages = pagesOf === name ? plan : planStream(pagesOf, streamDefinition(source, pagesOf), source);
+    const switchedOff = new Set<EnrichFeature>((['products', 'history'] as const).filter((feature) => source[feature] === false));
     inputs = {
       plan,
-      pages: pagesOf === name ? plan : planStream(pagesOf, streamDefinition(source, pagesOf), source),
+      pages,
       source,
       requester: session.requester(pagesOf),
-      cursor,
+      cursor: withRecheck(cursor, pages.definition.incremental?.recheck_days),
+      // a refused feature is a notice: the run keeps it and the status page shows it
+      limit: context.limit,
+      enrich: new EnrichSession(switchedOff, (message) => (context.logger.notice ?? context.logger.warn)(message), where),
       context,
       where: pagesOf === name ? where : `${where} (pages of ${pagesOf})`,
       redact: (text) => session.redactor.redact(text),
@@ -85,4 +132,15 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
     throw new Error(`${where}: ${(error as Error).message}`);
   }
   yield* readStream(inputs);
+}
+
+/**
+ * `incremental.recheck_days`: the window reaches back at least that many days, so a change the CRM does not
+ * reflect in the modification time (a product row, a stage change of some CRMs) is read within one run; the
+ * engine's fingerprints drop the deals that did not change. A first or full run (no `since`) is unchanged.
+ */
+function withRecheck(cursor: ReadCursor, days: number | undefined): ReadCursor {
+  if (!days || !cursor.since) return cursor;
+  const earliest = new Date(cursor.until.getTime() - days * 86_400_000);
+  return earliest < cursor.since ? { ...cursor, since: earliest } : cursor;
 }

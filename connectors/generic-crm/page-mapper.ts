@@ -1,11 +1,11 @@
-import type { Deal } from '../../src/connectors/canonical';
-import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import type { Deal } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
 import { Requester } from './http/requester';
 import { excerpt } from './http/source-error';
 import { Reslicer } from './pagination/reslicer';
 import { BuildResult, buildRecord } from './records/canonical-builder';
 import { CustomFieldReader } from './records/custom-fields';
-import { enrichPage } from './records/enricher';
+import { EnrichSession, enrichPage } from './records/enricher';
 import { FieldError, toId, toInstant } from './records/field-values';
 import { readFields } from './records/mapping';
 import { getPath } from './records/paths';
@@ -23,6 +23,10 @@ export interface PageInputs {
   requester: Requester;
   cursor: ReadCursor;
   redact(text: string): string;
+  /** this read's enrichments: switched off, refused (warned once) */
+  enrich: EnrichSession;
+  /** a preview or check reads this many records: the rest of a page is neither enriched nor mapped */
+  limit?: number;
 }
 
 export interface ReadStats {
@@ -33,6 +37,8 @@ export interface ReadStats {
   outsideWindow: number;
   /** the pages came from the spill another stream of the run wrote */
   replayed: boolean;
+  /** deals per stage as the CRM has it, before status_map (the status page's deals per stage) */
+  statuses?: Map<string, number>;
 }
 
 interface Owner {
@@ -48,14 +54,16 @@ export async function mapPage(
   reslice: Reslicer,
 ): Promise<Page> {
   const { plan, requester, cursor } = inputs;
-  const selected = plan.filter ? await filterRecords(raw, plan.filter) : raw;
+  const filtered = plan.filter ? await filterRecords(raw, plan.filter) : raw;
+  // `check` asks for one deal: its sub-requests are for that deal, not for the page's 250
+  const selected = inputs.limit === undefined ? filtered : filtered.slice(0, Math.max(0, inputs.limit - stats.read));
   for (const enrich of plan.definition.enrich ?? []) {
-    await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field });
+    await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field }, inputs.enrich);
   }
   const page: Page & { rejected: RejectedInput[] } = { records: [], refs: [], rejected: [] };
   for (const [index, item] of selected.entries()) {
     const ref = `${plan.stream} page ${stats.pages} item ${index + 1}`;
-    const result = await mapRecord(plan, item, custom);
+    const result = await mapRecord(plan, item, custom, inputs.enrich.leftOut());
     if (result.rejected) {
       const rawText = inputs.redact(excerpt(JSON.stringify(item)));
       page.rejected.push({ ...result.rejected, ref, excerpt: rawText });
@@ -69,6 +77,7 @@ export async function mapPage(
     }
     if (reslice.isDuplicate(record)) continue;
     if (plan.stream === 'deals' && !record.visit_id) stats.withoutVisit++;
+    if (result.stage !== undefined && stats.statuses) stats.statuses.set(result.stage, (stats.statuses.get(result.stage) ?? 0) + 1);
     page.records.push(record);
     page.refs!.push(ref);
     stats.read++;
@@ -104,13 +113,13 @@ export async function mapEmbedded(
     }
   }
   for (const enrich of plan.definition.enrich ?? []) {
-    await enrichPage(found.map((f) => f.item), enrich, inputs.requester, { visit_field: inputs.source.visit_field });
+    await enrichPage(found.map((f) => f.item), enrich, inputs.requester, { visit_field: inputs.source.visit_field }, inputs.enrich);
   }
   const kept = new Map<string, { record: Page['records'][number]; ref: string }>();
   const rejected: RejectedInput[] = [];
   for (const { item, owner } of found) {
     const ref = `${plan.stream} in ${owners.stream} ${owner.id} (page ${stats.pages})`;
-    const result = await mapRecord(plan, item, custom);
+    const result = await mapRecord(plan, item, custom, inputs.enrich.leftOut());
     if (result.rejected) {
       rejected.push({ ...result.rejected, ref, excerpt: inputs.redact(excerpt(JSON.stringify(item))) });
       stats.rejected++;
@@ -140,9 +149,16 @@ function asRecords(value: unknown): Record<string, unknown>[] {
   return items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null && !Array.isArray(item));
 }
 
-async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null): Promise<BuildResult> {
+/**
+ * `stage`: a deal's status as the CRM has it, before status_map (the status page counts deals per stage).
+ * `leftOut`: mapping fields of a feature switched off or refused (products, history) are not read.
+ */
+async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom: CustomFieldReader | null, leftOut: ReadonlySet<string>): Promise<BuildResult & { stage?: string }> {
+  const fields = leftOut.size ? plan.fields.filter((field) => !leftOut.has(field.name)) : plan.fields;
   try {
-    return buildRecord(plan.stream, await readFields(plan.fields, item), custom?.read(item) ?? [], plan.build);
+    const values = await readFields(fields, item);
+    const result = buildRecord(plan.stream, values, custom?.read(item) ?? [], plan.build);
+    return plan.stream === 'deals' && values.status !== undefined && values.status !== null ? { ...result, stage: String(values.status) } : result;
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
     return { rejected: { id: await idOf(plan, item), field: error.field, reason: error.message } };

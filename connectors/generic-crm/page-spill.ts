@@ -3,7 +3,7 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import * as readline from 'readline';
-import type { ReadCursor } from '../../src/connectors/connector-definition';
+import type { ReadCursor } from 'tracker-sync/connector';
 
 export type RawPage = Record<string, unknown>[];
 

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { IsArray, IsBoolean, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
+import { DiscoverDefinition } from './definition/discover-definition';
 import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
 import { WriteBackDefinition } from './definition/write-back-definition';
@@ -36,6 +38,14 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
+  /** the CRM's deal stages with names and groups, for a connection with `statuses: register`; a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => StagesDefinition) stages?: StagesDefinition;
+  /** `false`: no product rows are read (the enrichments of feature `products` are skipped, no extra requests) */
+  @IsOptional() @IsBoolean() products?: boolean;
+  /** `false`: no stage history is read (the enrichments of feature `history`) */
+  @IsOptional() @IsBoolean() history?: boolean;
   /** attribution written back into the deals (README "Write-back"); a preset supplies request and field_list */
   @IsOptional() @ValidateNested() @Type(() => WriteBackDefinition) write_back?: WriteBackDefinition;
+  /** where the CRM lists pipelines, stages, fields and users (`cli discover`); a preset supplies it */
+  @IsOptional() @ValidateNested() @Type(() => DiscoverDefinition) discover?: DiscoverDefinition;
 }

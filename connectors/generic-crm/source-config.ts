@@ -1,4 +1,4 @@
-import type { CoreStream } from '../../src/connectors/canonical';
+import type { CoreStream } from 'tracker-sync/connector';
 import { deepMerge } from './definition/merge';
 import { loadPreset } from './definition/presets';
 import { StreamDefinition } from './definition/stream-definition';

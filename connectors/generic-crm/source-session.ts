@@ -1,6 +1,6 @@
 import * as path from 'path';
-import type { CoreStream } from '../../src/connectors/canonical';
-import type { ReadContext } from '../../src/connectors/connector-definition';
+import type { CoreStream } from 'tracker-sync/connector';
+import type { ReadContext } from 'tracker-sync/connector';
 import { createAuthenticator } from './auth/create-authenticator';
 import { Redactor } from './http/redactor';
 import { Requester } from './http/requester';
@@ -13,7 +13,7 @@ import { ResolvedSource, resolveSource } from './source-config';
 export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
-  requester(stream: CoreStream | 'check' | 'write_back'): Requester;
+  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover'): Requester;
 }
 
 export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {

@@ -1,4 +1,4 @@
-import type { CoreStream } from '../../src/connectors/canonical';
+import type { CoreStream } from 'tracker-sync/connector';
 import { StreamDefinition } from './definition/stream-definition';
 import { Requester } from './http/requester';
 import { Paginator } from './pagination/paginator';

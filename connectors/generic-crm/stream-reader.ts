@@ -1,4 +1,5 @@
-import type { Page, ReadContext, SourceProgress } from '../../src/connectors/connector-definition';
+import type { Page, ReadContext, SourceProgress } from 'tracker-sync/connector';
+import { saveStageCounts } from './discovery/stage-counts';
 import { formatDate } from './dates';
 import { RequestSpec } from './http/requester';
 import { SourceError } from './http/source-error';
@@ -29,7 +30,7 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
   const { plan, requester, cursor, context } = inputs;
   const custom = await customFieldReader(plan, requester);
   const reslice = new Reslicer(inputs.pages, cursor.since, inputs.where);
-  const stats: ReadStats = { pages: 0, read: 0, rejected: 0, withoutVisit: 0, outsideWindow: 0, replayed: false };
+  const stats: ReadStats = { pages: 0, read: 0, rejected: 0, withoutVisit: 0, outsideWindow: 0, replayed: false, statuses: new Map() };
   const position = new SourcePosition();
   for await (const raw of rawPages(inputs, reslice, stats, position)) {
     stats.pages++;
@@ -42,6 +43,9 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
     if (context.limit !== undefined && stats.read >= context.limit) break;
   }
   logSummary(inputs, stats);
+  // a run's whole read (not a preview's or a check's few records), for a source whose stages can be listed
+  const counted = plan.stream === 'deals' && inputs.source.discover && context.limit === undefined && !context.signal?.aborted;
+  if (counted) await saveStageCounts(context.workDir, stats.statuses!);
 }
 
 /** The pages' raw records: replayed from this run's spill when it covers the window, else fetched (and spilled when needed). */
@@ -135,7 +139,7 @@ async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart
   if (state.url) return { method, path: state.url, body, headers: request.headers };
   const inject = plan.definition.paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
   if (inject === 'body') body = { ...((body as object) ?? {}), ...state.params };
-  else Object.assign(query, state.params);
+  else if (inject === 'query') Object.assign(query, state.params);
   const path = String(await renderTemplate(request.path ?? '', variables));
   return { method, path, query, body, headers: request.headers };
 }

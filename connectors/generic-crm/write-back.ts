@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import type {
   AttributionValue, CheckResult, DealWrite, WriteBackPlan, WriteCapability, WriteContext, WriteOutcome,
-} from '../../src/connectors/connector-definition';
+} from 'tracker-sync/connector';
 import { ErrorDefinition } from './definition/source-definition';
 import { DEFAULT_SINCE_DAYS, WriteBackDefinition, WriteRequestDefinition } from './definition/write-back-definition';
 import { Requester } from './http/requester';

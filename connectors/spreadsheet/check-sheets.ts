@@ -1,6 +1,6 @@
 import { existsSync } from 'fs';
-import { STREAM_ORDER, StreamName } from '../../src/connectors/canonical';
-import type { CheckResult, DiscoveredField } from '../../src/connectors/connector-definition';
+import { STREAM_ORDER, StreamName } from 'tracker-sync/connector';
+import type { CheckResult, DiscoveredField } from 'tracker-sync/connector';
 import { peekSheet } from './peek-sheet';
 import { UncachedFormula } from './rows/sheet-rows';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';

@@ -1,4 +1,4 @@
-import type { StreamName } from '../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 import { UPDATABLE_STREAMS } from './mapping/mappers';
 import type { SheetSource } from './settings';
 

@@ -1,5 +1,5 @@
-import type { StreamName } from '../../src/connectors/canonical';
-import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from '../../src/connectors/connector-definition';
+import type { StreamName } from 'tracker-sync/connector';
+import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
 import { checkSheets, configuredStreams, discoverSheets, missingLocalFiles } from './check-sheets';
 import { isIncremental } from './incremental';
 import { readSheet } from './read-sheet';

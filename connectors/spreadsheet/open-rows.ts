@@ -1,4 +1,4 @@
-import type { ConnectorLogger } from '../../src/connectors/connector-definition';
+import type { ConnectorLogger } from 'tracker-sync/connector';
 import { readCsvRows } from './rows/csv-rows';
 import type { RowBatch } from './rows/sheet-rows';
 import { readXlsxRows } from './rows/xlsx-rows';

@@ -1,4 +1,4 @@
-import type { StreamName } from '../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 import { resolveLayout, SheetLayout } from './mapping/sheet-layout';
 import { openRows } from './open-rows';
 import { Cells, SkippedRecord } from './rows/sheet-rows';

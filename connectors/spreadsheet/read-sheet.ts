@@ -1,5 +1,5 @@
-import type { StreamName } from '../../src/connectors/canonical';
-import type { Page, ReadContext, ReadCursor } from '../../src/connectors/connector-definition';
+import type { StreamName } from 'tracker-sync/connector';
+import type { Page, ReadContext, ReadCursor } from 'tracker-sync/connector';
 import { isIncremental } from './incremental';
 import { openRows } from './open-rows';
 import { sheetSourceOf, SheetSource, SpreadsheetSettings } from './settings';

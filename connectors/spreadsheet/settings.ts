@@ -11,8 +11,8 @@ import {
   ValidateBy,
   ValidateNested,
 } from 'class-validator';
-import { IANAZone } from 'luxon';
-import type { StreamName } from '../../src/connectors/canonical';
+import { isTimeZone } from 'tracker-sync/connector';
+import type { StreamName } from 'tracker-sync/connector';
 
 export const SHEET_FORMATS = ['csv', 'tsv', 'xlsx'] as const;
 export type SheetFormat = (typeof SHEET_FORMATS)[number];
@@ -49,7 +49,7 @@ function TimeZoneName(): PropertyDecorator {
   return ValidateBy({
     name: 'timeZoneName',
     validator: {
-      validate: (value) => typeof value === 'string' && IANAZone.isValidZone(value),
+      validate: (value) => isTimeZone(value),
       defaultMessage: (args) => `${JSON.stringify(args?.value)} is not an IANA time zone (e.g. "Europe/Moscow")`,
     },
   });

@@ -1,5 +1,5 @@
-import type { CanonicalRecord, Deal, StreamName } from '../../src/connectors/canonical';
-import type { Page, ReadCursor, RejectedInput } from '../../src/connectors/connector-definition';
+import type { CanonicalRecord, Deal, StreamName } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
 import { CellReader } from './mapping/cell-reader';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
+import { DiscoveryService } from '../discovery/discovery.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
+import { ProjectStatusesCheck } from './connections/project-statuses-check';
 import { ConnectionControlService } from './connections/connection-control.service';
 import { ConnectionStatusService } from './connections/connection-status.service';
 import { OpenRejectionsService } from './connections/open-rejections.service';
@@ -15,7 +17,9 @@ const SERVICES = [
   ConnectionStatusService,
   ConnectionControlService,
   ConnectionCheckService,
+  ProjectStatusesCheck,
   OpenRejectionsService,
+  DiscoveryService,
 ];
 
 /**

@@ -48,7 +48,7 @@ type PinoLevel = 'debug' | 'info' | 'warn' | 'error';
  * a boot that fails halfway still writes only through it (stderr), never Nest's console lines to stdout.
  */
 export class BootLogger implements LoggerService {
-  constructor(private readonly pino: Record<PinoLevel, (object: object, message: string) => void>) {}
+  constructor(private readonly pino: Record<PinoLevel, (object: object, message: string) => void> & { isLevelEnabled?(level: string): boolean }) {}
 
   log(message: unknown, ...rest: unknown[]): void {
     this.write('info', message, rest);
@@ -74,11 +74,20 @@ export class BootLogger implements LoggerService {
     this.write('error', message, rest);
   }
 
-  /** Nest passes (message, stack?, context?): the context names the line, a stack follows the message. */
+  /**
+   * Nest passes (message, stack?, context?): the context names the line. A CLI line is one line: a stack (a store
+   * that does not answer yet, retried) adds only its error's message, the whole stack only at log level debug.
+   */
   private write(level: PinoLevel, message: unknown, rest: unknown[]): void {
     const context = rest.length > 0 && typeof rest[rest.length - 1] === 'string' ? (rest[rest.length - 1] as string) : undefined;
-    const details = rest.slice(0, context === undefined ? rest.length : -1).filter((part) => typeof part === 'string' && part !== '');
-    const text = message instanceof Error ? (message.stack ?? message.message) : String(message);
-    this.pino[level]({ context }, [text, ...details].join('\n'));
+    const details = rest.slice(0, context === undefined ? rest.length : -1).filter((part): part is string => typeof part === 'string' && part !== '');
+    if (this.pino.isLevelEnabled?.('debug')) {
+      const text = message instanceof Error ? (message.stack ?? message.message) : String(message);
+      this.pino[level]({ context }, [text, ...details].join('\n'));
+      return;
+    }
+    const text = message instanceof Error ? message.message : String(message);
+    const reasons = details.map((stack) => stack.split('\n')[0].replace(/^\w*Error: /, ''));
+    this.pino[level]({ context }, [text, ...reasons].join(': '));
   }
 }

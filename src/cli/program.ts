@@ -4,6 +4,9 @@ import { isCalendarDate } from '../application/answers/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
 import { checkCommand } from './commands/check.command';
+import { discoverCommand } from './commands/discover.command';
+import { initCommand } from './init/init.command';
+import type { InitFlags } from './init/init-answers';
 import { pauseCommand, resetCommand, resumeCommand } from './commands/connection-control.command';
 import { newConnectorCommand } from './commands/new-connector.command';
 import { previewCommand } from './commands/preview.command';
@@ -22,7 +25,7 @@ export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => P
  * The commands. Each action only parses its arguments and calls one command function; `run` owns
  * booting (so `--help` and argument errors never touch the store) and records the exit code.
  */
-export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (code: number) => void): Command {
+export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (code: number) => void, init?: (flags: InitFlags) => Promise<number>): Command {
   const program = new Command('tracker-sync')
     .description('Sync CRM deals, clients and managers into the service (same config and store as the daemon)')
     .option('--config <file>', 'config file (default: TRACKER_SYNC_CONFIG, else config/tracker-sync.yaml)')
@@ -84,6 +87,12 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .action((connection: string) => act((ctx) => checkCommand(ctx, out, connection)));
 
   program
+    .command('discover')
+    .description("list the CRM's pipelines and stages (won, lost, open), deal and contact fields and users, and propose status_map and visit_field")
+    .argument('<connection>', 'connection id')
+    .action((connection: string) => act((ctx) => discoverCommand(ctx, out, connection)));
+
+  program
     .command('preview')
     .description('dry run: canonical records and the exact payloads with the checks\' verdicts; nothing is sent')
     .argument('<connection>', 'connection id')
@@ -116,6 +125,22 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .description("send a run's rejected records again (after fixing them in the source), in a new run")
     .argument('<run-id>', 'the run whose rejected records to retry', parsePositiveInt)
     .action((runId: number) => act((ctx) => retryCommand(ctx, out, runId)));
+
+  program
+    .command('init')
+    .description('add a CRM connection: asks (on a terminal) or takes flags, reads the CRM, proposes the mapping, writes the config, checks it, offers a first sync')
+    .option('--preset <name>', 'the CRM preset (amocrm, bitrix24, pipedrive, hubspot)')
+    .option('--base-url <url>', "the CRM's address")
+    .option('--token-env <VARIABLE>', 'the variable the CRM token is kept under (its value: from the environment, or --token); written to <data_dir>/.env')
+    .option('--token <token>', 'the CRM token itself (default: the value of --token-env in the environment)')
+    .option('--tracker-url <url>', "the service's API URL (default: the embedded sandbox)")
+    .option('--tracker-key-env <VARIABLE>', "the variable holding the service's API key (with --tracker-url)")
+    .option('--project <number>', 'the project number (with --tracker-url)')
+    .option('--connection <id>', 'the new connection id')
+    .option('--schedule <cron>', 'how often it syncs (default */15 * * * *)')
+    .option('--accept-proposed', 'write the proposed mapping as discover shows it (required without a terminal)')
+    .option('--sync', 'run a first sync after the check (without a terminal)')
+    .action((flags: InitFlags) => (init ? init(flags) : Promise.resolve(1)).then(setExitCode));
 
   program
     .command('new-connector')

@@ -12,7 +12,20 @@ export type SettingsValidator = (connector: string, settings: unknown, path: str
 
 export function crossFieldProblems(config: TrackerSyncConfig): string[] {
   const connectionIds = Array.isArray(config.connections) ? config.connections.map((c) => (isMapping(c) ? String(c.id) : '')) : [];
-  return [...duplicateConnectionIds(config), ...realServiceCredentials(config), ...alertProblems(config.alerts, connectionIds)];
+  return [
+    ...duplicateConnectionIds(config), ...realServiceCredentials(config), ...registeredStatusesUnmapped(config),
+    ...alertProblems(config.alerts, connectionIds),
+  ];
+}
+
+/** `statuses: register` sends the CRM's own stage ids: a status_map would send other ids than those registered. */
+function registeredStatusesUnmapped(config: TrackerSyncConfig): string[] {
+  if (!Array.isArray(config.connections)) return [];
+  return config.connections.flatMap((connection, index) => {
+    if (!isMapping(connection) || connection.statuses !== 'register' || !isMapping(connection.settings)) return [];
+    if (connection.settings.status_map === undefined) return [];
+    return [`connections[${index}].statuses: register sends the CRM's own stage ids; remove settings.status_map (or use statuses: map)`];
+  });
 }
 
 function duplicateConnectionIds(config: TrackerSyncConfig): string[] {

@@ -18,6 +18,8 @@ export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export const LOG_FORMATS = ['pretty', 'json'] as const;
 export const SANDBOX_SEEDS = ['demo', 'none'] as const;
 export const CONNECTION_ID = /^[a-z0-9][a-z0-9_-]*$/i;
+export const STATUS_MODES = ['map', 'register'] as const;
+export type StatusMode = (typeof STATUS_MODES)[number];
 
 export class ServerConfig {
   @Doc('Address the admin API and health check listen on.', { type: 'string' })
@@ -175,6 +177,12 @@ export class ConnectionConfig {
   @ToBoolean() @Flag()
   run_on_start = false;
 
+  @Doc('How deals get status ids the project knows: "map" sends what settings.status_map maps the CRM\'s stages to; "register" defines the CRM\'s own stages (names, groups) in the project with set-statuses before each run\'s deals and sends them as they are (README "Deal statuses").', {
+    type: '"map" | "register"',
+  })
+  @ToLowerCase() @OneOf(STATUS_MODES)
+  statuses: StatusMode = 'map';
+
   @Doc("The connector's settings (validated by the connector).", { type: 'mapping' })
   @Mapping()
   settings: Record<string, unknown> = {};
@@ -228,4 +236,17 @@ export class TrackerSyncConfig {
   })
   @List() @ValidateNested({ each: true }) @Type(() => AlertConfig)
   alerts: AlertConfig[] = [];
+}
+
+/**
+ * A connection's sync options with the defaults above filling what a config built by hand (tests, benches)
+ * leaves out: the defaults live in the schema alone, callers never repeat them.
+ */
+export function syncOptionsOf(connection: Pick<ConnectionConfig, 'sync'>): SyncOptionsConfig {
+  return connection.sync instanceof SyncOptionsConfig ? connection.sync : Object.assign(new SyncOptionsConfig(), connection.sync);
+}
+
+/** The `tracker` section with the schema's defaults filling what a config built by hand leaves out. */
+export function trackerOptionsOf(config: Pick<TrackerSyncConfig, 'tracker'>): TrackerConfig {
+  return config.tracker instanceof TrackerConfig ? config.tracker : Object.assign(new TrackerConfig(), config.tracker);
 }

@@ -4,7 +4,7 @@ export { listConfigKeys } from './config-keys';
 export type { ConfigKey } from './config-keys';
 export * from './config.schema';
 export * from './alert-config';
-export { loadConfig, validateConfig, resolveConfigPath, DEFAULT_CONFIG_PATH } from './load-config';
+export { loadConfig, readConnectorPaths, validateConfig, resolveConfigPath, DEFAULT_CONFIG_PATH } from './load-config';
 export type { LoadConfigOptions, ValidateConfigOptions, SettingsValidator } from './load-config';
 export { ENV_OVERRIDES } from './env-expansion';
 export { redactSecrets, isSecretKey, REDACTED } from './redact';

@@ -11,6 +11,7 @@ import { crossFieldProblems, SettingsValidator, settingsProblems } from './confi
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
 import { applyEnvOverrides, blameUnsetVariables, expandEnvReferences, UnsetReferences } from './env-expansion';
+import { dataDirOf, withDotenv } from './dotenv-file';
 import { describeValidationErrors } from './validation-problems';
 import { readYamlConfig } from './yaml-source';
 
@@ -32,7 +33,30 @@ export function loadConfig(options: LoadConfigOptions = {}): TrackerSyncConfig {
     ? { path: options.file, source: 'loadConfig' }
     : locateConfig(options.argv ?? process.argv, env);
   const raw = readYamlConfig(location);
-  return validateConfig(raw ?? {}, { env, settingsValidator: options.settingsValidator, file: location.path });
+  // `${NAME}` references may be answered by <data_dir>/.env (what `init` writes), under the environment
+  return validateConfig(raw ?? {}, { env: withDotenv(env, dataDirOf(raw, env)), settingsValidator: options.settingsValidator, file: location.path });
+}
+
+/**
+ * `connector_paths` as written, read before the whole file is valid: the plugins must be loaded to check the
+ * connections that use them, whatever else is wrong in the file. Undefined when the key itself is unusable
+ * (not a list of paths), or the file cannot be read or parsed: loadConfig reports that.
+ */
+export function readConnectorPaths(options: Omit<LoadConfigOptions, 'file' | 'settingsValidator'> = {}): string[] | undefined {
+  const env = options.env ?? process.env;
+  let raw: unknown;
+  try {
+    raw = readYamlConfig(locateConfig(options.argv ?? process.argv, env));
+  } catch (error) {
+    if (error instanceof ConfigError) return undefined;
+    throw error;
+  }
+  if (raw === undefined || raw === null) return [];
+  const expanded = expandEnvReferences(raw, env);
+  if (!isMapping(expanded)) return undefined;
+  const paths = expanded.connector_paths;
+  if (paths === undefined || paths === null) return [];
+  return Array.isArray(paths) && paths.every((path) => typeof path === 'string' && path !== '') ? paths : undefined;
 }
 
 export interface ValidateConfigOptions {

@@ -60,6 +60,19 @@ export interface StatusChange {
   cost?: number | null;
 }
 
+/**
+ * One stage of the CRM's deal funnels, with its group as the service counts it: what `statuses: register` defines
+ * in the project (set-statuses) so that deals can be sent with the CRM's own stage ids.
+ */
+export interface DealStage {
+  /** the stage id exactly as deals carry it in `status` */
+  id: string;
+  name: string;
+  type: 'progress' | 'paid' | 'canceled';
+}
+
+export const DEAL_STAGE_TYPES: readonly DealStage['type'][] = ['progress', 'paid', 'canceled'];
+
 export interface Deal {
   id: string;
   title?: string | null;

@@ -1,4 +1,4 @@
-import type { CanonicalRecord, StreamName } from './canonical';
+import type { CanonicalRecord, DealStage, StreamName } from './canonical';
 
 /**
  * The plugin contract. A connector is a definition object; built-ins live in the top-level
@@ -73,6 +73,11 @@ export interface ConnectorLogger {
   log(message: string): void;
   warn(message: string): void;
   debug?(message: string): void;
+  /**
+   * A warning the run keeps and the status page shows with the stream (not only the log): part of the data is
+   * left out while the rest goes (a CRM refusing the products endpoint). Once per run per problem.
+   */
+  notice?(message: string): void;
 }
 
 /**
@@ -113,11 +118,18 @@ export interface ReadContext<S = unknown> {
    * spreadsheet connector scans their files on another thread)
    */
   laterStreams?: StreamName[];
+  /** what this connector's `open` returned for the run (its token, limiter, caches), when it has one */
+  session?: unknown;
 }
+
+/** What `open` gets: the run's connection, settings and tools (a read's context without a stream's). */
+export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session'>;
 
 export interface CheckResult {
   ok: boolean;
   message: string;
+  /** what does not stop a run but loses data (stages no status_map entry covers, a visit field the CRM lacks) */
+  warnings?: string[];
 }
 
 export interface DiscoveredField {
@@ -125,6 +137,54 @@ export interface DiscoveredField {
   name: string;
   type?: string;
   example?: unknown;
+}
+
+/** A stage of a pipeline, with what the CRM itself says it means (won, lost, or still open). */
+export interface CatalogStage {
+  id: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogPipeline {
+  id: string;
+  name: string;
+  stages: CatalogStage[];
+}
+
+/** A deal status that is no stage (Pipedrive's won and lost). */
+export interface CatalogDealStatus {
+  key: string;
+  name: string;
+  outcome: 'won' | 'lost' | 'open';
+}
+
+export interface CatalogField {
+  /** the id or key the CRM's records and updates use */
+  id: string;
+  name: string;
+  type: string | null;
+}
+
+export interface CatalogUser {
+  id: string;
+  name: string;
+}
+
+/** What a CRM holds that a connection's mapping is written from (`cli discover`, `init`, `check`). */
+export interface SourceCatalog {
+  pipelines: CatalogPipeline[];
+  deal_statuses: CatalogDealStatus[];
+  deal_fields: CatalogField[];
+  contact_fields: CatalogField[];
+  users: CatalogUser[];
+}
+
+/** How a connection's deal stages reach the service: each stage's target, and deals of the last run per stage. */
+export interface StageMapping {
+  stages: { pipeline: string | null; id: string; name: string; outcome: 'won' | 'lost' | 'open'; status: string | null; deals_last_run: number }[];
+  /** stage (as the CRM has it) -> deals of the last complete read; stages the catalog does not list show here too */
+  last_run: { at: string; deals: Record<string, number> } | null;
 }
 
 export interface ConnectorDefinition<S extends object = any> {
@@ -139,13 +199,33 @@ export interface ConnectorDefinition<S extends object = any> {
   check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
   discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
+  /** the CRM's pipelines, stages, fields and users (optional): what `cli discover` proposes a mapping from */
+  catalog?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<SourceCatalog>;
+  /**
+   * The connection's own mapping of stages to the service's statuses (optional): `status` null where the
+   * settings map no stage; with the deals of the last run per stage. The status page and `check` show it.
+   */
+  stageMapping?(settings: S, catalog: SourceCatalog, context: Omit<ReadContext<S>, 'state'>): StageMapping;
   /**
    * Problems that do not stop the daemon but will fail a run (a local file that is not there yet), checked
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */
   startupWarnings?(settings: S): string[];
+  /**
+   * Optional, once per run (a sync, an outbound pass) before the run's first read or write: what the run keeps
+   * (a token, a rate limiter, a cache) instead of module-level state. It reaches every read and write of the
+   * run as `context.session`; `close(session)` follows when the run ends, whatever its outcome.
+   */
+  open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
+  close?(session: unknown): Promise<void> | void;
   /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
   write?: WriteCapability<S>;
+  /**
+   * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
+   * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way
+   * to list them.
+   */
+  stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
 }
 
 /**
@@ -213,6 +293,8 @@ export interface WriteContext<S = unknown> {
   signal?: AbortSignal;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** what this connector's `open` returned for the run, when it has one */
+  session?: unknown;
 }
 
 /**

@@ -1,10 +1,9 @@
 import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
-import type { RejectedRecordEntity } from '../store/entities/rejected-record.entity';
 
-export type { RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
+export type { RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
 export { SERVICE_COUNTER_KEYS } from '../runs/run-vocabulary';
-import type { OutboundFlowName, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
+import type { OutboundFlowName, RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters } from '../runs/run-vocabulary';
 
 export interface StartRunOptions {
   mode: RunMode;
@@ -32,7 +31,7 @@ export interface RunSummary {
   counters: ServiceCounters;
   rejectedCount: number;
   /** the first 20 rejected records of the run */
-  rejected: RejectedRecordEntity[];
+  rejected: RejectedRecord[];
   error: string | null;
   /** `sync`, or `outbound` (then `flow` names the flow, as `mode` does, and `flowCounters` are its counters) */
   direction: RunDirection;
@@ -95,4 +94,25 @@ export interface PreviewStream {
 export interface PreviewResult {
   connectionId: string;
   streams: PreviewStream[];
+}
+
+/** A configured connection as stored (plain data; the store's `connection` row has these fields). */
+export interface StoredConnection {
+  id: string;
+  connector: string;
+  /** the connection's settings with secrets redacted */
+  settings: Record<string, unknown>;
+  schedule: string | null;
+  paused: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How far a stream of a connection is fully acknowledged (plain data; the store's `cursor` row). */
+export interface StoredCursor {
+  connection_id: string;
+  stream: string;
+  /** UTC ISO-8601, e.g. '2025-03-10T09:00:00.000Z' */
+  value: string;
+  set_at: string;
 }

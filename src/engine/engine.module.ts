@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { ConnectionsService } from './connections.service';
-import { ENGINE_PARTS } from './engine-parts';
+import { ConnectionsService } from './connection/connections.service';
+import { ENGINE_PROVIDERS } from './engine-parts';
 import { SyncService } from './sync.service';
 
 /**
@@ -10,7 +10,7 @@ import { SyncService } from './sync.service';
  * Outside Nest, createEngine (engine-parts.ts) wires the same parts.
  */
 @Module({
-  providers: [SyncService, ConnectionsService, ...ENGINE_PARTS],
+  providers: ENGINE_PROVIDERS,
   exports: [SyncService, ConnectionsService],
 })
 export class EngineModule {}

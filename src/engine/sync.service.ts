@@ -1,28 +1,28 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
-import { EventEmitter } from 'events';
 import { ConnectionConfig } from '../config/config.schema';
 import type { StreamName } from '../connectors/canonical';
 import { RunStore } from '../store/repositories/run.store';
-import { ConnectionLookup } from './connection-lookup';
-import { ConnectionPreview } from './connection-preview';
+import { ConnectionLookup } from './connection/connection-lookup';
+import { ConnectionPreview } from './connection/connection-preview';
 import { EngineStoppingError, errorText, InvalidRunOptionsError, LeaseLostError, RunInProgressError } from './engine-errors';
 import { EngineLogger, runScopedLogger } from './engine-logger';
 import { EngineSettings } from './engine-settings';
 import { PreviewOptions, PreviewResult, RunSummary, RunTrigger, StartRunOptions } from './engine-types';
-import { RejectionRetry } from './rejection-retry';
-import { RunFailure, RunFailures } from './run-failures';
-import { LaunchedRun, RunLauncher } from './run-launcher';
-import { RunLeases } from './run-leases';
-import { RunOutcome } from './run-executor';
-import { validateStartOptions } from './run-options';
-import { RunProgress } from './run-progress';
-import { summaryLine } from './run-summary';
+import { RejectionRetry } from './run/rejection-retry';
+import { RunFailure, RunFailures } from './run/run-failures';
+import { LaunchedRun, RunLauncher } from './run/run-launcher';
+import { RunLeases } from './run/run-leases';
+import { RunOutcome } from './run/run-executor';
+import { validateStartOptions } from './run/run-options';
+import { RunEvents } from './run/run-events';
+import { RunProgress } from './run/run-progress';
+import { summaryLine } from './run/run-summary';
 import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
 import type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
 import type { FlowEstimate, FlowPlan } from './outbound/outbound-flow';
 import { OutboundLauncher } from './outbound/outbound-launcher';
 
-export type { RunFailure } from './run-failures';
+export type { RunFailure } from './run/run-failures';
 
 interface ActiveRun {
   runId: number | null;
@@ -44,7 +44,7 @@ export type { WriteBackPreview } from './outbound/flows/write-back/write-back.fl
  */
 @Injectable()
 export class SyncService implements OnApplicationShutdown {
-  readonly events: EventEmitter;
+  readonly events: RunEvents;
   private readonly active = new Map<string, ActiveRun>();
   private stopping = false;
   private readonly logger: EngineLogger;
@@ -92,12 +92,15 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   /** An outbound flow's dry run: what would be written where; nothing written or stored. */
-  outboundPreview(connectionId: string, flow: OutboundFlowName): Promise<unknown> {
+  async outboundPreview(connectionId: string, flow: OutboundFlowName): Promise<unknown> {
+    // a connection the flow does not run for is the caller's mistake (the admin API's 400, the CLI's one line)
+    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
     return this.outbounds.preview(this.lookup.connection(connectionId), flow, this.logger);
   }
 
   /** What a pass of an outbound flow would cost the service (requests, time at its limits), before it is spent. */
-  outboundEstimate(connectionId: string, flow: OutboundFlowName): Promise<FlowEstimate | null> {
+  async outboundEstimate(connectionId: string, flow: OutboundFlowName): Promise<FlowEstimate | null> {
+    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
     return this.outbounds.estimate(this.lookup.connection(connectionId), flow, this.logger);
   }
 

@@ -46,6 +46,8 @@ export interface StreamCounters {
   sent_without_visit: number;
   /** sent, but whether the service created them is unknown (a create call timed out); not sent again. Absent while 0 */
   uncertain?: number;
+  /** what the connector left out of this stream's records and why (ConnectorLogger.notice). Absent when none */
+  notices?: string[];
 }
 
 /**
@@ -56,3 +58,25 @@ export type ServiceCounters = AddOrdersCounters;
 
 export const SERVICE_COUNTER_KEYS: readonly (keyof ServiceCounters)[] = ADD_ORDERS_COUNTERS;
 
+
+/**
+ * A record a run rejected, as the engine's summaries and the answers carry it: plain data (the store's
+ * `rejected_record` row has these fields).
+ */
+export interface RejectedRecord {
+  id: number;
+  run_id: number;
+  connection_id: string;
+  stream: string;
+  external_id: string;
+  field: string;
+  reason: string;
+  /** where the record came from in the source (`deals.csv row 16`), when the connector says */
+  ref: string | null;
+  excerpt: string | null;
+  /** who rejected it: the connector (unreadable), the engine (a check) or the service */
+  source: string;
+  fingerprint: string | null;
+  resolved: boolean;
+  created_at: string;
+}

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { addRequestBodies } from './openapi/request-bodies';
 import { SandboxModule } from './sandbox.module';
 
 /**
@@ -12,13 +13,16 @@ export function setupSandboxOpenApi(app: INestApplication, docsPath: string): vo
     new DocumentBuilder()
       .setTitle('tracker-sync sandbox')
       .setDescription(
-        "The offline twin of the service's API. Every route needs the `Api-key` header; project routes also " +
-          'the `project` query parameter (the demo project is 1).',
+        "The offline twin of the service's API. Every route needs the `Api-key` header (or the `key` query parameter); " +
+          'project routes also the `project` query parameter (the demo project is 1). Errors: `{status: "error", error, ' +
+          'description, details}` with HTTP 200, or the real status with `Use-Http-Code: 1`. Lists take `limit` up to ' +
+          'their cap (orders, visits, clients 10,000; the other lists 1,000); above it a 400.',
       )
       .addApiKey({ type: 'apiKey', in: 'header', name: 'Api-key' }, 'Api-key')
       .addSecurityRequirements('Api-key')
       .build(),
     { include: [SandboxModule] },
   );
+  addRequestBodies(document.paths as never);
   SwaggerModule.setup(docsPath, app, document);
 }

@@ -20,17 +20,20 @@ import { seedSandbox } from './seed/seed-sandbox';
 import { SandboxDocumentStore } from './storage/document-store';
 import { SANDBOX_DATA_SOURCE, openSandboxDataSource } from './storage/sandbox-data-source';
 import { SandboxWriteLock } from './storage/write-lock';
+import { HeavyListGate } from './http/heavy-list-gate';
 import { SandboxPreparedSql } from './storage/prepared-sql';
+import { OrderStatusesController } from './statuses/order-statuses.controller';
+import { OrderStatusesService } from './statuses/order-statuses.service';
 import { VisitsController } from './visits/visits.controller';
 import { VisitsService } from './visits/visits.service';
 
 const CORE_CONTROLLERS: Type[] = [
-  OrdersController, VisitsController, ClientsController, ManagersController, ProjectsController,
+  OrdersController, VisitsController, ClientsController, ManagersController, ProjectsController, OrderStatusesController,
 ];
 
 const CORE_PROVIDERS: Provider[] = [
-  SandboxWriteLock, SandboxPreparedSql, SandboxDocumentStore, ApiKeyRegistry, SandboxBudgetService, SandboxAuthGuard, FaultInjectionInterceptor,
-  AddOrdersService, OrderQueryService, VisitsService, ClientsService, ProjectsService,
+  SandboxWriteLock, SandboxPreparedSql, HeavyListGate, SandboxDocumentStore, ApiKeyRegistry, SandboxBudgetService, SandboxAuthGuard, FaultInjectionInterceptor,
+  AddOrdersService, OrderStatusesService, OrderQueryService, VisitsService, ClientsService, ProjectsService,
 ];
 
 /** Closes the sandbox database when the application shuts down. */

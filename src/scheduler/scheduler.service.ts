@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
+import { RunStore } from '../store/repositories/run.store';
 import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
 import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
@@ -33,6 +34,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly triggers: RunTriggerService,
     private readonly connections: ConnectionsService,
     private readonly config: TrackerSyncConfig,
+    private readonly runs: RunStore,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
   ) {
     this.options = options ?? { runJobs: true };
@@ -126,10 +128,18 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow });
   }
 
+  /**
+   * At start-up: `run_on_start` connections, and every connection whose last sync was left `interrupted` (a stop,
+   * a crash): that one continues from its checkpoint now, whether or not it has a schedule. Paused ones wait.
+   */
   private async startRunOnStart(): Promise<void> {
     const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
     for (const connection of this.config.connections) {
-      if (connection.run_on_start && enabled.get(connection.id)) await this.startRun(connection.id, 'startup');
+      if (!enabled.get(connection.id)) continue;
+      const last = await this.runs.latestOf(connection.id);
+      const interrupted = last?.status === 'interrupted' && last.mode !== 'write_back';
+      if (interrupted) this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; resuming from its checkpoint`);
+      if (connection.run_on_start || interrupted) await this.startRun(connection.id, 'startup');
     }
   }
 

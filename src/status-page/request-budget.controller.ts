@@ -1,7 +1,7 @@
 import { Get, Inject, Optional } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminController } from '../admin/admin-controller.decorator';
-import { SharedRequestBudget } from '../store/shared-request-budget';
+import { SharedRequestBudget } from '../budget/shared-request-budget';
 import { RequestBudgetResponse } from './request-budget.response';
 
 /** The shared request budget, for the status page's "waiting on the budget" block. */

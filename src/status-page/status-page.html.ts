@@ -49,6 +49,12 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
       <p class="muted">The deals' attribution (channel, UTM tags, city…) written back into the CRM (<code>settings.write_back</code>); its refusals are listed with each run's rejected records.</p>
       <table id="write-back" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
     </div>
+    <div id="stages-block" hidden>
+      <h2 class="sub">Stage mapping</h2>
+      <p class="muted">Each CRM stage and the status its deals are sent with (<code>status_map</code>). A stage no key covers is sent as the stage id itself, which the service skips unless the project knows it: add it to <code>status_map</code> (<code>npm run cli -- discover &lt;connection&gt;</code> proposes one).</p>
+      <p id="stages-text"></p>
+      <table id="stages" class="cards"><thead><tr><th>Pipeline</th><th>Stage</th><th>CRM says</th><th>Sent as</th><th class="num">Deals of the last run</th></tr></thead><tbody></tbody></table>
+    </div>
     <h2 class="sub" id="open-rejected-title">Open rejections</h2>
     <p class="muted">Records rejected and not fixed yet, whichever run saw them last: one leaves the list when a later run sends it (fix its source row) or when its stream no longer holds it.</p>
     <table id="open-rejected" class="cards"><thead><tr><th>Stream</th><th>Record</th><th>Where</th><th>Field</th><th>Reason</th><th>First seen</th><th>Last seen</th></tr></thead><tbody></tbody></table>

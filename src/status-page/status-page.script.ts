@@ -15,11 +15,12 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts)
   var FLOWS = ${JSON.stringify(OUTBOUND_FLOWS)};
   var WRITE_BACK_HELP = FLOWS.write_back.counters;
-  var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {} };
+  var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
   var pending = null; // { connection, run }: the run the notice is about; the notice clears when it ends
   var countsFor = ''; // the runs the open-rejection counts were read after
+  var stagesFor = null; // the connection and last run the stage mapping was read after
   var timer = null;
 
   var $ = function (id) { return document.getElementById(id); };
@@ -78,7 +79,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (!run) { setHtml($('last-run'), '<p class="muted">No run yet.</p>'); return; }
     var streams = run.streams || {}, counters = run.counters || {};
     var rows = Object.keys(streams).map(function (name) {
-      return '<tr><td>' + esc(name) + '</td>' + STREAM_KEYS.map(function (k) { return '<td class="num">' + num((streams[name] || {})[k]) + '</td>'; }).join('') + '</tr>';
+      return '<tr><td>' + esc(name) + '</td>' + STREAM_KEYS.map(function (k) { return '<td class="num" data-label="' + k.replace(/_/g, ' ') + '">' + num((streams[name] || {})[k]) + '</td>'; }).join('') + '</tr>';
     });
     var cells = Object.keys(counters).map(function (k) {
       return '<div><span title="' + esc(COUNTER_HELP[k] || '') + '">' + esc(k) + '</span><strong>' + num(counters[k]) + '</strong></div>';
@@ -89,7 +90,17 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       (run.error ? '<div class="error" id="last-run-error">' + longText('run:' + run.id, run.error) + '</div>' : '') +
       (rows.length ? '<div class="scroll"><table class="streams"><thead><tr><th>Stream</th>' + STREAM_KEYS.map(function (k) { return '<th class="num">' + k.replace(/_/g, ' ') + '</th>'; }).join('') +
         '</tr></thead><tbody>' + rows.join('') + '</tbody></table></div>' : '<p class="muted">Nothing read.</p>') +
+      notices(streams) +
       '<div class="counters" title="the service&#39;s add-orders counters, summed over the run">' + cells.join('') + '</div>');
+  }
+
+  /** What a connector left out of a stream (a CRM refusing its products endpoint), with how to grant it. */
+  function notices(streams) {
+    var items = [];
+    Object.keys(streams).forEach(function (name) {
+      ((streams[name] || {}).notices || []).forEach(function (text, i) { items.push('<li>' + esc(name) + ': ' + longText('notice:' + name + i, text) + '</li>'); });
+    });
+    return items.length ? '<ul class="warning" id="last-run-notices">' + items.join('') + '</ul>' : '';
   }
 
   /** An outbound run in the connections table: its flow's own counters, named (it reads and sends nothing). */
@@ -192,6 +203,37 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).catch(function () {});
   }
 
+  /** A generic-crm connection's stages and what each is sent as; uncovered ones flagged with their deals. */
+  function renderStages() {
+    var m = state.stages;
+    $('stages-block').hidden = !m;
+    if (!m) return;
+    if (m.error) { setHtml($('stages-text'), '<span class="error">The CRM&#39;s stages could not be read: ' + esc(m.error) + '</span>'); setHtml(document.querySelector('#stages tbody'), ''); return; }
+    var uncovered = m.stages.filter(function (s) { return s.status === null; });
+    setHtml($('stages-text'), uncovered.length
+      ? '<strong class="error">' + uncovered.length + ' stage' + (uncovered.length === 1 ? '' : 's') + ' not covered by status_map</strong>, ' +
+        num(uncovered.reduce(function (n, s) { return n + s.deals_last_run; }, 0)) + ' deal(s) of the last run in them.'
+      : 'Every stage is covered by status_map.');
+    setHtml(document.querySelector('#stages tbody'), m.stages.map(function (s) {
+      var sent = s.status === null ? '<span class="error">not covered: sent as "' + esc(s.id) + '"</span>' : '"' + esc(s.status) + '"';
+      return '<tr class="' + (s.status === null ? 'uncovered' : '') + '" data-stage="' + esc(s.id) + '">' + cell('Pipeline', esc(s.pipeline || '—')) +
+        cell('Stage', esc(s.name) + ' <span class="muted">' + esc(s.id) + '</span>') + cell('CRM says', esc(s.outcome)) + cell('Sent as', sent) +
+        cell('Deals of the last run', num(s.deals_last_run), 'num') + '</tr>';
+    }).join(''));
+  }
+
+  /** Read again when the selected connection or its last run changes (the server asks the CRM at most every 10 minutes). */
+  function refreshStages(c) {
+    if (!c || c.connector !== 'generic-crm') { state.stages = null; stagesFor = null; return Promise.resolve(); }
+    var key = c.id + ':' + (c.last_run ? c.last_run.id + c.last_run.status : '');
+    if (key === stagesFor) return Promise.resolve();
+    stagesFor = key;
+    return api('GET', '/api/connections/' + encodeURIComponent(c.id) + '/stage-mapping').then(function (res) {
+      if (c.id !== selected) return;
+      state.stages = res.status === 200 ? res.body : { error: (res.body && res.body.message) || String(res.status) };
+    });
+  }
+
   function renderAll() {
     renderAlerts();
     renderConnections();
@@ -202,6 +244,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     renderRun(syncs[0]);
     renderChart(syncs);
     renderWriteBack(state.runs.filter(function (r) { return r.flow === 'write_back'; }));
+    renderStages();
     renderRejected();
   }
 
@@ -246,6 +289,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
         api('GET', '/api/runs?connection=' + encodeURIComponent(id) + '&limit=30'),
         readOpen(id, 50),
         refreshOpenCounts(),
+        refreshStages(state.list.filter(function (c) { return c.id === id; })[0]),
       ]).then(function (got) {
         var runs = listOf(got[0].body, 'runs');
         var last = runs[0] ? api('GET', '/api/runs/' + runs[0].id + '/rejected?limit=50') : Promise.resolve(null);
@@ -260,10 +304,21 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).then(renderAll).catch(function (e) { if (e.message !== 'unauthorized') $('updated').textContent = 'error: ' + e.message; });
   }
 
+  /**
+   * A tapped connection's details start below the whole list (2,000 px down on a phone with seven): once they are
+   * rendered, go there when they start above the window or in its lower third (a glimpse of the title is not the details).
+   */
+  function showDetail() {
+    var top = $('detail').getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight * 2 / 3) $('detail').scrollIntoView({ block: 'start' });
+  }
+
+  /** Resolves once the connection's details are rendered with its runs. */
   function select(id) {
-    if (id === selected) return;
-    selected = id; state.runs = []; state.open = null; state.lastRunRejected = null;
-    renderAll(); refresh();
+    if (id === selected) return Promise.resolve();
+    selected = id; state.runs = []; state.open = null; state.lastRunRejected = null; state.stages = null; stagesFor = null;
+    renderAll();
+    return refresh();
   }
 
   function start() {
@@ -329,7 +384,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       return;
     }
     var row = e.target.closest('#connections tr[data-id]');
-    if (row) select(row.getAttribute('data-id'));
+    if (row) select(row.getAttribute('data-id')).then(showDetail);
   });
 
   if (sessionStorage.getItem(TOKEN_KEY)) start(); else logout();

@@ -13,7 +13,10 @@ export const STATUS_PAGE_CSS = /* css */ `
   h2 { font-size: 15px; margin: 0 0 12px; }
   h2.sub { margin-top: 16px; }
   table { border-collapse: collapse; width: 100%; }
-  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: anywhere; }
+  /* words stay whole (a table column never squeezes "spreadsheet" into "spreadshee/t"); only a word longer than its
+     column breaks. Texts from the source (reasons, refs, errors) may break anywhere: they can be one endless token. */
+  th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; overflow-wrap: break-word; }
+  #rejected td, #open-rejected td, #active-alerts td { overflow-wrap: anywhere; }
   th { color: var(--muted); font-weight: 500; font-size: 12px; text-transform: uppercase; letter-spacing: .03em; overflow-wrap: normal; }
   tr.selected { background: #eef4ff; }
   #connections tbody tr { cursor: pointer; }
@@ -27,6 +30,7 @@ export const STATUS_PAGE_CSS = /* css */ `
   .state-running { color: var(--accent); }
   .state-paused { color: var(--warn); }
   .error { color: var(--bad); }
+  ul.warning { color: var(--warn); margin: 8px 0 14px; padding-left: 20px; } /* what a connector left out (notices) */
   #last-run-error { margin: 0 0 14px; } /* a div: a <pre> inside a <p> would end the paragraph and escape .long */
   button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
   button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
@@ -58,9 +62,15 @@ export const STATUS_PAGE_CSS = /* css */ `
     main { padding: 8px; gap: 8px; }
     section { padding: 12px; }
     #login { margin: 24px 8px; }
-    table.streams { min-width: 0; }
-    table.streams th, table.streams td { padding: 4px 5px; }
-    table.streams th { letter-spacing: 0; }
+    /* a stream per line block, its counters labelled and wrapping as whole pairs: no column to cut at the right */
+    table.streams { min-width: 0; width: 100%; }
+    table.streams thead { display: none; }
+    table.streams tbody, table.streams tr { display: block; }
+    table.streams tr { border-bottom: 1px solid var(--line); padding: 4px 0; }
+    table.streams td { display: inline-block; border: 0; padding: 0 14px 0 0; }
+    table.streams td:first-child { display: block; font-weight: 600; }
+    table.streams td.num { text-align: left; }
+    table.streams td.num::before { content: attr(data-label) " "; color: var(--muted); font-size: 12px; }
     table.cards thead { display: none; }
     table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 4px; }
     table.cards td { display: flex; gap: 12px; border: 0; padding: 2px 0; }

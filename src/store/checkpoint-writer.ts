@@ -11,7 +11,10 @@ import { SerialWriter } from './serial-writer';
 
 export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;
 
-/** Everything one acknowledged batch changes, written in ONE transaction. */
+/**
+ * Everything one acknowledged batch changes, written in ONE transaction: a sync's batch (acknowledged by the
+ * service) and an outbound flow's batch (answered by the CRM) alike.
+ */
 export interface Checkpoint {
   runId: number;
   connectionId: string;
@@ -20,8 +23,13 @@ export interface Checkpoint {
   /** managers deleted from the service: their record states go */
   forgotten?: string[];
   rejections: NewRejection[];
-  streams: Partial<Record<string, StreamCounters>>;
-  counters: ServiceCounters;
+  /** false: the rejections stay in the run's list only, not in the connection's open rejections (default true) */
+  openRejected?: boolean;
+  /** a sync's counters so far */
+  streams?: Partial<Record<string, StreamCounters>>;
+  counters?: ServiceCounters;
+  /** an outbound run's counters so far (its flow's) */
+  flowCounters?: Record<string, number>;
   cursor?: Date;
   /** a sort violation: the cursor goes back to this value if it is past it */
   rewind?: Date;
@@ -73,13 +81,14 @@ async function applyCheckpoint(m: EntityManager, cp: Checkpoint): Promise<void> 
   if (cp.forgotten?.length) await RecordStateStore.remove(m, cp.connectionId, cp.stream, cp.forgotten);
   if (cp.rejections.length) {
     await RejectedRecordStore.insert(m, cp.rejections.map((r) => ({ ...r, resolved: false, created_at: now })));
-    await OpenRejectionStore.record(m, cp.runId, cp.rejections, now);
+    if (cp.openRejected !== false) await OpenRejectionStore.record(m, cp.runId, cp.rejections, now);
   }
   if (cp.openRejections?.dropEarlier.length) {
     await OpenRejectionStore.dropEarlier(m, cp.connectionId, cp.stream, cp.runId, cp.openRejections.dropEarlier);
   }
   if (cp.completeRead) await OpenRejectionStore.closeGone(m, cp.connectionId, cp.stream, cp.runId, cp.completeRead.kept);
-  await RunStore.writeCounters(m, cp.runId, cp.streams, cp.counters);
+  if (cp.streams && cp.counters) await RunStore.writeCounters(m, cp.runId, cp.streams, cp.counters);
+  if (cp.flowCounters) await RunStore.writeFlowCounters(m, cp.runId, cp.flowCounters);
   if (cp.cursor) await CursorStore.advance(m, cp.connectionId, cp.stream, cp.cursor);
   if (cp.rewind) await CursorStore.rewind(m, cp.connectionId, cp.stream, cp.rewind);
   if (cp.state) await CursorStore.saveState(m, cp.connectionId, cp.stream, cp.state);

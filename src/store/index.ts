@@ -28,6 +28,5 @@ export * from './repositories/run.store';
 export * from '../runs/run-vocabulary';
 export * from './repositories/request-budget.store';
 export * from './repositories/connector-secret.store';
-export * from './shared-request-budget';
 export * from './repositories/alert.store';
 export * from './repositories/outbound.store';

@@ -77,6 +77,11 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [WriteBackStore, 'writeBack'],
 ];
 
+/** Each repository of `stores` by its class: what StoreModule provides, for wiring outside Nest (createEngine). */
+export function repositoriesByClass(stores: StoreRepositories): Map<Function, unknown> {
+  return new Map<Function, unknown>([[StoreRepositories, stores], ...EACH.map(([token, key]): [Function, unknown] => [token, stores[key]])]);
+}
+
 /** StoreRepositories and each repository by its class, for StoreModule. */
 export const STORE_REPOSITORY_PROVIDERS: Provider[] = [
   { provide: StoreRepositories, inject: [DataSource], useFactory: (dataSource: DataSource) => new StoreRepositories(dataSource) },

@@ -17,7 +17,8 @@ export const CATEGORY_LEVELS: readonly string[] = Array.from({ length: MAX_CATEG
 export const DEFAULT_DATE_OFFSET_MINUTES = 180;
 
 const UNIX_TIME = /^\d{1,12}$/;
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2}):(\d{2})(?:\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+/** Seconds may be left out: the service's documentation, as the n8n community node quotes it, says "YYYY-MM-DD HH:MM". */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
 
 /** Symbols are code points (an emoji is one); only a long text needs the slower exact count. */
 export function symbolCount(text: string): number {
@@ -39,7 +40,7 @@ export function isProductQuantity(value: unknown): value is number {
 
 /**
  * The instant of an add-orders date (`date_create`, `history[].date`): UNIX time (seconds, number or digits),
- * `YYYY-MM-DD HH:MM:SS` (UTC+03:00), or the same with an offset (`+0000`, `+03:00`, `Z`).
+ * `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DD HH:MM` (UTC+03:00), or the same with an offset (`+0000`, `+03:00`, `Z`).
  * Null when the value is in none of these forms or is not a real date (2024-02-30, 25:00:00).
  */
 export function readOrderDate(value: unknown): Date | null {
@@ -58,7 +59,7 @@ function fromUnix(seconds: number): Date | null {
 function fromDateTime(text: string): Date | null {
   const match = DATE_TIME.exec(text);
   if (!match) return null;
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number);
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map((part) => Number(part ?? 0));
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
   const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
   if (new Date(wallClock).getUTCDate() !== day) return null; // 2024-02-30 and the like

@@ -180,10 +180,12 @@ describe('admin REST API', () => {
     it("runs the connector's check without echoing its secrets", async () => {
       const ok = await api('post', '/api/connections/crm/check');
       expect(ok.status).toBe(200);
-      expect(ok.body).toEqual({ connection_id: 'crm', ok: true, message: 'reached the test source' });
+      expect(ok.body).toMatchObject({ connection_id: 'crm', ok: true, message: expect.stringMatching(/^service: ok: .*; source: ok: reached the test source$/) });
+      expect(ok.body.checks.map((c: { name: string }) => c.name)).toEqual(['service', 'source']);
       const failed = await api('post', '/api/connections/broken/check');
       expect(failed.body.ok).toBe(false);
-      expect(failed.body.message).toContain('answered 401');
+      expect(failed.body.checks[0]).toMatchObject({ name: 'service', ok: true });
+      expect(failed.body.checks[1]).toMatchObject({ name: 'source', ok: false, message: expect.stringContaining('answered 401') });
       expect(failed.body.message).not.toContain(BROKEN_TOKEN);
     });
 

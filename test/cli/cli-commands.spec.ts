@@ -31,7 +31,7 @@ describe('cli commands', () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toMatch(/^deals: read 3 · sent 2 · unchanged 0 · rejected 1 · /m);
     // progress: how far through the source (the fixture reports its file's bytes), then the stream's last numbers
-    expect(first.stdout).toMatch(/^\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · unchanged 0 · rejected 1/m);
+    expect(first.stderr).toMatch(/^\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 3 · sent 2 · unchanged 0 · rejected 1/m);
     const second = await runCliInProcess(['sync', 'sheet', '--config', config]);
     expect(second.code).toBe(0);
     expect(second.stdout).toMatch(/^deals: read 3 · sent 0 · unchanged 2 · rejected 1 · /m);
@@ -55,7 +55,10 @@ describe('cli commands', () => {
 
   it('checks a connection, and previews records and payloads without sending', async () => {
     const check = await runCliInProcess(['check', 'sheet', '--config', config]);
-    expect(check).toMatchObject({ code: 0, stdout: 'connection sheet: ok: deals.csv is readable\n' });
+    expect(check).toMatchObject({
+      code: 0,
+      stdout: `connection sheet: service: ok: the service at ${sandbox.url} accepts the Api-key for project 1\nconnection sheet: source: ok: deals.csv is readable\n`,
+    });
 
     const preview = await runCliInProcess(['preview', 'sheet', '--stream', 'deals', '--limit', '2', '--config', config]);
     expect(preview.code).toBe(0);
@@ -87,7 +90,8 @@ describe('cli commands', () => {
   it('serves the embedded sandbox itself when the config names no service', async () => {
     const embedded = writeConfig(dir, null, '', csv, 'embedded.yaml');
     const result = await runCliInProcess(['sync', 'sheet', '--config', embedded]);
-    expect(result.stderr).toBe('');
+    // stderr: only the stream's progress line (no problem)
+    expect(result.stderr).toMatch(/^\S+ run 1 deals: 100% [^\n]*\n$/);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^deals: read 3 · sent 2 · /m);
   });
@@ -137,7 +141,11 @@ describe('cli admin commands', () => {
     expect(runs.body).toMatchObject({ total: 1, limit: 1, offset: 0 });
     expect(runs.body.runs[0]).toMatchObject({ status: 'succeeded', trigger: 'cli' });
 
-    expect((await json('check', 'sheet')).body).toEqual({ connection_id: 'sheet', ok: true, message: 'deals.csv is readable' });
+    expect((await json('check', 'sheet')).body).toMatchObject({
+      connection_id: 'sheet',
+      ok: true,
+      checks: [{ name: 'service', ok: true, message: expect.any(String) }, { name: 'source', ok: true, message: 'deals.csv is readable' }],
+    });
 
     const preview = await json('preview', 'sheet', '--limit', '1');
     expect(preview.body.connectionId).toBe('sheet');

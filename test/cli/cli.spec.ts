@@ -61,8 +61,11 @@ describe('cli sync (child process)', () => {
     expect(ok.stdout).not.toContain('cli-secret-token-31337');
   });
 
-  it('shows progress as plain lines when stdout is not a terminal: how far through the source, and the numbers', () => {
-    expect(ok.stdout).toMatch(/^\d{4}-\d\d-\d\dT\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 26 · sent 3 · unchanged 0 · rejected 23/m);
+  it('shows progress on stderr as plain lines when it is not a terminal: each stream once, how far through the source, and the numbers', () => {
+    const progress = ok.stderr.split('\n').filter((l) => / run \d+ deals: /.test(l));
+    expect(progress).toHaveLength(1);
+    expect(progress[0]).toMatch(/^\d{4}-\d\d-\d\dT\S+ run \d+ deals: 100% \(\d+ B of \d+ B\) · read 26 · sent 3 · unchanged 0 · rejected 23/);
+    expect(ok.stdout).not.toMatch(/ run \d+ deals: /);
   });
 
   it('--json prints one JSON document, the finished run as GET /api/runs/{id} answers', () => {
@@ -84,7 +87,7 @@ describe('cli sync (child process)', () => {
     expect(ok.stdout).not.toMatch(/INFO|\[SyncEngine\]/);
     const logLines = ok.stderr.split('\n').filter((l) => l !== '');
     expect(logLines.length).toBeGreaterThan(0);
-    for (const line of logLines) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] (INFO|WARN): /);
+    for (const line of logLines.filter((l) => !/^\d{4}-\d\d-\d\dT\S+ run \d+ /.test(l))) expect(line).toMatch(/^\[\d\d:\d\d:\d\d\] (INFO|WARN): /);
     expect(ok.stderr).toMatch(/^\[\d\d:\d\d:\d\d\] INFO: \[SyncEngine\] \[sheet run \d+\] run started: mode incremental, trigger cli$/m);
   });
 

@@ -44,9 +44,9 @@ describe('sync progress', () => {
     expect(duration(7800)).toBe('2 h 10 min');
   });
 
-  it('prints plain lines when stdout is not a terminal: one per stream every few seconds, and each stream\'s last state', () => {
+  it('prints plain lines on stderr when it is not a terminal: a long stream every few seconds, and its last state once', () => {
     const lines: string[] = [];
-    const out: CliOutput = { line: (t) => lines.push(t), error: () => undefined, isTTY: false };
+    const out: CliOutput = { line: () => { throw new Error('progress on stdout'); }, error: (t) => lines.push(t), isTTY: false };
     let now = Date.parse('2026-01-01T00:00:00Z');
     const reporter = progressReporter(out, { lineIntervalMs: 5_000, now: () => now });
     const file = (done: number) => ({ done, total: 4 * MB, unit: 'bytes' as const });
@@ -56,10 +56,27 @@ describe('sync progress', () => {
     }
     reporter.stop();
     expect(lines).toEqual([
-      '2026-01-01T00:00:01.000Z run 7 deals: 8% (341.3 kB of 4.0 MB) · read 100 · sent 99 · unchanged 0 · rejected 1 · 100 records/s · 11 s left',
       '2026-01-01T00:00:06.000Z run 7 deals: 50% (2.0 MB of 4.0 MB) · read 600 · sent 599 · unchanged 0 · rejected 1 · 100 records/s · 6 s left',
       '2026-01-01T00:00:11.000Z run 7 deals: 91% (3.7 MB of 4.0 MB) · read 1100 · sent 1099 · unchanged 0 · rejected 1 · 100 records/s · 1 s left',
       '2026-01-01T00:00:12.000Z run 7 deals: 100% (4.0 MB of 4.0 MB) · read 1200 · sent 1199 · unchanged 0 · rejected 1 · 100 records/s',
+    ]);
+  });
+
+  it('prints each short stream once: its last state, when the next stream begins or the run ends', () => {
+    const lines: string[] = [];
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    const reporter = progressReporter({ line: () => undefined, error: (t) => lines.push(t), isTTY: false }, { lineIntervalMs: 5_000, now: () => now });
+    for (const stream of ['managers', 'clients', 'deals'] as const) {
+      for (const read of [100, 200, 300]) {
+        now += 500;
+        reporter.update(event(stream, read));
+      }
+    }
+    reporter.stop();
+    expect(lines.map((line) => line.replace(/ · \d+ records\/s$/, ''))).toEqual([
+      '2026-01-01T00:00:01.500Z run 7 managers: read 300 · sent 299 · unchanged 0 · rejected 1',
+      '2026-01-01T00:00:03.000Z run 7 clients: read 300 · sent 299 · unchanged 0 · rejected 1',
+      '2026-01-01T00:00:04.500Z run 7 deals: read 300 · sent 299 · unchanged 0 · rejected 1',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { TRACKER_OPERATIONS } from '../../src/tracker';
  */
 export const CONTRACT_PLAN = {
   'orders-clients': [
-    'orders.list', 'orders.addBatch', 'orders.info', 'orders.externalUrl',
+    'orders.list', 'orders.addBatch', 'orders.info', 'orders.externalUrl', 'orders.listStatuses', 'orders.setStatuses',
     'clients.importBatch', 'clients.list', 'clients.feed', 'clients.campaignContacts', 'clients.campaigns',
     'managers.add', 'managers.list', 'managers.update', 'managers.delete',
     'visits.list', 'visits.updateParams',

@@ -158,8 +158,37 @@ describe('contract: orders, clients, managers, visits, projects', () => {
     });
 
     it('orders.externalUrl answers the CRM address of the order', async () => {
-      const answer = (await client.orders.externalUrl('contract-1')) as Record<string, unknown>;
-      expect(answer).toMatchObject({ status: 'success', url: str });
+      const answer = await client.orders.externalUrl('contract-1');
+      expect(answer).toEqual({ status: 'success', externalUrl: str });
+    });
+  });
+
+  describe('project statuses (outside the specification, shapes from public clients)', () => {
+    it('orders.listStatuses unwraps the dictionary; orders.setStatuses adds a status add-orders then accepts', async () => {
+      const before = await client.orders.listStatuses();
+      expect(before.map((s) => s.id)).toEqual(expect.arrayContaining(['0', '1', '2']));
+      expectEach(before, { id: str, name: str, type: oneOf('progress', 'paid', 'canceled') });
+      const refused = await client.orders.addBatch([{ id: 'contract-stage-1', status: 'C7:PREPAY' }]);
+      expect(refused.skipped_by_status).toBe(1);
+      await expect(client.orders.setStatuses([...before, { id: 'C7:PREPAY', name: 'Prepayment', type: 'paid' }]))
+        .resolves.toMatchObject({ status: 'success' });
+      expect(await client.orders.listStatuses()).toContainEqual({ id: 'C7:PREPAY', name: 'Prepayment', type: 'paid' });
+      const accepted = await client.orders.addBatch([{ id: 'contract-stage-1', status: 'C7:PREPAY' }]);
+      expect(accepted).toMatchObject({ skipped_by_status: 0, saved: 1 });
+    });
+  });
+
+  describe('project statuses (outside the specification, shapes from public clients)', () => {
+    it('orders.listStatuses unwraps the dictionary; orders.setStatuses adds a status add-orders then accepts', async () => {
+      const before = await client.orders.listStatuses();
+      expect(before.map((s) => s.id)).toEqual(expect.arrayContaining(['0', '1', '2']));
+      expectEach(before, { id: str, name: str, type: oneOf('unused', 'progress', 'paid', 'canceled') });
+      const refused = await client.orders.addBatch([{ id: 'contract-stage-1', status: 'C7:PREPAY' }]);
+      expect(refused.skipped_by_status).toBe(1);
+      await expect(client.orders.setStatuses([{ id: 'C7:PREPAY', name: 'Prepayment', type: 'paid' }])).resolves.toMatchObject({ status: 'success' });
+      expect(await client.orders.listStatuses()).toContainEqual({ id: 'C7:PREPAY', name: 'Prepayment', type: 'paid' });
+      const accepted = await client.orders.addBatch([{ id: 'contract-stage-1', status: 'C7:PREPAY' }]);
+      expect(accepted).toMatchObject({ skipped_by_status: 0, saved: 1 });
     });
   });
 

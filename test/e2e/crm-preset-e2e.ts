@@ -1,11 +1,12 @@
 import type { Client, Deal, Manager, StreamName } from '../../src/connectors/canonical';
 import type { RunSummary } from '../../src/engine/engine-types';
 import { CrmServer, FixtureHandler, FixtureRequest, startCrmServer } from '../fixtures/crm/crm-fixture-server';
+import type { WritableCrm } from '../fixtures/crm/crm-writes';
 import { E2eSync } from './e2e-harness';
 import { byId, orderDetails, readServiceContents, ServiceContents } from './sandbox-readback';
 import {
   clientView, expectedClientView, expectedManagerView, expectedOrderDetailView, expectedOrderListView, managerView,
-  orderDetailView, orderListView, sortedById,
+  orderDetailView, orderListView, serviceTime, sortedById,
 } from './service-shape';
 
 /** A CRM fixture of test/fixtures/crm/: a handler, the preset settings a user writes, the canonical records it holds. */
@@ -28,6 +29,8 @@ export interface PresetCase {
    * a changed-since filter (the connector applies the window itself; the engine's counters prove the rest).
    */
   changedSince?: { read(request: FixtureRequest): string | undefined; format(since: Date): string };
+  /** the fixture CRM behind `fixture.handler`, when it can add a product to a deal (products and history) */
+  crm?: WritableCrm;
 }
 
 export interface PresetContext {
@@ -129,6 +132,36 @@ export function describePresetEndToEnd(c: PresetCase, extra?: (ctx: () => Preset
       const after = await readServiceContents(ctx.e2e.tracker);
       expect(after.orders.map(orderListView)).toEqual(ctx.contents.orders.map(orderListView));
     });
+
+    const paidStatuses = new Set(['1']);
+    const withHistory = expected.deals.filter((d) => (d.history ?? []).some((h) => paidStatuses.has(h.status)) && paidStatuses.has(d.status ?? ''));
+    if (withHistory.length > 0) {
+      it('a paid deal is paid on the date its history reached the paid stage (not on the day of the sync)', async () => {
+        const details = await orderDetails(ctx.e2e.tracker, withHistory.map((d) => d.id));
+        for (const deal of withHistory) {
+          const paid = deal.history!.filter((h) => paidStatuses.has(h.status)).map((h) => h.date.getTime());
+          const date = new Date(Math.max(...paid));
+          expect({ deal: deal.id, paid: details.get(deal.id)!.order.paid_date }).toEqual({ deal: deal.id, paid: serviceTime(date) });
+        }
+      });
+    }
+
+    const addProduct = c.crm?.addProduct?.bind(c.crm);
+    if (addProduct) {
+      it('a product added to one deal re-sends that deal only, with the product', async () => {
+        const deal = expected.deals.find((d) => (d.products ?? []).length > 0)!;
+        const product = addProduct(deal.id);
+        const third = await ctx.e2e.run();
+        expect({ status: third.status, error: third.error }).toEqual({ status: 'succeeded', error: null });
+        expect({ sent: third.streams.deals?.sent, processed: third.counters.processed }).toEqual({ sent: 1, processed: 1 });
+        const details = await orderDetails(ctx.e2e.tracker, [deal.id]);
+        const view = orderDetailView(details.get(deal.id)!);
+        const expectedView = expectedOrderDetailView({ ...deal, products: [...deal.products!, product] }, undefined);
+        expect(view.products).toEqual(expectedView.products);
+        const fourth = await ctx.e2e.run();
+        expect(fourth.streams.deals?.sent).toBe(0);
+      });
+    }
 
     extra?.(() => ctx);
   });

@@ -7,11 +7,13 @@ import { describePresetEndToEnd } from './crm-preset-e2e';
  * fields in `custom_fields` named by /v2/dealFields and /v2/personFields, organizations by ids, the first
  * /v2/deals answered 429 with Retry-After (the burst limit). The second run asks only for deals updated since
  * the cursor minus the overlap (`updated_since`). Every request and answer is held to Pipedrive's OpenAPI documents.
+ * Products: /v2/deals/products by the page's deal ids, the catalog by ids (/v2/products, /v2/productFields);
+ * history: each deal's /v1/deals/{id}/flow (changes only).
  */
 const statuses: number[] = [];
-const burstOnce = pipedrive.createHandler({ burstLimitOnce: true });
+const crm = pipedrive.createCrm({ burstLimitOnce: true });
 const handler: FixtureHandler = (request, server) => {
-  const answer = burstOnce(request, server);
+  const answer = crm.handler(request, server);
   statuses.push(answer.status ?? 200);
   return answer;
 };
@@ -20,6 +22,7 @@ describePresetEndToEnd(
   {
     preset: 'pipedrive',
     fixture: { ...pipedrive, handler },
+    crm,
     isDealsList: (request) => request.path === '/api/v2/deals' && request.query.get('sort_by') === 'update_time',
     changedSince: {
       read: (request) => request.query.get('updated_since') ?? undefined,

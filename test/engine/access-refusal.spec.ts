@@ -57,7 +57,7 @@ describe('engine: a refused key fails the run and rejects no record', () => {
     expect(run.status).toBe('failed');
     expect(run.error).toBe(
       'stream managers: the service refused the Api-key (tracker.api_key, env TRACKER_API_KEY); the service said HTTP 401: ' +
-        'unauthorized: Api-key is not valid details={} (on managers.add (POST /project/integration/manager/add))',
+        'authentication_failed: Api-key is not valid details={} (on managers.add (POST /project/integration/manager/add))',
     );
     expect(run.error).not.toContain('wrong-key-0000');
     expect(run.rejectedCount).toBe(0);
@@ -70,7 +70,7 @@ describe('engine: a refused key fails the run and rejects no record', () => {
     await againstSandbox((s) => s.apiKey, () => '987654');
     const run = await h.run();
     expect(run.status).toBe('failed');
-    expect(run.error).toMatch(/^stream managers: the service refused project 987654 for this Api-key \(tracker\.project, env TRACKER_PROJECT\); the service said HTTP 403: forbidden: project 987654: the Api-key has no access to it/);
+    expect(run.error).toMatch(/^stream managers: the service refused project 987654 for this Api-key \(tracker\.project, env TRACKER_PROJECT\); the service said HTTP 403: access_denied: project 987654: the Api-key has no access to it/);
     expect(run.rejectedCount).toBe(0);
     await expectNothingKept(run.runId);
   });
@@ -83,11 +83,11 @@ describe('engine: a refused key fails the run and rejects no record', () => {
     // The key is revoked after the first batch of deals: that batch stays acknowledged, nothing after it is kept.
     h.service.script = (call) =>
       call.path === '/project/add-orders' && !call.ids.includes('d1')
-        ? { status: 200, body: { status: 'error', error: 'unauthorized', description: 'Api-key is not valid' } }
+        ? { status: 200, body: { status: 'error', error: 'authentication_failed', description: 'Api-key is not valid' } }
         : undefined;
     const run = await h.run();
     expect(run.status).toBe('failed');
-    expect(run.error).toMatch(/^stream deals: the service refused the Api-key .*; the service said HTTP 200: unauthorized: Api-key is not valid/);
+    expect(run.error).toMatch(/^stream deals: the service refused the Api-key .*; the service said HTTP 401: authentication_failed: Api-key is not valid: answered with HTTP 200/);
     expect(run.rejectedCount).toBe(0);
     expect(run.streams.deals).toMatchObject({ sent: 10, rejected: 0 });
     expect(h.service.callsTo('/project/add-orders')).toHaveLength(2); // not retried

@@ -5,7 +5,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { TrackerSyncConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
-import { ConnectionsService } from '../../src/engine/connections.service';
+import { ConnectionsService } from '../../src/engine/connection/connections.service';
 import { UnknownConnectionError } from '../../src/engine/engine-errors';
 import { ENGINE_LOGGER } from '../../src/engine/engine-logger';
 import { EngineModule } from '../../src/engine/engine.module';

@@ -42,7 +42,7 @@ describe('sandbox add-orders rules', () => {
     expect(answer.body).toMatchObject({ processed: 3, uploaded: 1, saved: 1, skipped_by_invalid_format: 2 });
     expect(answer.body.comment).toContain('bad-date-1');
     expect(answer.body.comment).toContain('bad-date-2');
-    expect((await info('bad-date-1')).body).toMatchObject({ status: 'error', error: 'not_found' });
+    expect((await info('bad-date-1')).body).toMatchObject({ status: 'error', error: 'resource_not_found' });
   });
 
   it('drops a custom field over 1000 symbols, counts it, and saves the order with its other fields', async () => {
@@ -56,14 +56,14 @@ describe('sandbox add-orders rules', () => {
   it('skips an order whose status the project does not know; CRM stage ids map to groups', async () => {
     const answer = await addOrders([{ id: 'st-unknown', status: 'no-such-status' }, { id: 'st-crm', status: '142' }]);
     expect(answer.body).toMatchObject({ processed: 2, uploaded: 1, saved: 1, skipped_by_status: 1 });
-    expect((await info('st-unknown')).body.error).toBe('not_found');
+    expect((await info('st-unknown')).body.error).toBe('resource_not_found');
     expect((await info('st-crm')).body.order).toMatchObject({ status: 'paid', status_original: '142' });
   });
 
   it('holds an order whose visit is unknown, then writes it when the visit appears', async () => {
     const waiting = await addOrders([{ id: 'wait-1', tracker: '7770001', price: '500' }]);
     expect(waiting.body).toMatchObject({ processed: 1, uploaded: 0, saved: 0, skipped_by_waiting_visit_info: 1 });
-    expect((await info('wait-1')).body.error).toBe('not_found');
+    expect((await info('wait-1')).body.error).toBe('resource_not_found');
     const visit = await sandbox.post('_sandbox/visits', [{ id: '7770001', source: { system_name: 'google_ads' } }]);
     expect(visit.body.status).toBe('success');
     const order = (await info('wait-1')).body;
@@ -122,7 +122,7 @@ describe('sandbox add-orders rules', () => {
       { level: '1', value: 'Home' }, { level: '2', value: 'Light' }, { level: '3', value: 'Lamps' },
       { level: '4', value: 'Desk' }, { level: '5', value: 'LED' },
     ]);
-    const list = await sandbox.post('project/integration/order/list', { filters: { and: [['id', '=', 'prod-1']] } });
+    const list = await sandbox.post('project/integration/order/list', { filters: [['id', '=', 'prod-1']] });
     expect(list.body.data[0]).toMatchObject({ revenue: 2000, cost: 700, visit_id: '1000010', tracker: 1000010 });
   });
 
@@ -162,7 +162,7 @@ describe('sandbox add-orders rules', () => {
     const again = await addOrders(orders, project);
     // big-10 flips between its two versions inside the batch; the 1,198 others are unchanged.
     expect(again.body).toMatchObject({ processed: 1200, saved: 2, skipped_because_not_changed: 1198 });
-    const list = await sandbox.post('project/integration/order/list', { filters: { and: [['id', '=', 'big-10']] } }, { project });
+    const list = await sandbox.post('project/integration/order/list', { filters: [['id', '=', 'big-10']] }, { project });
     expect(list.body.data[0].revenue).toBe(999);
     expect((await sandbox.post('project/integration/order/list', { limit: 1 }, { project })).body.total).toBe(1199);
   });

@@ -27,7 +27,7 @@ describe('sandbox auth and errors', () => {
     for (const key of [null, 'wrong-key']) {
       const soft = await listManagers({ key });
       expect(soft.status).toBe(200);
-      expect(soft.body).toEqual({ status: 'error', error: 'unauthorized', description: expect.stringContaining('Api-key'), details: {} });
+      expect(soft.body).toEqual({ status: 'error', error: 'authentication_failed', description: expect.stringContaining('Api-key'), details: {} });
       expect((await listManagers({ key, headers: HTTP })).status).toBe(401);
     }
   });
@@ -35,7 +35,7 @@ describe('sandbox auth and errors', () => {
   it('answers a project the key cannot access with 403', async () => {
     const answer = await listManagers({ key: 'limited-key', project: otherProject, headers: HTTP });
     expect(answer.status).toBe(403);
-    expect(answer.body).toMatchObject({ status: 'error', error: 'forbidden' });
+    expect(answer.body).toMatchObject({ status: 'error', error: 'access_denied' });
     expect(answer.body.description).toContain(String(otherProject));
     expect((await listManagers({ key: 'limited-key', project: 1 })).body.status).toBe('success');
   });
@@ -43,7 +43,7 @@ describe('sandbox auth and errors', () => {
   it('answers a missing project on a project-scoped operation with 400 naming it', async () => {
     const answer = await listManagers({ project: null, headers: HTTP });
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ status: 'error', error: 'invalid_request', details: { field: 'project' } });
+    expect(answer.body).toMatchObject({ status: 'error', error: 'request_data_validation_error', details: { field: 'project' } });
     expect(answer.body.description).toContain('project');
     expect((await sandbox.get('user/projects', { project: null })).body.status).toBe('success');
   });
@@ -51,7 +51,7 @@ describe('sandbox auth and errors', () => {
   it('answers malformed JSON with 400 in the service body, 200 without Use-Http-Code', async () => {
     const soft = await sandbox.post('project/add-orders', undefined, { raw: '[{"id": "1",' });
     expect(soft.status).toBe(200);
-    expect(soft.body).toMatchObject({ status: 'error', error: 'invalid_request' });
+    expect(soft.body).toMatchObject({ status: 'error', error: 'request_data_validation_error' });
     expect(soft.body.description).toContain('JSON');
     const strict = await sandbox.post('project/add-orders', undefined, { raw: '{oops', headers: HTTP });
     expect(strict.status).toBe(400);
@@ -71,14 +71,14 @@ describe('sandbox auth and errors', () => {
   it("puts the sections' routes behind the same auth and error body", async () => {
     const answer = await sandbox.post('project/analytics/source/list', {}, { key: null, headers: HTTP });
     expect(answer.status).toBe(401);
-    expect(answer.body.error).toBe('unauthorized');
+    expect(answer.body.error).toBe('authentication_failed');
   });
 
   it("maps Nest's own exceptions (ValidationPipe messages name the field)", () => {
     const validation = toSandboxError(new BadRequestException(['name must be a string', 'id should not be empty']));
-    expect(validation).toMatchObject({ httpStatus: 400, code: 'invalid_request', details: { field: 'name' } });
+    expect(validation).toMatchObject({ httpStatus: 400, code: 'request_data_validation_error', details: { field: 'name' } });
     expect(validation.description).toBe('name must be a string; id should not be empty');
-    expect(toSandboxError(new NotFoundException('Cannot POST /x'))).toMatchObject({ httpStatus: 404, code: 'not_found' });
+    expect(toSandboxError(new NotFoundException('Cannot POST /x'))).toMatchObject({ httpStatus: 404, code: 'resource_not_found' });
     expect(toSandboxError(new Error('boom'))).toMatchObject({ httpStatus: 500, code: 'internal_error' });
   });
 
@@ -98,7 +98,7 @@ describe('sandbox auth and errors', () => {
       expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       const soft = await limited.post('project/integration/manager/list', {});
       expect(soft.status).toBe(200);
-      expect(soft.body).toMatchObject({ status: 'error', error: 'too_many_requests' });
+      expect(soft.body).toMatchObject({ status: 'error', error: 'request_limit_error' });
       expect(soft.headers.get('retry-after')).not.toBeNull();
     } finally {
       await limited.close();

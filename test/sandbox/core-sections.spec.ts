@@ -17,7 +17,7 @@ describe('sandbox core sections', () => {
       expect(all.body).toMatchObject({ status: 'success', total: 2000 });
       expect(all.body.data).toHaveLength(3);
       expect(all.body.data[0]).toMatchObject({ id: '1000001', first_visit_id: '1000001', tracker_params: expect.any(Object) });
-      const ads = await sandbox.post('project/site/visit/list', { filters: { and: [['source.system_name', '=', 'google_ads']] }, limit: 10000 });
+      const ads = await sandbox.post('project/site/visit/list', { filters: [['source.system_name', '=', 'google_ads']], limit: 10000 });
       expect(ads.body.total).toBeGreaterThan(0);
       expect(ads.body.total).toBeLessThan(2000);
       expect(ads.body.data.every((visit: any) => visit.source.system_name === 'google_ads')).toBe(true);
@@ -33,7 +33,7 @@ describe('sandbox core sections', () => {
       }
     });
 
-    it('answers at most 10,000 records and at most 1 request per second with the budget on', async () => {
+    it('answers at most 10,000 records (400 above, with the cap) and at most 1 request per second with the budget on', async () => {
       const limited = await SandboxHarness.start({ budget: 'on' });
       try {
         const [first, second] = await Promise.all([
@@ -43,9 +43,20 @@ describe('sandbox core sections', () => {
         expect([first, second].find((answer) => answer.status === 429)?.headers.get('retry-after')).toBe('1');
         await limited.post('_sandbox/visits', Array.from({ length: 8100 }, (_, index) => ({ id: String(3_000_000 + index) })));
         await new Promise((resolve) => setTimeout(resolve, 1100));
-        const capped = await limited.post('project/site/visit/list', { limit: 20000 }, HTTP);
+        const refused = await limited.post('project/site/visit/list', { limit: 20000 }, HTTP);
+        expect(refused.status).toBe(400);
+        expect(refused.body).toMatchObject({ error: 'request_data_validation_error', details: { field: 'limit', max: 10000 } });
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const capped = await limited.post('project/site/visit/list', { limit: 10000, offset: 50 }, HTTP);
         expect(capped.body.total).toBe(10100);
         expect(capped.body.data).toHaveLength(10000);
+        // read in chunks of 2,000 by (date, id): the page is the same as one read in full would give
+        const ids = capped.body.data.map((visit: { id: string }) => visit.id);
+        expect(new Set(ids).size).toBe(10000);
+        await new Promise((resolve) => setTimeout(resolve, 1100));
+        const tail = await limited.post('project/site/visit/list', { limit: 100, offset: 10050 }, HTTP);
+        expect(tail.body.data).toHaveLength(50);
+        expect(tail.body.data.filter((visit: { id: string }) => ids.includes(visit.id))).toHaveLength(0);
       } finally {
         await limited.close();
       }
@@ -83,7 +94,7 @@ describe('sandbox core sections', () => {
         event_date: '2024-01-01T12:00:00+0000', data: null, visit_id: '1000004', event_id: '3' });
       await documents.insert(1, 'speech_call', { date: '2024-01-01T13:00:00+0000', callee: '+7495', caller: '+7900',
         file_url: 'http://127.0.0.1/rec.mp3', duration: 61, call_status: 'ANSWER', order_id: 'feed-1', visit_id: null });
-      const list = await sandbox.post('project/clients', { filters: { and: [['external_id', '=', 'crm-77']] } });
+      const list = await sandbox.post('project/clients', { filters: [['external_id', '=', 'crm-77']] });
       expect(list.body.total).toBe(1);
       const client = list.body.clients[0];
       expect(client).toMatchObject({ name: 'Ivan', order_count: 1, revenue: 300, profit: 200, first_visit_date: expect.any(String) });
@@ -122,7 +133,7 @@ describe('sandbox core sections', () => {
       });
       expect((await call('delete', { id: '15' })).body.status).toBe('success');
       expect((await call('list', {})).body.total).toBe(0);
-      expect((await call('delete', { id: '15' })).body.error).toBe('not_found');
+      expect((await call('delete', { id: '15' })).body.error).toBe('resource_not_found');
     });
   });
 

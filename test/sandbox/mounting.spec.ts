@@ -56,7 +56,7 @@ describe('sandbox mounted in a host application', () => {
       method: 'POST', headers: { 'Api-key': key, 'Content-Type': 'application/json', 'Use-Http-Code': '1' }, body: '[{',
     });
     expect(response.status).toBe(400);
-    expect(await response.json()).toMatchObject({ status: 'error', error: 'invalid_request' });
+    expect(await response.json()).toMatchObject({ status: 'error', error: 'request_data_validation_error' });
   });
 
   it('takes a large add-orders batch once the host raises its body limit', async () => {

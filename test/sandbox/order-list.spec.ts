@@ -27,19 +27,19 @@ describe('sandbox order list', () => {
   afterAll(() => sandbox.close());
 
   it('applies every comparison operator', async () => {
-    expect(await ids({ filters: { and: [['id', '=', 'A-2']] } })).toEqual(['A-2']);
-    expect(await ids({ filters: { and: [['id', '!=', 'A-2']] } })).toEqual(['A-1', 'B-3', 'B-4', 'C-5']);
-    expect(await ids({ filters: { and: [['revenue', '>', '300']] } })).toEqual(['B-4', 'C-5']);
-    expect(await ids({ filters: { and: [['revenue', '<', '300']] } })).toEqual(['A-1', 'A-2']);
-    expect(await ids({ filters: { and: [['revenue', '>=', '300']] } })).toEqual(['B-3', 'B-4', 'C-5']);
-    expect(await ids({ filters: { and: [['revenue', '<=', '100']] } })).toEqual(['A-1']);
+    expect(await ids({ filters: [['id', '=', 'A-2']] })).toEqual(['A-2']);
+    expect(await ids({ filters: [['id', '!=', 'A-2']] })).toEqual(['A-1', 'B-3', 'B-4', 'C-5']);
+    expect(await ids({ filters: [['revenue', '>', '300']] })).toEqual(['B-4', 'C-5']);
+    expect(await ids({ filters: [['revenue', '<', '300']] })).toEqual(['A-1', 'A-2']);
+    expect(await ids({ filters: [['revenue', '>=', '300']] })).toEqual(['B-3', 'B-4', 'C-5']);
+    expect(await ids({ filters: [['revenue', '<=', '100']] })).toEqual(['A-1']);
   });
 
   it('applies like, like%, in and contains_all', async () => {
-    expect(await ids({ filters: { and: [['name', 'like', 'lpha']] } })).toEqual(['A-1', 'B-4']);
-    expect(await ids({ filters: { and: [['id', 'like%', 'B-']] } })).toEqual(['B-3', 'B-4']);
-    expect(await ids({ filters: { and: [['id', 'in', ['A-1', 'C-5']]] } })).toEqual(['A-1', 'C-5']);
-    expect(await ids({ filters: { and: [['name', 'contains_all', ['Alpha', 'bet']]] } })).toEqual(['B-4']);
+    expect(await ids({ filters: [['name', 'like', 'lpha']] })).toEqual(['A-1', 'B-4']);
+    expect(await ids({ filters: [['id', 'like%', 'B-']] })).toEqual(['B-3', 'B-4']);
+    expect(await ids({ filters: [['id', 'in', ['A-1', 'C-5']]] })).toEqual(['A-1', 'C-5']);
+    expect(await ids({ filters: [['name', 'contains_all', ['Alpha', 'bet']]] })).toEqual(['B-4']);
   });
 
   it('also accepts a flat array of triples, joined by AND', async () => {
@@ -47,10 +47,10 @@ describe('sandbox order list', () => {
   });
 
   it('filters status by group 0/1/2, CRM stage ids included', async () => {
-    expect(await ids({ filters: { and: [['status', '=', '0']] } })).toEqual(['A-1', 'C-5']);
-    expect(await ids({ filters: { and: [['status', '=', '1']] } })).toEqual(['A-2', 'B-4']);
-    expect(await ids({ filters: { and: [['status', '=', '2']] } })).toEqual(['B-3']);
-    expect(await ids({ filters: { and: [['status', 'in', ['1', '2']]] } })).toEqual(['A-2', 'B-3', 'B-4']);
+    expect(await ids({ filters: [['status', '=', '0']] })).toEqual(['A-1', 'C-5']);
+    expect(await ids({ filters: [['status', '=', '1']] })).toEqual(['A-2', 'B-4']);
+    expect(await ids({ filters: [['status', '=', '2']] })).toEqual(['B-3']);
+    expect(await ids({ filters: [['status', 'in', ['1', '2']]] })).toEqual(['A-2', 'B-3', 'B-4']);
   });
 
   it('filters creation_date ranges in any date form', async () => {
@@ -66,19 +66,19 @@ describe('sandbox order list', () => {
 
   it('attaches the visit only with extend: ["visit"]', async () => {
     await sandbox.post('project/add-orders', [{ id: 'V-1', tracker: '1000003', status: '1' }]);
-    const plain = await sandbox.post('project/integration/order/list', { filters: { and: [['id', '=', 'V-1']] } });
+    const plain = await sandbox.post('project/integration/order/list', { filters: [['id', '=', 'V-1']] });
     expect(plain.body.data[0]).toMatchObject({ visit_id: '1000003', visit: null });
-    const extended = await sandbox.post('project/integration/order/list', { filters: { and: [['id', '=', 'V-1']] }, extend: ['visit'] });
+    const extended = await sandbox.post('project/integration/order/list', { filters: [['id', '=', 'V-1']], extend: ['visit'] });
     expect(extended.body.data[0].visit).toMatchObject({ id: '1000003', order_ids: ['V-1'] });
     expect(extended.body.data[0].visit.source.system_name).toEqual(expect.any(String));
   });
 
   it('rejects fields that cannot be filtered and unknown operators with 400', async () => {
     const http = { headers: { 'Use-Http-Code': '1' } };
-    const byVisit = await list({ filters: { and: [['source_type', '=', 'x']] } }, http);
+    const byVisit = await list({ filters: [['source_type', '=', 'x']] }, http);
     expect(byVisit.status).toBe(400);
     expect(byVisit.body.description).toContain('source_type');
-    const badOperator = await list({ filters: { and: [['id', '~', 'x']] } }, http);
+    const badOperator = await list({ filters: [['id', '~', 'x']] }, http);
     expect(badOperator.status).toBe(400);
     expect(badOperator.body.description).toContain('operator');
     const badLimit = await list({ limit: 'many' }, http);
@@ -96,7 +96,7 @@ describe('sandbox order list', () => {
         statuses.push(answer.status);
         if (answer.status === 429) {
           expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-          expect(answer.body.error).toBe('too_many_requests');
+          expect(answer.body.error).toBe('request_limit_error');
         }
         await new Promise((resolve) => setTimeout(resolve, 110));
       }
@@ -105,5 +105,20 @@ describe('sandbox order list', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('caps limit on every list: above the cap a 400 naming limit and the cap, in the service\'s error shape', async () => {
+    const over = async (path: string, limit: number, max: number) => {
+      const answer = await sandbox.post(path, { limit }, { project, headers: { 'Use-Http-Code': '1' } });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({
+        status: 'error', error: 'request_data_validation_error', description: expect.stringContaining(`at most ${max}`), details: { field: 'limit', max },
+      });
+    };
+    await over('project/integration/order/list', 400_000, 10_000);
+    await over('project/clients', 10_001, 10_000);
+    await over('project/emailtracking/email/list', 1_001, 1_000);
+    await over('project/clients/campaign/list', 5_000, 1_000);
+    expect((await list({ limit: 10_000 })).body.status).toBe('success');
   });
 });

@@ -45,7 +45,7 @@ describe('sandbox demo visits: attribution', () => {
 
     it('the order list with extend visit returns the order\'s visit with its source, geo and landing page', async () => {
       await sandbox.post('project/add-orders', [{ id: 'WB-1', tracker: '1000001', status: '1' }, { id: 'WB-2', tracker: '1000003', status: '1' }]);
-      const answer = await sandbox.post('project/integration/order/list', { filters: { and: [['id', 'in', ['WB-1', 'WB-2']]] }, extend: ['visit'] });
+      const answer = await sandbox.post('project/integration/order/list', { filters: [['id', 'in', ['WB-1', 'WB-2']]], extend: ['visit'] });
       const [first, second] = answer.body.data;
       expect(first.visit.source).toMatchObject({
         system_name: 'yandex_direct', display_name_by_level: ['Реклама', 'Яндекс Директ', 'Поиск'],

@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { toRunResponse } from '../../src/application/answers/run.response';
-import { summaryFromRun } from '../../src/engine/run-summary';
+import { summaryFromRun } from '../../src/engine/run/run-summary';
 import { createStoreDataSource, openStore, storeDataSourceOptions, StoreOptions } from '../../src/store/store-data-source';
 import { STORE_MIGRATIONS } from '../../src/store/store-entities';
 import { StoreRepositories } from '../../src/store/store-repositories';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { budgetScope, SharedRequestBudget } from '../../src/store/shared-request-budget';
+import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { StoreRepositories } from '../../src/store/store-repositories';
 import { TrackerClient, TrackerRequestEvent } from '../../src/tracker';
@@ -45,7 +45,7 @@ describe('a 429 shrinks the shared request budget', () => {
   afterAll(() => server.close());
 
   it("makes the other process wait the Retry-After, then halves the pace of both for a while", async () => {
-    server.script({ status: 429, headers: { 'retry-after': '1' }, body: { status: 'error', error: 'too_many_requests' } });
+    server.script({ status: 429, headers: { 'retry-after': '1' }, body: { status: 'error', error: 'request_limit_error' } });
     let throttledAt = 0;
     let other: Promise<unknown> | null = null;
     const b = await clientOf();

@@ -9,7 +9,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { RequestBudgetStore } from '../../src/store/repositories/request-budget.store';
-import { budgetScope, SharedRequestBudget } from '../../src/store/shared-request-budget';
+import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
 import { StoreRepositories } from '../../src/store/store-repositories';
 import { describeStores, storeOptionsFor } from '../support/store-drivers';

@@ -87,7 +87,7 @@ export class FakeTrackerService {
         this.managers.set(call.body.id, call.body);
         return { status: 'success' };
       case '/project/integration/manager/update':
-        if (!this.managers.has(call.body.id)) return { status: 'error', error: 'not_found' };
+        if (!this.managers.has(call.body.id)) return { status: 'error', error: 'resource_not_found' };
         this.managers.set(call.body.id, { ...this.managers.get(call.body.id), ...call.body });
         return { status: 'success' };
       case '/project/integration/manager/delete':

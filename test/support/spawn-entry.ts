@@ -16,10 +16,13 @@ export interface Proc {
   stop(graceMs?: number): Promise<void>;
 }
 
-/** `entry` relative to src/, without extension, e.g. 'main' or 'sandbox/standalone'; `cwd` for relative paths. */
-export function spawnEntry(name: string, entry: string, args: string[], env: Record<string, string>, cwd = ROOT): Proc {
+/**
+ * `entry` relative to src/, without extension, e.g. 'main' or 'sandbox/standalone'; `cwd` for relative paths;
+ * `nodeArgs` before the entry (e.g. the heap cap of `npm start`).
+ */
+export function spawnEntry(name: string, entry: string, args: string[], env: Record<string, string>, cwd = ROOT, nodeArgs: string[] = []): Proc {
   const command = nodeEntry(entry);
-  const proc = spawn(process.execPath, [...command, ...args], {
+  const proc = spawn(process.execPath, [...nodeArgs, ...command, ...args], {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TS_NODE_TRANSPILE_ONLY: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -21,35 +21,53 @@ describe('tracker client: a refused Api-key or project (real loopback server)', 
   const failure = (p: Promise<unknown>) => p.then(() => { throw new Error('no error'); }, (e: unknown) => e as TrackerApiError);
 
   it('HTTP 401: the Api-key is refused, named with what the service said, and not retried', async () => {
-    server.respondWith(() => ({ status: 401, body: { status: 'error', error: 'unauthorized', description: 'Api-key is not valid', details: {} } }));
+    server.respondWith(() => ({ status: 401, body: { status: 'error', error: 'authentication_failed', description: 'Api-key is not valid', details: {} } }));
     const error = await failure(client.managers.add({ id: 'm1', name: 'Ann', email: 'a@example.com' }));
     expect(isAccessRefusal(error)).toBe(true);
     expect(error.refused).toEqual({ what: 'api_key' });
     expect(error.message).toBe(
-      'the service refused the Api-key (tracker.api_key, env TRACKER_API_KEY); the service said HTTP 401: unauthorized: Api-key is not valid ' +
+      'the service refused the Api-key (tracker.api_key, env TRACKER_API_KEY); the service said HTTP 401: authentication_failed: Api-key is not valid ' +
         'details={} (on managers.add (POST /project/integration/manager/add))',
     );
     expect(server.requests).toHaveLength(1);
   });
 
   it('HTTP 403: the project is refused for this key, named by its number', async () => {
-    server.respondWith(() => ({ status: 403, body: { status: 'error', error: 'forbidden', description: 'project 4242: the Api-key has no access to it' } }));
+    server.respondWith(() => ({ status: 403, body: { status: 'error', error: 'access_denied', description: 'project 4242: the Api-key has no access to it' } }));
     const error = await failure(client.orders.addBatch([{ id: 'd1' }]));
     expect(error.refused).toEqual({ what: 'project', project: '4242' });
-    expect(error.message).toMatch(/^the service refused project 4242 for this Api-key \(tracker\.project, env TRACKER_PROJECT\); the service said HTTP 403: forbidden: project 4242: the Api-key has no access to it/);
+    expect(error.message).toMatch(/^the service refused project 4242 for this Api-key \(tracker\.project, env TRACKER_PROJECT\); the service said HTTP 403: access_denied: project 4242: the Api-key has no access to it/);
     expect(server.requests).toHaveLength(1);
   });
 
-  it('the same refusals as an error body inside HTTP 200 (a service that ignores Use-Http-Code)', async () => {
+  it('the service\'s codes inside HTTP 200 (as it answers without Use-Http-Code): authentication_failed, access_denied', async () => {
     server.script(
-      { status: 200, body: { status: 'error', error: 'unauthorized', description: 'Api-key is not valid' } },
-      { status: 200, body: { status: 'error', error: 'forbidden', description: 'project 4242: the Api-key has no access to it' } },
+      { status: 200, body: { status: 'error', error: 'authentication_failed', description: 'Api-key is not valid' } },
+      { status: 200, body: { status: 'error', error: 'access_denied', description: 'project 4242: the Api-key has no access to it' } },
     );
     const key = await failure(client.clients.importBatch([{ id: 'c1', name: 'C' }]));
     expect(key.refused).toEqual({ what: 'api_key' });
-    expect(key.message).toContain('the service said HTTP 200: unauthorized: Api-key is not valid');
+    expect(key.message).toContain('the service said HTTP 401: authentication_failed: Api-key is not valid: answered with HTTP 200');
     const project = await failure(client.managers.list());
     expect(project.refused).toEqual({ what: 'project', project: '4242' });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a proxy\'s or common API\'s codes inside HTTP 200 are refusals too (unauthorized, forbidden)', async () => {
+    server.script(
+      { status: 200, body: { status: 'error', error: 'unauthorized', description: 'Api-key is not valid' } },
+      { status: 200, body: { status: 'error', error: 'forbidden', description: 'no access' } },
+    );
+    expect((await failure(client.clients.importBatch([{ id: 'c1', name: 'C' }]))).refused).toEqual({ what: 'api_key' });
+    expect((await failure(client.managers.list())).refused).toEqual({ what: 'project', project: '4242' });
+  });
+
+  it('request_limit_error inside HTTP 200 is waited on and retried like a 429, even for a create', async () => {
+    server.script(
+      { status: 200, body: { status: 'error', error: 'request_limit_error', description: 'too many requests' } },
+      { status: 200, body: { status: 'success', lead_id: '9' } },
+    );
+    await expect(client.leads.create({ title: 'x', name: 'n', phone: '+7900' } as never)).resolves.toMatchObject({ lead_id: '9' });
     expect(server.requests).toHaveLength(2);
   });
 
@@ -61,7 +79,7 @@ describe('tracker client: a refused Api-key or project (real loopback server)', 
 
   it('a record’s problem (400) and a transient failure (500) are no refusal', async () => {
     server.script(
-      { status: 400, body: { status: 'error', error: 'invalid_request', description: 'name: required field is missing' } },
+      { status: 400, body: { status: 'error', error: 'request_data_validation_error', description: 'name: required field is missing' } },
       { status: 500, body: { status: 'error', error: 'internal_error' } },
       { status: 500, body: { status: 'error', error: 'internal_error' } },
       { status: 500, body: { status: 'error', error: 'internal_error' } },

@@ -48,7 +48,7 @@ describe('tracker client: create calls are never repeated blindly (real loopback
   });
 
   it('a create refused with 429 was not taken: it is retried as before', async () => {
-    server.script({ status: 429, headers: { 'retry-after': '0' }, body: { status: 'error', error: 'too_many_requests' } }, { body: { status: 'success', lead_id: '9' } });
+    server.script({ status: 429, headers: { 'retry-after': '0' }, body: { status: 'error', error: 'request_limit_error' } }, { body: { status: 'success', lead_id: '9' } });
     await expect(make().leads.create(lead)).resolves.toEqual({ status: 'success', lead_id: '9' });
     expect(server.requests).toHaveLength(2);
   });

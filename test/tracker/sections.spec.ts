@@ -6,6 +6,8 @@ const ARGS: Record<string, unknown[]> = {
   'orders.info': ['D 1'],
   'orders.externalUrl': ['D-2'],
   'orders.addBatch': [[{ id: '1' }]],
+  'orders.listStatuses': [],
+  'orders.setStatuses': [[{ id: 'won', name: 'Won', type: 'paid' }]],
   'channels.listExpenses': [],
   'channels.list': [],
   'channels.deleteExpense': [5],

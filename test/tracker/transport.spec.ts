@@ -63,7 +63,7 @@ describe('tracker transport (real loopback server)', () => {
 
   it('waits for Retry-After on 429, then succeeds', async () => {
     server.script(
-      { status: 429, headers: { 'retry-after': '1' }, body: { status: 'error', error: 'too_many_requests' } },
+      { status: 429, headers: { 'retry-after': '1' }, body: { status: 'error', error: 'request_limit_error' } },
       { body: { status: 'success', data: [], total: 0 } },
     );
     const answer = await client.managers.list();

@@ -1,5 +1,5 @@
 import * as path from 'path';
-import type { ConnectorSecrets } from '../../../src/connectors/connector-definition';
+import type { ConnectorSecrets } from 'tracker-sync/connector';
 import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
 import { authNeedsSecret, authSecret, authTypeOf } from './auth-secret';

@@ -2,7 +2,7 @@ import axios from 'axios';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as path from 'path';
-import type { ConnectorSecrets } from '../../../src/connectors/connector-definition';
+import type { ConnectorSecrets } from 'tracker-sync/connector';
 import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
 import { Authenticator, OutgoingRequest } from './authenticator';

@@ -25,8 +25,8 @@ export type PaginatorType = (typeof PAGINATOR_TYPES)[number];
 
 export class PaginatorDefinition {
   @IsOptional() @IsIn(PAGINATOR_TYPES) type?: PaginatorType;
-  /** where page / offset / token parameters go; default: query for GET, body for POST */
-  @IsOptional() @IsIn(['query', 'body']) inject?: 'query' | 'body';
+  /** where page / offset / token parameters go; default: query for GET, body for POST; `none`: only `{{page.<param>}}` (enrichments) */
+  @IsOptional() @IsIn(['query', 'body', 'none']) inject?: 'query' | 'body' | 'none';
   @IsOptional() @IsInt() @Min(1) page_size?: number;
   /** parameter carrying the page size (page_number, offset) */
   @IsOptional() @IsString() size_param?: string;
@@ -64,6 +64,11 @@ export class IncrementalDefinition {
   @IsOptional() @IsString() cursor_timezone?: string;
   /** the source returns records in ascending modification order */
   @IsOptional() @IsBoolean() sorted?: boolean;
+  /**
+   * Each run also re-reads the records modified in this many days before the run (fingerprints drop the unchanged):
+   * for changes the CRM does not reflect in the modification time (a product row, a stage history entry)
+   */
+  @IsOptional() @IsInt() @Min(1) recheck_days?: number;
 }
 
 export class DatesDefinition {
@@ -96,16 +101,52 @@ export class CustomFieldsDefinition {
   @IsOptional() @ValidateNested() @Type(() => LabelsDefinition) labels?: LabelsDefinition;
 }
 
+/** What the service takes from an enrichment: `products: false` / `history: false` in the settings switch it off. */
+export const ENRICH_FEATURES = ['products', 'history'] as const;
+export type EnrichFeature = (typeof ENRICH_FEATURES)[number];
+
+/**
+ * Answers of an enrichment's endpoint that mean "this account or token does not have it" (a token without the
+ * products scope, a plan without the feature): the feature is left out for the rest of the read, with one
+ * warning, and the records still go. Any other failure fails the read as usual.
+ */
+export class EnrichOptionalDefinition {
+  /** HTTP statuses that mean "not granted / not enabled"; default 401, 403, 404 */
+  @IsOptional() @IsArray() @IsInt({ each: true }) statuses?: number[];
+  /** texts of an error answer (any status, or an error object in a 2xx) that mean the same (the CRM's own code) */
+  @IsOptional() @IsArray() @IsString({ each: true }) body_contains?: string[];
+  /** dotted path, in a 2xx answer, of an error that means the same (Bitrix24 batch `result.result_error.rows`) */
+  @IsOptional() @IsString() error_path?: string;
+  /** how to grant it, for the warning and `check` */
+  @IsOptional() @IsString() grant?: string;
+}
+
+/**
+ * Related objects fetched per page by the page's ids (after Airbyte's substream partition router and
+ * Singer's child streams): batched, paged, selected, mapped and joined back to their record.
+ */
 export class EnrichDefinition {
   /** attached to each record as `_related.<name>` */
   @IsString() name: string;
+  /** the deal field it feeds (`products` or `history`): switched off by the setting of that name, left out when refused */
+  @IsOptional() @IsIn(ENRICH_FEATURES) feature?: EnrichFeature;
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /** path (or =JSONata) of the fetched records in an answer */
   @IsOptional() @IsString() records?: string;
-  /** path in a fetched record that holds the id of the record it belongs to */
+  /** path (or =JSONata) in a fetched record of the key it belongs to */
   @IsOptional() @IsString() match?: string;
-  /** path of the record's own id (default: id) */
+  /**
+   * path (or =JSONata) of the record's keys (default: id): one value or a list (a chain: ids an earlier
+   * enrichment found); `{ id, partition }` objects are batched per partition (`{{partition}}` in the request)
+   */
   @IsOptional() @IsString() key?: string;
   @IsOptional() @IsInt() @Min(1) batch_size?: number;
+  /** pages of one batch's answer; `inject: none` leaves `{{page.<param>}}` to the request's templates */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+  /** each fetched record becomes these fields (paths or =JSONata); default: kept as fetched */
+  @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
+  /** answers that leave the feature (or, without one, this enrichment) out instead of failing the read */
+  @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
 }
 
 export const STREAM_NAMES = ['managers', 'clients', 'deals'] as const;

@@ -2,8 +2,8 @@ import { Type } from 'class-transformer';
 import {
   IsIn, IsInt, IsObject, IsOptional, IsString, Min, registerDecorator, ValidateNested, ValidationArguments,
 } from 'class-validator';
-import { ATTRIBUTION_VALUES } from '../../../src/connectors/connector-definition';
-import { cronProblem } from '../../../src/config/cron-expression';
+import { ATTRIBUTION_VALUES } from 'tracker-sync/connector';
+import { cronProblem } from 'tracker-sync/connector';
 import { LabelsDefinition } from './stream-definition';
 import { isPlainObject } from './validators';
 

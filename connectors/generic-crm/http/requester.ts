@@ -1,5 +1,5 @@
 import axios, { AxiosResponse } from 'axios';
-import { sleep } from '../../../src/http/retry-policy';
+import { sleep } from 'tracker-sync/connector';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
 import { ErrorDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';

@@ -1,4 +1,4 @@
-import { backoffDelayMs, Backoff, isRetryableStatus, parseRetryAfterMs } from '../../../src/http/retry-policy';
+import { backoffDelayMs, Backoff, isRetryableStatus, parseRetryAfterMs } from 'tracker-sync/connector';
 import { RetryDefinition } from '../definition/source-definition';
 
 /** A source's `retry` settings over the shared policy (src/http/retry-policy.ts): attempts, waits, extra answers to retry. */

@@ -68,9 +68,14 @@ export class CursorTokenPagination implements Paginator {
   }
   next(current: PageState, answer: SourceAnswer, recordCount: number): PageState | null {
     const token = getPath(answer.body, this.definition.token_path!);
-    if (recordCount === 0 || token === undefined || token === null || token === '' || token === false) return null;
+    if (recordCount === 0 || token === undefined || token === null || token === '' || token === false || isEmptyCollection(token)) return null;
     return { params: { ...current.params, [this.definition.token_param!]: token } };
   }
+}
+
+/** `[]` or `{}`: Bitrix24's batch answers `result_next: []` when no command has a next page. */
+function isEmptyCollection(token: unknown): boolean {
+  return typeof token === 'object' && token !== null && Object.keys(token).length === 0;
 }
 
 /** The next page's URL in the body (amoCRM `_links.next.href`). */

@@ -1,6 +1,6 @@
-import type { Client, CoreStream, CustomFields, Deal, Manager, Product, StatusChange } from '../../../src/connectors/canonical';
-import type { RejectedInput } from '../../../src/connectors/connector-definition';
-import { normalizedList, normalizeEmail, normalizePhone } from '../../../src/connectors/contact-values';
+import type { Client, CoreStream, CustomFields, Deal, Manager, Product, StatusChange } from 'tracker-sync/connector';
+import type { RejectedInput } from 'tracker-sync/connector';
+import { normalizedList, normalizeEmail, normalizePhone } from 'tracker-sync/connector';
 import { CustomEntry, isVisitEntry } from './custom-fields';
 import {
   DateSpec, FieldError, toCalendarDate, toId, toInstant, toNumber, toStatus, toText,
@@ -81,8 +81,9 @@ function buildDeal(id: string, v: Record<string, unknown>, custom: CustomEntry[]
     manager_id: toId(v.manager_id, 'manager_id'),
     custom_fields: customFields(custom, visitEntry ?? null),
   };
-  if (v.products !== undefined && v.products !== null) deal.products = toProducts(v.products);
-  if (v.history !== undefined && v.history !== null) deal.history = toHistory(v.history, o);
+  // an empty list is no list: the payload has no products / history either way, and fingerprints stay alike
+  if (v.products !== undefined && v.products !== null && !isEmptyList(v.products)) deal.products = toProducts(v.products);
+  if (v.history !== undefined && v.history !== null && !isEmptyList(v.history)) deal.history = toHistory(v.history, o);
   return deal;
 }
 
@@ -91,6 +92,10 @@ function customFields(custom: CustomEntry[], visitEntry: CustomEntry | null): Cu
   const fields: CustomFields = {};
   for (const entry of custom) if (entry !== visitEntry) fields[entry.name || entry.id] = entry.value;
   return fields;
+}
+
+function isEmptyList(value: unknown): boolean {
+  return Array.isArray(value) && value.length === 0;
 }
 
 function trimmed(value: unknown): unknown {

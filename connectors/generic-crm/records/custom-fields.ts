@@ -1,5 +1,5 @@
 import { CustomFieldsDefinition } from '../definition/stream-definition';
-import { multiValues } from '../../../src/connectors/contact-values';
+import { multiValues } from 'tracker-sync/connector';
 import { compilePath, CompiledPath, readPath } from './paths';
 
 /** One custom field of a CRM record, with its id (key) and its human name when the CRM gives one. */

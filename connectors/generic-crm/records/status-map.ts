@@ -5,6 +5,14 @@
  */
 export type StatusMapper = (stage: string) => string;
 
+/** The status a stage is mapped to, or undefined when no key of the map covers it (it would be sent unchanged). */
+export function mappedStatus(map: Record<string, string> | undefined, stage: string): string | undefined {
+  if (!map) return undefined;
+  if (Object.prototype.hasOwnProperty.call(map, stage)) return String(map[stage]);
+  const key = patternsOf(map).find((p) => p.regex.test(stage))?.key;
+  return key === undefined ? undefined : String(map[key]);
+}
+
 interface Pattern {
   key: string;
   regex: RegExp;
@@ -24,7 +32,17 @@ export function statusMapper(map: Record<string, string>): StatusMapper {
 }
 
 function compile(map: Record<string, string>): StatusMapper {
-  const patterns: Pattern[] = Object.keys(map)
+  const patterns = patternsOf(map);
+  return (stage) => {
+    if (Object.prototype.hasOwnProperty.call(map, stage)) return String(map[stage]);
+    const pattern = patterns.find((p) => p.regex.test(stage));
+    return pattern ? String(map[pattern.key]) : stage;
+  };
+}
+
+/** The map's `*` keys, most specific first. */
+function patternsOf(map: Record<string, string>): Pattern[] {
+  return Object.keys(map)
     .filter((key) => key.includes('*'))
     .map((key) => ({
       key,
@@ -33,11 +51,6 @@ function compile(map: Record<string, string>): StatusMapper {
       stars: key.split('*').length - 1,
     }))
     .sort((a, b) => b.fixed - a.fixed || a.stars - b.stars);
-  return (stage) => {
-    if (Object.prototype.hasOwnProperty.call(map, stage)) return String(map[stage]);
-    const pattern = patterns.find((p) => p.regex.test(stage));
-    return pattern ? String(map[pattern.key]) : stage;
-  };
 }
 
 function escapeRegExp(text: string): string {

@@ -1,5 +1,5 @@
-import type { Client } from '../../../src/connectors/canonical';
-import { normalizedList, normalizeEmail, normalizePhone } from '../../../src/connectors/contact-values';
+import type { Client } from 'tracker-sync/connector';
+import { normalizedList, normalizeEmail, normalizePhone } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import { readCustomFields } from './deal-parts';
 import { RowMapper, splitList } from './row-mapper';

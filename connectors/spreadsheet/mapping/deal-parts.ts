@@ -1,4 +1,4 @@
-import type { CustomFields, Product, StatusChange } from '../../../src/connectors/canonical';
+import type { CustomFields, Product, StatusChange } from 'tracker-sync/connector';
 import { parseInstant } from '../values/dates';
 import { parseNumber } from '../values/numbers';
 import type { CellReader } from './cell-reader';

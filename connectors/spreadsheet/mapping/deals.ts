@@ -1,4 +1,4 @@
-import type { Deal } from '../../../src/connectors/canonical';
+import type { Deal } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import { historyReader, productsReader, readCustomFields } from './deal-parts';
 import { requiredInstant, RowMapper } from './row-mapper';

@@ -1,4 +1,4 @@
-import type { CustomEvent } from '../../../src/connectors/canonical';
+import type { CustomEvent } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import type { RowMapper } from './row-mapper';
 

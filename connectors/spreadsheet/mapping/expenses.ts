@@ -1,4 +1,4 @@
-import type { Expense } from '../../../src/connectors/canonical';
+import type { Expense } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import { requiredDay, RowMapper } from './row-mapper';
 

@@ -1,4 +1,4 @@
-import type { Lead } from '../../../src/connectors/canonical';
+import type { Lead } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import { requiredInstant, RowMapper } from './row-mapper';
 

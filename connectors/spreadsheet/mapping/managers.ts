@@ -1,4 +1,4 @@
-import type { Manager } from '../../../src/connectors/canonical';
+import type { Manager } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import type { RowMapper } from './row-mapper';
 

@@ -1,4 +1,4 @@
-import type { StreamName } from '../../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 import { clientMapper } from './clients';
 import { dealMapper } from './deals';
 import { eventMapper } from './events';

@@ -1,4 +1,4 @@
-import type { MediaPlanTarget } from '../../../src/connectors/canonical';
+import type { MediaPlanTarget } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import type { RowMapper } from './row-mapper';
 

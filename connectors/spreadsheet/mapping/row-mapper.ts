@@ -1,4 +1,4 @@
-import type { CanonicalRecord } from '../../../src/connectors/canonical';
+import type { CanonicalRecord } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 
 /**

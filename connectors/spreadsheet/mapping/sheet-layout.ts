@@ -1,4 +1,4 @@
-import type { StreamName } from '../../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 import { SheetSourceError } from '../source/sheet-error';
 import { FIELD_ALIASES, PRODUCT_COLUMN, REQUIRED_COLUMNS, STREAM_FIELDS } from './stream-fields';
 

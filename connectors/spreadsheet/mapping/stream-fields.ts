@@ -1,4 +1,4 @@
-import type { StreamName } from '../../../src/connectors/canonical';
+import type { StreamName } from 'tracker-sync/connector';
 
 /** The column names each stream understands without a mapping (case-insensitive). */
 export const STREAM_FIELDS: Record<StreamName, readonly string[]> = {

@@ -1,4 +1,4 @@
-import { wallTimeToUtc } from './zone-offset';
+import { wallTimeToUtc } from 'tracker-sync/connector';
 
 /**
  * Dates as real exports write them, parsed by hand (this runs once or twice per row on a million rows):

@@ -1,5 +1,9 @@
-import { Body, Delete, Get, HttpCode, HttpStatus, Param, Post, Query } from '@nestjs/common';
-import { ApiAcceptedResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { BadRequestException, Body, Delete, Get, HttpCode, HttpException, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import {
+  ApiAcceptedResponse, ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation,
+} from '@nestjs/swagger';
+import { DiscoverResult, DiscoveryError, DiscoveryService } from '../../discovery/discovery.service';
+import type { StageMapping } from '../../connectors/connector-definition';
 import { PreviewResult, SyncService } from '../../engine';
 import { AdminController } from '../admin-controller.decorator';
 import { CheckResponse, ClearCursorsResponse } from '../../application/answers/connection.response';
@@ -25,6 +29,7 @@ export class ConnectionsController {
     private readonly checks: ConnectionCheckService,
     private readonly sync: SyncService,
     private readonly openRejections: OpenRejectionsService,
+    private readonly discovery: DiscoveryService,
   ) {}
 
   @Get()
@@ -122,5 +127,34 @@ export class ConnectionsController {
   private async start(connectionId: string, request: RunRequest): Promise<RunIdResponse> {
     const { runId } = await this.triggers.start(connectionId, 'admin', request);
     return { run_id: runId };
+  }
+
+  @Get(':id/discover')
+  @ApiOperation({
+    summary: "the CRM's pipelines and stages (won, lost, open), deal and contact fields, users, and a proposed mapping",
+    description: 'The same JSON as `cli discover <connection> --json`. `proposed` holds status_map and visit_field ready to paste under `settings:`.',
+  })
+  @ApiOkResponse({ description: 'catalog and proposal' })
+  @ApiBadRequestResponse({ description: 'the connector lists no stages and fields' })
+  @ApiBadGatewayResponse({ description: 'the CRM did not answer the discovery requests' })
+  discover(@Param('id') id: string): Promise<DiscoverResult> {
+    return discoveryAnswer(() => this.discovery.discover(id));
+  }
+
+  @Get(':id/stage-mapping')
+  @ApiOperation({ summary: "each CRM stage and the status it is sent with (null: no status_map key covers it), with the last run's deals per uncovered stage" })
+  @ApiOkResponse({ description: '{ stages, last_run }, or null for a connector without stages' })
+  stageMapping(@Param('id') id: string): Promise<StageMapping | null> {
+    return discoveryAnswer(() => this.discovery.stageMapping(id));
+  }
+}
+
+async function discoveryAnswer<T>(answer: () => Promise<T>): Promise<T> {
+  try {
+    return await answer();
+  } catch (error) {
+    if (!(error instanceof DiscoveryError)) throw error;
+    if (error.kind === 'unsupported') throw new BadRequestException(error.message);
+    throw new HttpException({ statusCode: 502, error: 'Bad Gateway', message: error.message }, HttpStatus.BAD_GATEWAY);
   }
 }

@@ -24,10 +24,37 @@ export class ConnectionResponse {
   next_run_at: string | null;
 }
 
-export class CheckResponse {
-  @ApiProperty() connection_id: string;
+export class ProjectStatusResponse {
+  @ApiProperty() id: string;
+  @ApiProperty() name: string;
+  @ApiProperty({ enum: ['progress', 'paid', 'canceled'] }) type: 'progress' | 'paid' | 'canceled';
+}
+
+/** One side of a connection's check: the service (Api-key and project) or the source (the connector's own check). */
+export class CheckEntryResponse {
+  @ApiProperty({ enum: ['service', 'source'], description: 'service: the Api-key and project; source: the CRM or file, with its credentials' })
+  name: 'service' | 'source';
   @ApiProperty() ok: boolean;
   @ApiProperty() message: string;
+  @ApiPropertyOptional({ type: [String], description: 'problems that do not stop a run but lose data: stages no status_map key covers, a visit_field the CRM lacks' })
+  warnings?: string[];
+}
+
+export class CheckResponse {
+  @ApiProperty() connection_id: string;
+  @ApiProperty({ description: 'every entry of `checks` is ok' }) ok: boolean;
+  @ApiProperty({ description: 'the entries as one line, e.g. "service: ...; source: ..."' }) message: string;
+  @ApiProperty({ type: [CheckEntryResponse], description: 'one entry per side, service first' }) checks: CheckEntryResponse[];
+  @ApiProperty({
+    type: [ProjectStatusResponse], required: false,
+    description: "the project's order statuses, listed when the connection has a status_map or statuses: register",
+  })
+  project_statuses?: ProjectStatusResponse[];
+  @ApiProperty({
+    type: [String], required: false,
+    description: 'problems that do not fail the check: a status_map target the project does not know, stages statuses: register will add',
+  })
+  warnings?: string[];
 }
 
 export class ClearCursorsResponse {

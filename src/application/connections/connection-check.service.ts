@@ -1,15 +1,24 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
-import { TrackerSyncConfig } from '../../config';
+import { ConnectionConfig, TrackerSyncConfig } from '../../config';
+import type { CheckResult } from '../../connectors/connector-definition';
+import { ProjectStatusesCheck } from './project-statuses-check';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
-import { CheckResponse } from '../answers/connection.response';
+import { TrackerClient } from '../../tracker/tracker-client';
+import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const CHECK_TIMEOUT_MS = 30_000;
 
-/** Runs a connector's own check (reach the source, verify credentials) for the admin API and the CLI. */
+type CheckEntry = Omit<CheckEntryResponse, 'name'>;
+
+/**
+ * A connection's check for the admin API and the CLI: both ends of the sync, each one entry. The service: one
+ * project-scoped request with the Api-key and project (a key or project it refuses fails here, not in the first
+ * run). The source: the connector's own check (reach the CRM or file, verify its token).
+ */
 @Injectable()
 export class ConnectionCheckService {
   constructor(
@@ -17,16 +26,68 @@ export class ConnectionCheckService {
     private readonly registry: ConnectorRegistry,
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
+    private readonly tracker: TrackerClient,
+    private readonly statuses: ProjectStatusesCheck,
   ) {}
 
   async check(connectionId: string): Promise<CheckResponse> {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
-    const result = await this.runCheck(connectionId, connection.connector, connection.settings);
-    return { connection_id: connectionId, ok: result.ok, message: this.scrubber.text(result.message) };
+    const [service, source] = await Promise.all([
+      this.checkService(),
+      this.checkSource(connectionId, connection.connector, connection.settings),
+    ]);
+    const checks: CheckEntryResponse[] = [
+      { name: 'service', ok: service.ok, message: this.scrubber.text(service.message) },
+      { name: 'source', ok: source.ok, message: this.scrubber.text(source.message) },
+    ];
+    const response: CheckResponse = {
+      connection_id: connectionId,
+      ok: checks.every((c) => c.ok),
+      message: checks.map((c) => `${c.name}: ${c.ok ? 'ok' : 'failed'}: ${c.message}`).join('; '),
+      checks,
+    };
+    // a service that refused the key has said so once; its statuses cannot be listed either
+    const review = service.ok ? await this.reviewStatuses(connection) : { warnings: [] as string[], statuses: undefined };
+    if (review.statuses) response.project_statuses = review.statuses;
+    // the source's own warnings (stages no status_map key covers, a missing visit field), then the project's statuses
+    // with `statuses: register` every stage is sent as itself and registered, so no stage is left uncovered
+    const sourceWarnings = (source.warnings ?? []).filter((w) => connection.statuses !== 'register' || !w.startsWith('status_map covers no entry'));
+    const warnings = [...sourceWarnings, ...review.warnings].map((warning) => this.scrubber.text(warning));
+    if (warnings.length) response.warnings = warnings;
+    return response;
   }
 
-  private async runCheck(connectionId: string, connector: string, raw: unknown): Promise<{ ok: boolean; message: string }> {
+  /** The project's status dictionary against status_map / statuses: register (warnings only). */
+  private async reviewStatuses(connection: ConnectionConfig) {
+    let settings: object;
+    try {
+      settings = this.registry.instantiateSettings(connection.connector, connection.settings);
+    } catch {
+      return { warnings: [] }; // the connector's own check has already said what is wrong with the settings
+    }
+    return this.statuses.review(connection, this.registry.get(connection.connector), {
+      connectionId: connection.id,
+      settings,
+      logger: { log: () => {}, warn: () => {} },
+      signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
+      workDir: join(this.config.data_dir, 'connectors', connection.id),
+      secrets: this.secrets.forConnector(connection.connector),
+    });
+  }
+
+  private async checkService(): Promise<CheckEntry> {
+    const tracker = this.config.tracker;
+    const target = tracker.base_url ? `the service at ${tracker.base_url}` : 'the embedded sandbox';
+    try {
+      await withTimeout(this.tracker.projects.trackingCodes(), CHECK_TIMEOUT_MS, `${target} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
+      return { ok: true, message: `${target} accepts the Api-key for project ${tracker.base_url ? tracker.project : '1'}` };
+    } catch (error) {
+      return { ok: false, message: errorMessage(error) };
+    }
+  }
+
+  private async checkSource(connectionId: string, connector: string, raw: unknown): Promise<CheckResult> {
     const definition = this.registry.get(connector);
     if (!definition) return { ok: false, message: `connector "${connector}" is not loaded` };
     const logger = new Logger(`check ${connectionId}`);
@@ -41,7 +102,22 @@ export class ConnectionCheckService {
         secrets: this.secrets.forConnector(connector),
       });
     } catch (error) {
-      return { ok: false, message: `connection ${connectionId}: check failed: ${(error as Error)?.message ?? String(error)}` };
+      return { ok: false, message: errorMessage(error) };
     }
+  }
+}
+
+function errorMessage(error: unknown): string {
+  return (error as Error)?.message ?? String(error);
+}
+
+/** The client retries a service that does not answer; a check says so within its time instead. */
+async function withTimeout<T>(work: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)));
+  try {
+    return await Promise.race([work, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }

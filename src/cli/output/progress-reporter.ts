@@ -5,9 +5,9 @@ import { cliLogSink } from './log-sink';
 import { progressDetails, StreamProgress, StreamRate } from './progress-rate';
 
 /**
- * Shows a run's progress: how far through the source each stream is (when its connector says: bytes of a
- * file, or the CRM's total), records per second and time left. Bars on a terminal, plain timestamped lines
- * every few seconds when stdout is not a terminal; nothing with `--json` (stdout is one JSON document).
+ * Shows a run's progress on stderr (stdout carries only the answer): how far through the source each stream is
+ * (when its connector says: bytes of a file, or the CRM's total), records per second and time left. Bars when
+ * stderr is a terminal, otherwise plain timestamped lines (a log file, a pipe); nothing with `--json`.
  */
 export interface ProgressReporter {
   update(event: ProgressEvent): void;
@@ -17,7 +17,7 @@ export interface ProgressReporter {
 export interface ProgressReporterOptions {
   /** `--json`: no progress at all */
   quiet?: boolean;
-  /** plain lines: at most one per stream this often (the last one of each stream is always printed) */
+  /** plain lines: a stream that lasts longer than this prints a line this often; each stream's last state once */
   lineIntervalMs?: number;
   now?: () => number;
 }
@@ -25,8 +25,8 @@ export interface ProgressReporterOptions {
 export function progressReporter(output: CliOutput, options: ProgressReporterOptions = {}): ProgressReporter {
   if (options.quiet) return { update: () => undefined, stop: () => undefined };
   const now = options.now ?? Date.now;
-  // the bars are drawn on stderr (with the log lines): only when both ends are a terminal
-  if (output.isTTY && process.stderr.isTTY) return new BarReporter(now);
+  // the bars are drawn on stderr (with the log lines): only when it is a terminal
+  if (output.isTTY) return new BarReporter(now);
   return new LineReporter(output, options.lineIntervalMs ?? 5_000, now);
 }
 
@@ -94,12 +94,16 @@ function bar(fraction: number | null): string {
   return `[${'█'.repeat(full)}${'░'.repeat(BAR_WIDTH - full)}]`;
 }
 
-/** A line per stream every few seconds, and each stream's last state; for logs and pipes. */
+/**
+ * For logs and pipes: each stream's last state once, when the stream is done (the next stream begins, or the
+ * run ends); a stream still going after `intervalMs` also prints a line every `intervalMs` meanwhile.
+ */
 class LineReporter implements ProgressReporter {
   private readonly rates: StreamRates;
+  /** when each stream last printed a line (or began, before its first line) */
   private readonly printedAt = new Map<string, number>();
-  /** the latest line of each stream not printed yet */
-  private readonly pending = new Map<string, string>();
+  /** the latest line of each stream not printed yet, stamped when it was true */
+  private readonly pending = new Map<string, { text: string; at: number }>();
 
   constructor(
     private readonly output: CliOutput,
@@ -111,17 +115,18 @@ class LineReporter implements ProgressReporter {
 
   update(event: ProgressEvent): void {
     const text = `${event.runId ? `run ${event.runId}` : 'dry run'} ${event.stream}: ${progressDetails(this.rates.update(event))}`;
-    // a new stream: the previous ones are done, their last state goes out first
-    if (!this.printedAt.has(event.stream)) this.flush();
     const at = this.now();
-    const last = this.printedAt.get(event.stream);
-    if (last !== undefined && at - last < this.intervalMs) {
-      this.pending.set(event.stream, text);
-      return;
+    if (!this.printedAt.has(event.stream)) {
+      // a new stream: the previous ones are done, their last state goes out first
+      this.flush();
+      this.printedAt.set(event.stream, at);
     }
-    this.pending.delete(event.stream);
-    this.printedAt.set(event.stream, at);
-    this.print(text);
+    this.pending.set(event.stream, { text, at });
+    if (at - this.printedAt.get(event.stream)! >= this.intervalMs) {
+      this.pending.delete(event.stream);
+      this.printedAt.set(event.stream, at);
+      this.print(text, at);
+    }
   }
 
   stop(): void {
@@ -129,11 +134,11 @@ class LineReporter implements ProgressReporter {
   }
 
   private flush(): void {
-    for (const text of this.pending.values()) this.print(text);
+    for (const { text, at } of this.pending.values()) this.print(text, at);
     this.pending.clear();
   }
 
-  private print(text: string): void {
-    this.output.line(`${new Date(this.now()).toISOString()} ${text}`);
+  private print(text: string, at: number): void {
+    this.output.error(`${new Date(at).toISOString()} ${text}`);
   }
 }

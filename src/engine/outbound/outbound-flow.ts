@@ -106,4 +106,6 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   secrets?: ConnectorSecrets;
   /** where the flow reports how far its read is (a run's progress events), when someone follows it */
   progress?: (progress: FlowProgress) => void;
+  /** what the connector's `open` returned for this pass (WriteContext.session) */
+  session?: unknown;
 }

@@ -3,11 +3,12 @@ import { ConnectionConfig } from '../../config/config.schema';
 import { OutboundFlowName, zeroFlowCounters } from '../../runs/outbound-flows';
 import { OutboundStore } from '../../store/repositories/outbound.store';
 import { TrackerClient } from '../../tracker/tracker-client';
-import { ConnectionLookup } from '../connection-lookup';
+import { ConnectionLookup } from '../connection/connection-lookup';
+import { withConnectorSession } from '../connection/connector-session';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
-import type { RunOutcome } from '../run-executor';
-import { RunProgress } from '../run-progress';
+import type { RunOutcome } from '../run/run-executor';
+import { RunProgress } from '../run/run-progress';
 import type { FlowEstimate, FlowPass, FlowPlan, OutboundFlow } from './outbound-flow';
 import { outboundProgress } from './outbound-progress';
 import { OutboundRunner } from './outbound-runner';
@@ -42,7 +43,11 @@ export class OutboundLauncher {
     try {
       const made = this.runner(connection, name, logger, signal, runId);
       runner = made.runner;
-      const status = await runner.run(runId);
+      const pass = runner;
+      const status = await withConnectorSession({ ...runner.pass, logger, signal }, (session) => {
+        pass.pass.session = session;
+        return pass.run(runId);
+      });
       made.flushProgress();
       logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
       return { status, error: null };

@@ -1,4 +1,4 @@
-import type { RunProgress } from '../run-progress';
+import type { RunProgress } from '../run/run-progress';
 import type { FlowPass, FlowProgress, OutboundFlow } from './outbound-flow';
 
 /**

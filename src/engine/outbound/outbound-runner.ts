@@ -10,7 +10,7 @@ import type { FlowPass, FlowPlan, OutboundFlow, PlannedWrite } from './outbound-
 export class OutboundRunner<Plan extends FlowPlan, Item, Write, Preview> {
   constructor(
     private readonly flow: OutboundFlow<Plan, Item, Write, Preview>,
-    private readonly pass: FlowPass<Plan>,
+    readonly pass: FlowPass<Plan>,
     private readonly store: OutboundStore,
   ) {}
 
@@ -24,7 +24,7 @@ export class OutboundRunner<Plan extends FlowPlan, Item, Write, Preview> {
     for await (const changed of this.changedItems()) {
       if (changed.length === 0) continue;
       const fingerprints = new Map(changed.map((c) => [c.id, c.fingerprint]));
-      const context = { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets };
+      const context = { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets, session: pass.session };
       for await (const batch of flow.write(changed.map((c) => c.write), pass, context)) {
         const written = batch.filter((o) => o.status === 'written').map((o) => ({ externalId: o.id, fingerprint: fingerprints.get(o.id) ?? '' }));
         const rejected = batch.flatMap((o) => (o.status === 'rejected' ? [{ externalId: o.id, ...flow.refusal(o), fingerprint: fingerprints.get(o.id) ?? '' }] : []));

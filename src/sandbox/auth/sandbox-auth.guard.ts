@@ -7,7 +7,7 @@ import { NO_PROJECT_KEY } from './no-project.decorator';
 import type { SandboxRequest } from './sandbox-request';
 
 /**
- * Auth and scope as the service does them: a missing or unknown Api-key → 401; a project-scoped
+ * Auth and scope as the service does them: a missing or unknown Api-key (header `Api-key`, or query `key`) → 401; a project-scoped
  * route without `project` → 400; a key without access to the project → 403. A request that passes
  * is charged to the project's budget (429 when spent).
  */
@@ -21,8 +21,9 @@ export class SandboxAuthGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = context.switchToHttp().getRequest<SandboxRequest>();
-    const apiKey = headerValue(request.headers['api-key']);
-    if (!apiKey) throw unauthorized('Api-key header is missing');
+    // The header, or `?key=` as three public clients (a PHP SDK's Engine/Api.php among them) send it.
+    const apiKey = headerValue(request.headers['api-key']) ?? headerValue(queryString(request.query.key));
+    if (!apiKey) throw unauthorized('Api-key header (or key query parameter) is missing');
     const projects = await this.keys.projectsOf(apiKey);
     if (!projects) throw unauthorized('Api-key is not valid');
     request.sandbox = { apiKey };
@@ -39,6 +40,10 @@ export class SandboxAuthGuard implements CanActivate {
 function headerValue(value: string | string[] | undefined): string | undefined {
   const text = Array.isArray(value) ? value[0] : value;
   return text && text.trim() !== '' ? text.trim() : undefined;
+}
+
+function queryString(value: unknown): string | undefined {
+  return typeof value === 'string' ? value : undefined;
 }
 
 function parseProject(value: unknown): number {

@@ -1,4 +1,4 @@
-import { badRequest } from '../errors/sandbox-error';
+import { SandboxError, badRequest, internalError } from '../errors/sandbox-error';
 
 export const FILTER_OPERATORS = ['=', '!=', '>', '<', '>=', '<=', 'like', 'like%', 'in', 'contains_all'] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
@@ -24,10 +24,21 @@ export function parseFilters(raw: unknown, path = 'filters'): FilterClause[] {
       throw badRequest(path, `${path}: object filters must hold an "and" array`);
     }
     if (!Array.isArray(and)) throw badRequest(`${path}.and`, `${path}.and: must be an array of triples`);
+    if (and.length === 1) throw singleConditionInAnd();
     items = and;
     path = `${path}.and`;
   }
   return (items as unknown[]).map((item, index) => parseClause(item, `${path}[${index}]`));
+}
+
+/**
+ * The real service answers HTTP 500 `internal_error` to an `and` holding exactly one condition (the n8n community
+ * node's helpers/request.ts `filtersPayload`, checked on a live project, on the order and visit lists alike); the
+ * same condition as a flat array of triples, or two conditions in `and`, are answered. The sandbox does the same, so
+ * that the client's workaround (src/tracker/filters.ts) is exercised.
+ */
+export function singleConditionInAnd(): SandboxError {
+  return internalError('internal error');
 }
 
 function parseClause(item: unknown, path: string): FilterClause {

@@ -3,6 +3,7 @@ import { SandboxPreparedSql } from '../storage/prepared-sql';
 import type { StatusType } from '../storage/order-status.entity';
 import { serviceTimestamp } from '../storage/timestamps';
 import { SandboxWriteLock } from '../storage/write-lock';
+import { OrderStatusesService } from '../statuses/order-statuses.service';
 import { AddOrdersResult, emptyAddOrdersResult, finishAddOrdersResult } from './add-orders-result';
 import { OrderInput, readOrderInput } from './order-input';
 import { mergeOrder } from './order-merge';
@@ -47,14 +48,13 @@ interface BatchWrites {
  */
 @Injectable()
 export class AddOrdersService {
-  /** Order statuses per project: fixed when the project is created, so read once. */
-  private readonly statusTypes = new Map<number, Map<string, StatusType>>();
   /** Projects that may hold waiting orders (unknown until checked once). */
   private readonly mayHaveWaiting = new Map<number, boolean>();
 
   constructor(
     private readonly lock: SandboxWriteLock,
     private readonly sql: SandboxPreparedSql,
+    private readonly statuses: OrderStatusesService,
   ) {}
 
   /** Checks the structure first (400 naming the field), then applies the rules in one transaction. */
@@ -139,7 +139,7 @@ export class AddOrdersService {
     const visitRows = await this.sql.selectIn<{ id: string }>('SELECT id FROM sb_visit WHERE project_id = ? AND id',
       [projectId], [...trackers]);
     return {
-      statusTypes: await this.projectStatuses(projectId),
+      statusTypes: await this.statuses.types(projectId),
       knownVisits: new Set(visitRows.map((row) => row.id)),
       stored,
       now: serviceTimestamp(),
@@ -164,16 +164,6 @@ export class AddOrdersService {
       }
     }
     return stored;
-  }
-
-  private async projectStatuses(projectId: number): Promise<Map<string, StatusType>> {
-    let statuses = this.statusTypes.get(projectId);
-    if (!statuses) {
-      const rows = await this.sql.all<{ id: string; type: StatusType }>('SELECT id, type FROM sb_order_status WHERE project_id = ?', [projectId]);
-      statuses = new Map(rows.map((row) => [row.id, row.type]));
-      this.statusTypes.set(projectId, statuses);
-    }
-    return statuses;
   }
 
   /** Saves a round trip per batch in the common case of a project with no waiting orders. */

@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { OrderListResponse } from '../../tracker/types/orders.types';
+import type { Order, OrderListResponse } from '../../tracker/types/orders.types';
 import { OperationLimit, SandboxBudgetService } from '../budget/sandbox-budget.service';
 import { notFound } from '../errors/sandbox-error';
 import { parseFilters } from '../filters/triple-filter';
+import { checkLimit } from '../validation/list-caps';
 import { SandboxClientEntity } from '../storage/client.entity';
 import { SandboxOrderStatusEntity } from '../storage/order-status.entity';
 import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
@@ -15,6 +16,8 @@ import { ClientFacts, StatusInfo, orderDetail, orderListItem, productView } from
 import { OrderRow, StoredOrder, rowToOrder } from './stored-order';
 
 const DEFAULT_ORDER_LIMIT = 100;
+/** Orders built and written at a time by the order list. */
+const ORDER_CHUNK = 500;
 const MINUTE = 60_000;
 
 /**
@@ -36,24 +39,43 @@ export class OrderQueryService {
     private readonly visits: VisitsService,
   ) {}
 
-  async list(projectId: number, body: Json): Promise<OrderListResponse> {
+  /**
+   * The order list as chunks of ORDER_CHUNK items (written as they are built by writeJsonList), so that a request at
+   * the cap (10,000 orders with their visits) holds one chunk at a time. Filters, limit and the rate are checked, and
+   * `total` counted, before the first chunk.
+   */
+  async listChunks(projectId: number, body: Json): Promise<{ total: number; chunks: AsyncIterable<Order[]> }> {
     const where = orderFilterSql(projectId, parseFilters(body.filters));
     const extendVisit = (optionalStringArray(body, 'extend') ?? []).includes('visit');
     const limit = optionalInteger(body, 'limit') ?? DEFAULT_ORDER_LIMIT;
+    checkLimit(limit, 'orders');
     const offset = optionalInteger(body, 'offset') ?? 0;
     const tier = orderListLimits(extendVisit, limit);
     this.budget.chargeOperation(projectId, tier.operation, tier.limits);
     const [{ total }] = await this.dataSource.query(`SELECT COUNT(*) AS total FROM sb_order o WHERE ${where.sql}`, where.params) as
       { total: number }[];
-    const rows = await this.dataSource.query(
-      `SELECT o.rowid AS seq, o.* FROM sb_order o WHERE ${where.sql} ORDER BY o.creation_date, o.rowid LIMIT ? OFFSET ?`,
-      [...where.params, limit, offset]) as OrderRow[];
-    const orders = rows.map(rowToOrder);
     const statuses = await this.statuses(projectId);
-    const visits = await this.visits.getMany(projectId, orders.map((order) => order.tracker).filter((id): id is string => !!id));
-    if (extendVisit) await this.visits.attachOrderIds(projectId, [...visits.values()]);
-    const data = orders.map((order) => orderListItem(order, statuses.get(order.statusId),
-      order.tracker ? visits.get(order.tracker) : null, extendVisit));
+    const chunks = async function* (this: OrderQueryService) {
+      for (let start = 0; start < limit; start += ORDER_CHUNK) {
+        const rows = await this.dataSource.query(
+          `SELECT o.rowid AS seq, o.* FROM sb_order o WHERE ${where.sql} ORDER BY o.creation_date, o.rowid LIMIT ? OFFSET ?`,
+          [...where.params, Math.min(ORDER_CHUNK, limit - start), offset + start]) as OrderRow[];
+        const orders = rows.map(rowToOrder);
+        const visits = await this.visits.getMany(projectId, orders.map((order) => order.tracker).filter((id): id is string => !!id));
+        if (extendVisit) await this.visits.attachOrderIds(projectId, [...visits.values()]);
+        yield orders.map((order) => orderListItem(order, statuses.get(order.statusId),
+          order.tracker ? visits.get(order.tracker) : null, extendVisit));
+        if (rows.length < Math.min(ORDER_CHUNK, limit - start)) return;
+      }
+    }.call(this);
+    return { total, chunks };
+  }
+
+  /** The order list collected in memory (listChunks, for callers that need the records). */
+  async list(projectId: number, body: Json): Promise<OrderListResponse> {
+    const { total, chunks } = await this.listChunks(projectId, body);
+    const data: Order[] = [];
+    for await (const items of chunks) data.push(...items);
     return { data, total, status: 'success' };
   }
 

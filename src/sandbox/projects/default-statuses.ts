@@ -3,9 +3,10 @@ import type { StatusType } from '../storage/order-status.entity';
 /**
  * Order statuses every sandbox project knows: the three group ids of the service ('0' progress,
  * '1' paid, '2' canceled) and CRM-like stage ids mapped to those groups, so that CRM connectors
- * can send their own stage ids. Any other id is answered `skipped_by_status`.
+ * can send their own stage ids. Any other id is answered `skipped_by_status`. A project's statuses start as these;
+ * `set-statuses` replaces them (statuses/order-statuses.service.ts).
  */
-export const DEFAULT_ORDER_STATUSES: { id: string; name: string; type: StatusType }[] = [
+export const DEFAULT_ORDER_STATUSES: { id: string; name: string; type: Exclude<StatusType, 'unused'> }[] = [
   { id: '0', name: 'In work', type: 'progress' },
   { id: '1', name: 'Paid', type: 'paid' },
   { id: '2', name: 'Canceled', type: 'canceled' },
@@ -16,7 +17,6 @@ export const DEFAULT_ORDER_STATUSES: { id: string; name: string; type: StatusTyp
   { id: 'lost', name: 'Lost', type: 'canceled' },
   { id: '142', name: 'Closed - won', type: 'paid' },
   { id: '143', name: 'Closed - lost', type: 'canceled' },
-  { id: 'archived', name: 'Archived', type: 'unused' },
 ];
 
 /** Group number of the order list's `status` filter. */

@@ -34,12 +34,14 @@ export async function selectIn<T>(
   sqlBeforeIn: string,
   leadingParams: unknown[],
   keys: unknown[],
+  /** what follows the IN list (e.g. `GROUP BY client_id`) */
+  sqlAfterIn = '',
 ): Promise<T[]> {
   const rows: T[] = [];
   const perChunk = MAX_PARAMS - leadingParams.length;
   for (let start = 0; start < keys.length; start += perChunk) {
     const chunk = keys.slice(start, start + perChunk);
-    const sql = `${sqlBeforeIn} IN (${chunk.map(() => '?').join(',')})`;
+    const sql = `${sqlBeforeIn} IN (${chunk.map(() => '?').join(',')}) ${sqlAfterIn}`;
     rows.push(...await manager.query(sql, [...leadingParams, ...chunk]) as T[]);
   }
   return rows;

@@ -18,6 +18,18 @@ export function bodyObject(value: unknown): Json {
   return requireObject(value, 'body');
 }
 
+/**
+ * The body of a list operation: a field sent as `null` counts as absent (`"is_deleted": null`, `"filters": null`),
+ * as the service treats it (README: behaviour where the specification is silent).
+ */
+export function listBody(value: unknown): Json {
+  return withoutNulls(bodyObject(value));
+}
+
+export function withoutNulls(body: Json): Json {
+  return Object.fromEntries(Object.entries(body).filter(([, field]) => field !== null));
+}
+
 export function requireArray(value: unknown, field: string): unknown[] {
   if (value === undefined || value === null) throw badRequest(field, `${field}: required array is missing`);
   if (!Array.isArray(value)) throw badRequest(field, `${field}: must be an array`);

@@ -1,18 +1,25 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { writeJsonList } from '../http/json-list-answer';
+import { HeavyListGate, requestedLimit } from '../http/heavy-list-gate';
 import { ProjectId } from '../auth/project-id.decorator';
 import { badRequest } from '../errors/sandbox-error';
-import { bodyObject, requireArray } from '../validation/body-checks';
+import { bodyObject, listBody, requireArray } from '../validation/body-checks';
 import type { VisitOverrides } from './visit-factory';
 import { VisitsService } from './visits.service';
 
 @Controller()
 export class VisitsController {
-  constructor(private readonly visits: VisitsService) {}
+  constructor(private readonly visits: VisitsService, private readonly gate: HeavyListGate) {}
 
+  /** Written as it is read (writeJsonList): `{data, total, status}`. */
   @Post('project/site/visit/list')
-  @HttpCode(200)
-  list(@ProjectId() projectId: number, @Body() body: unknown) {
-    return this.visits.list(projectId, bodyObject(body));
+  async list(@ProjectId() projectId: number, @Body() body: unknown, @Res() response: Response) {
+    const request = listBody(body);
+    await this.gate.run(requestedLimit(request), async () => {
+      const { chunks, count } = this.visits.listChunks(projectId, request);
+      await writeJsonList(response, 'data', chunks, () => ({ total: count.total, status: 'success' }));
+    });
   }
 
   @Post('project/site/visit/params/update')

@@ -11,11 +11,10 @@ import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
 import { serviceTimestamp } from '../storage/timestamps';
 import { SandboxWriteLock } from '../storage/write-lock';
 import { Json, optionalInteger } from '../validation/body-checks';
+import { SCAN_CHUNK, ScanCount, checkLimit, scanMatches } from '../validation/list-caps';
 import { buildVisit, VisitOverrides } from './visit-factory';
 import { TRACKER_PARAM_COUNT, VisitRecord } from './visit-record';
 
-/** At most 10,000 records per response (Limits table). */
-export const MAX_VISITS_PER_RESPONSE = 10_000;
 const DEFAULT_VISIT_LIMIT = 1000;
 /** Fields the visit list refuses to filter by (400). */
 const NOT_FILTERABLE = new Set([
@@ -35,17 +34,37 @@ export class VisitsService {
     private readonly orders: AddOrdersService,
   ) {}
 
-  /** Visit list: dotted filters, not-filterable fields rejected, at most 10,000 records, 1/s and 15/min. */
-  async list(projectId: number, body: Json): Promise<{ data: VisitRecord[]; total: number; status: 'success' }> {
+  /**
+   * Visit list: dotted filters, not-filterable fields rejected, `limit` at most 10,000 (400 above), 1/s and 15/min.
+   * The visits are read in chunks (date, id order) and the page leaves chunk by chunk (writeJsonList): a request holds
+   * one chunk, whatever the project's size and the limit. The checks run before the first chunk.
+   */
+  listChunks(projectId: number, body: Json): { chunks: AsyncIterable<VisitRecord[]>; count: ScanCount } {
     const clauses = parseFilters(body.filters).map(checkFilterable);
-    const limit = Math.min(optionalInteger(body, 'limit') ?? DEFAULT_VISIT_LIMIT, MAX_VISITS_PER_RESPONSE);
+    const limit = optionalInteger(body, 'limit') ?? DEFAULT_VISIT_LIMIT;
+    checkLimit(limit, 'visits');
     const offset = optionalInteger(body, 'offset') ?? 0;
     this.budget.chargeOperation(projectId, 'visit list', [{ max: 1, windowMs: 1000 }, { max: 15, windowMs: 60_000 }]);
-    const all = await this.loadAll(projectId);
-    const matching = all.filter((visit) => matchesAll(visit, clauses));
-    const page = matching.slice(offset, offset + limit);
-    await this.attachOrderIds(projectId, page);
-    return { data: page, total: matching.length, status: 'success' };
+    const count: ScanCount = { total: 0 };
+    const scan = scanMatches(
+      (after: { date: string; id: string } | null) => this.visitChunk(projectId, after),
+      (visit) => ({ date: visit.date, id: visit.id }),
+      (visit) => matchesAll(visit, clauses), offset, limit, count);
+    const withOrders = async function* (this: VisitsService) {
+      for await (const visits of scan) {
+        await this.attachOrderIds(projectId, visits);
+        yield visits;
+      }
+    }.call(this);
+    return { chunks: withOrders, count };
+  }
+
+  /** The visit list collected in memory (listChunks, for callers that need the records). */
+  async list(projectId: number, body: Json): Promise<{ data: VisitRecord[]; total: number; status: 'success' }> {
+    const { chunks, count } = this.listChunks(projectId, body);
+    const data: VisitRecord[] = [];
+    for await (const visits of chunks) data.push(...visits);
+    return { data, total: count.total, status: 'success' };
   }
 
   /** Sets tracker_paramN (N 1..50) of a visit; null clears a value. */
@@ -104,9 +123,14 @@ export class VisitsService {
     for (const visit of visits) visit.order_ids = byVisit.get(visit.id) ?? [];
   }
 
-  private async loadAll(projectId: number): Promise<VisitRecord[]> {
-    const rows = await this.dataSource.query('SELECT data FROM sb_visit WHERE project_id = ? ORDER BY date, id', [projectId]) as
-      { data: string }[];
+  /** The next SCAN_CHUNK visits in (date, id) order after `after`. */
+  private async visitChunk(projectId: number, after: { date: string; id: string } | null): Promise<VisitRecord[]> {
+    const rows = (after
+      ? await this.dataSource.query(
+        'SELECT data FROM sb_visit WHERE project_id = ? AND (date > ? OR (date = ? AND id > ?)) ORDER BY date, id LIMIT ?',
+        [projectId, after.date, after.date, after.id, SCAN_CHUNK])
+      : await this.dataSource.query('SELECT data FROM sb_visit WHERE project_id = ? ORDER BY date, id LIMIT ?', [projectId, SCAN_CHUNK])
+    ) as { data: string }[];
     return rows.map((row) => JSON.parse(row.data) as VisitRecord);
   }
 

@@ -1,8 +1,8 @@
 import { DataSource } from 'typeorm';
-import { RunEntity } from '../entities/run.entity';
+import { writeCheckpoint } from '../checkpoint-writer';
 import { SerialWriter } from '../serial-writer';
 import { RecordStateStore } from './record-state.store';
-import { RejectedRecordStore } from './rejected-record.store';
+import { RunStore } from './run.store';
 import { WriteBackCounters } from '../../runs/run-vocabulary';
 
 /** The record_state stream holding the fingerprint of the values last written into each deal. */
@@ -46,26 +46,26 @@ export class OutboundStore {
     return new RecordStateStore(this.dataSource).acknowledgedSince(connectionId, stream, since.toISOString(), max);
   }
 
-  /** One transaction: what the CRM took, what it refused, the counters so far. */
+  /** One transaction (a checkpoint, as a sync's batch is written): what the CRM took, what it refused, the counters so far. */
   async recordBatch(batch: OutboundBatch): Promise<void> {
-    const now = new Date().toISOString();
-    await this.writer.transaction(async (m) => {
-      await RecordStateStore.upsert(m, batch.connectionId, batch.stream, batch.written, now);
-      await RejectedRecordStore.insert(
-        m,
-        batch.rejected.map((r) => ({
-          run_id: batch.runId, connection_id: batch.connectionId, stream: batch.stream, external_id: r.externalId,
-          field: r.field, reason: r.reason.slice(0, 2000), ref: null, excerpt: null, source: 'connector',
-          fingerprint: r.fingerprint, resolved: false, created_at: now,
-        })),
-      );
-      await m.getRepository(RunEntity).update({ id: batch.runId }, { flow_counters: { ...batch.counters } });
+    await writeCheckpoint(this.writer, {
+      runId: batch.runId,
+      connectionId: batch.connectionId,
+      stream: batch.stream,
+      acknowledged: batch.written,
+      resolveRejections: false,
+      rejections: batch.rejected.map((r) => ({
+        run_id: batch.runId, connection_id: batch.connectionId, stream: batch.stream, external_id: r.externalId,
+        field: r.field, reason: r.reason.slice(0, 2000), ref: null, excerpt: null, source: 'connector', fingerprint: r.fingerprint,
+      })),
+      openRejected: false,
+      flowCounters: batch.counters,
     });
   }
 
   /** The counters alone (a pass that wrote nothing). */
   async recordCounters(runId: number, counters: Record<string, number>): Promise<void> {
-    await this.writer.run((m) => m.getRepository(RunEntity).update({ id: runId }, { flow_counters: { ...counters } }));
+    await this.writer.run((m) => RunStore.writeFlowCounters(m, runId, counters));
   }
 }
 

@@ -55,6 +55,11 @@ export class RunStore {
     await m.getRepository(RunEntity).update({ id: runId }, { streams: { ...streams }, ...counters });
   }
 
+  /** Inside a transaction: an outbound run's counters so far. */
+  static async writeFlowCounters(m: EntityManager, runId: number, counters: Record<string, number>): Promise<void> {
+    await m.getRepository(RunEntity).update({ id: runId }, { flow_counters: { ...counters } });
+  }
+
   async finish(runId: number, status: RunStatus, error: string | null): Promise<void> {
     await this.writer.run((m) =>
       m.getRepository(RunEntity).update({ id: runId }, { status, error, finished_at: isoNow() }),

@@ -19,27 +19,54 @@ export function failureOf(
   // Everything below comes from the redacted body: a service may echo the Api-key back.
   const safeBody = redact(body);
   const errorBody = isErrorBody(safeBody) ? safeBody : null;
+  const status = statusOf(httpStatus, errorBody?.error);
   return new TrackerApiError({
     operation: op.clientMethod,
     endpoint: `${op.method} ${op.path}`,
-    httpStatus,
+    httpStatus: status,
     error: stringOrUndefined(errorBody?.error),
     description: stringOrUndefined(errorBody?.description),
     details: errorBody?.details,
     body: safeBody,
-    retryable: isRetryableStatus(httpStatus),
-    note: errorBody ? undefined : snippet(safeBody),
-    refused: accessRefusal(op, httpStatus, errorBody?.error, project),
+    retryable: isRetryableStatus(status),
+    note: errorBody ? (status !== httpStatus ? `answered with HTTP ${httpStatus}` : undefined) : snippet(safeBody),
+    refused: accessRefusal(op, status, errorBody?.error, project),
   });
 }
 
-/** Error codes of a refused key or project, as the sandbox (and common APIs) write them in the body. */
-const KEY_REFUSED = new Set(['unauthorized', 'unauthorised', 'invalid_api_key', 'api_key_invalid', 'wrong_api_key']);
-const PROJECT_REFUSED = new Set(['forbidden', 'access_denied', 'no_access']);
+/**
+ * The service's error codes with the HTTP status each goes with under `Use-Http-Code: 1`, as public clients of the
+ * real service parse them: the n8n community node's helpers/errors.ts (checked on a live project), the Ruby gem's
+ * response.rb, a PHP SDK's Engine/Api.php.
+ */
+const SERVICE_CODE_STATUS: Record<string, number> = {
+  authentication_failed: 401,
+  access_denied: 403,
+  resource_not_found: 404,
+  request_data_validation_error: 400,
+  request_limit_error: 429,
+  internal_error: 500,
+  unknown_error: 500,
+};
 
 /**
- * 401, or an `unauthorized` error body (also inside HTTP 200): the Api-key. 403, or `forbidden`: the
- * project (on an operation without a project, the key's own rights).
+ * The status the failure stands for. Without `Use-Http-Code` (a proxy may drop the header) the service answers 200
+ * with the code in the body: `request_limit_error` in a 200 is still a 429 to wait on, `authentication_failed` a 401.
+ */
+function statusOf(httpStatus: number, code: unknown): number {
+  if (httpStatus >= 200 && httpStatus < 300 && typeof code === 'string' && SERVICE_CODE_STATUS[code] !== undefined) {
+    return SERVICE_CODE_STATUS[code];
+  }
+  return httpStatus;
+}
+
+/** Error codes of a refused key or project: the service's own, and those of proxies and common APIs. */
+const KEY_REFUSED = new Set(['authentication_failed', 'unauthorized', 'unauthorised', 'invalid_api_key', 'api_key_invalid', 'wrong_api_key']);
+const PROJECT_REFUSED = new Set(['access_denied', 'forbidden', 'no_access']);
+
+/**
+ * 401, or an `authentication_failed` error body (whatever the HTTP status): the Api-key. 403, or `access_denied`:
+ * the project (on an operation without a project, the key's own rights).
  */
 function accessRefusal(op: TrackerOperation, httpStatus: number, code: unknown, project: string | undefined): AccessRefusal | undefined {
   const text = typeof code === 'string' ? code.toLowerCase() : '';

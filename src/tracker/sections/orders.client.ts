@@ -1,6 +1,7 @@
 import { normalizeAndFilters } from '../filters';
 import { SerializedJson } from '../http/serialized-json';
 import { TrackerHttp } from '../http/tracker-http';
+import { StatusResponse } from '../types/common.types';
 import {
   AddOrder,
   AddOrdersResponse,
@@ -8,6 +9,8 @@ import {
   OrderExternalUrlResponse,
   OrderListRequest,
   OrderListResponse,
+  OrderStatusDefinition,
+  OrderStatusListResponse,
 } from '../types/orders.types';
 
 export class OrdersClient {
@@ -34,5 +37,22 @@ export class OrdersClient {
   /** GET /project/orders/{orderId}/external-url (body not shown in the spec). */
   externalUrl(orderId: string): Promise<OrderExternalUrlResponse> {
     return this.http.call('ordersExternalUrl', { pathParams: { orderId } });
+  }
+
+  /**
+   * POST /project/integration/status/list: the project's order statuses (ids add-orders accepts).
+   * Outside the specification; the answer `{data, total, status}` as public clients read it.
+   */
+  async listStatuses(): Promise<OrderStatusDefinition[]> {
+    const answer = await this.http.call<OrderStatusListResponse>('orderStatusesList', { body: {} });
+    return answer.data ?? [];
+  }
+
+  /**
+   * POST /project/set-statuses: defines the project's order statuses (a JSON array body of `{id, name, type}`).
+   * Outside the specification; the shape as public clients send it.
+   */
+  setStatuses(statuses: OrderStatusDefinition[]): Promise<StatusResponse> {
+    return this.http.call('orderStatusesSet', { body: statuses });
   }
 }

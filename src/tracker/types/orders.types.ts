@@ -2,6 +2,21 @@ import { AndOrTripleFilters } from '../filters';
 import { Paging, StatusResponse, StatusType } from './common.types';
 import { Visit, VisitSummary } from './visits.types';
 
+// ---- project statuses (outside the specification; shapes from public clients) ------
+
+/** One order status of a project's dictionary: what `status` ids of add-orders must be. */
+export interface OrderStatusDefinition {
+  id: string;
+  name: string;
+  type: 'progress' | 'paid' | 'canceled';
+}
+
+/** Answer of POST /project/integration/status/list. */
+export interface OrderStatusListResponse extends StatusResponse {
+  data: OrderStatusDefinition[];
+  total: number;
+}
+
 // ---- order list -------------------------------------------------------------
 
 export interface OrderStatus {
@@ -184,5 +199,10 @@ export interface OrderDetail extends StatusResponse {
   products: OrderDetailProduct[];
 }
 
-/** The spec does not show this body; typically a URL or `{ url }` with a status. */
-export type OrderExternalUrlResponse = unknown;
+/**
+ * The spec does not show this body; public clients read `externalUrl` (a PHP SDK's recorded answer
+ * OrderExternalUrl.json: `{"externalUrl": "http://….amocrm.ru/leads/detail/123", "status": "success"}`).
+ */
+export interface OrderExternalUrlResponse extends StatusResponse {
+  externalUrl: string;
+}

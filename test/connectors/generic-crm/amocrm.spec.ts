@@ -18,15 +18,15 @@ describe('generic-crm preset amocrm', () => {
     expect(records).toEqual(amocrm.expected[stream]);
   });
 
-  it('asks for embedded contacts, pages by _links.next.href and filters by updated_at', async () => {
+  it('asks for embedded contacts and products, pages by _links.next.href and filters by updated_at', async () => {
     crm.requests.length = 0;
     const since = new Date('2024-01-15T11:30:00Z');
     const { records, logs } = await readAll(connector, 'deals', amocrm.settings(crm.url), { since });
     expect(records.map((r) => r.id)).toEqual(['7002', '7003', '7004']);
-    const first = crm.requests[0];
-    expect(first.query.get('with')).toBe('contacts');
-    expect(first.query.get('filter[updated_at][from]')).toBe('1705318200');
-    expect(crm.requests.map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
+    const leadLists = crm.requests.filter((r) => r.path === '/api/v4/leads');
+    expect(leadLists[0].query.get('with')).toBe('contacts,catalog_elements');
+    expect(leadLists[0].query.get('filter[updated_at][from]')).toBe('1705318200');
+    expect(leadLists.map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
     expect(logs.join('\n')).toMatch(/2 deals without a visit number \(field "tracker"\)/);
   });
 

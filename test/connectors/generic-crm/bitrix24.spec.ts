@@ -30,7 +30,11 @@ describe('generic-crm preset bitrix24', () => {
     });
     expect(lists.map((r) => r.query.get('start'))).toEqual([null]);
     const methods = new Set(crm.requests.map((r) => r.path.split('/').pop()));
-    expect([...methods].sort()).toEqual(['crm.item.fields.json', 'crm.item.list.json']);
+    expect([...methods].sort()).toEqual(['batch.json', 'crm.item.fields.json', 'crm.item.list.json', 'crm.stagehistory.list.json']);
+    // the batches hold the products' reads only: product rows (crm.item.productrow.list, not crm.deal.productrows.get) and catalog
+    const commands = crm.requests.filter((r) => r.path.endsWith('batch.json'))
+      .flatMap((r) => Object.values(r.body.cmd as Record<string, string>).map((command) => command.split('?')[0]));
+    expect([...new Set(commands)].sort()).toEqual(['catalog.product.get', 'catalog.section.get', 'crm.item.productrow.list']);
   });
 
   it('retries 503 QUERY_LIMIT_EXCEEDED and then reads everything', async () => {

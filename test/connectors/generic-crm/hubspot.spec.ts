@@ -27,7 +27,7 @@ describe('generic-crm preset hubspot', () => {
     expect(searches[0].body.filterGroups[0].filters[0].value).toBe(String(since.getTime()));
     expect(searches[0].body.properties).toContain('tracker');
     expect(searches[0].body.limit).toBe(100);
-    const batches = crm.requests.filter((r) => r.path.includes('/associations/'));
+    const batches = crm.requests.filter((r) => r.path.includes('/associations/deals/contacts'));
     expect(batches.map((r) => r.body)).toEqual([{ inputs: [{ id: '802' }, { id: '803' }] }]);
   });
 

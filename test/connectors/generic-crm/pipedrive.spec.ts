@@ -87,6 +87,63 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
     expect(records.map((r) => [r.id, (r as { visit_id?: string | null }).visit_id])).toEqual([['1001', '777001'], ['1002', null], ['1003', '777003']]);
   });
 
+  it('reads the products of a page of deals in one /v2/deals/products request (deal_ids), their catalog by ids, and each deal\'s flow', async () => {
+    crm.requests.length = 0;
+    await readAll(connector, 'deals', pipedrive.settings(crm.url));
+    const sent = crm.requests.filter((r) => r.path !== '/api/v2/deals' && r.path !== '/api/v2/dealFields');
+    const pages = crm.requests.filter((r) => r.path === '/api/v2/deals').length;
+    expect(pages).toBe(2); // the fixture's pages of 2
+    expect(sent.filter((r) => r.path === '/api/v2/deals/products').map((r) => r.query.getAll('deal_ids'))).toEqual([['1001', '1002'], ['1003']]);
+    expect(sent.filter((r) => r.path === '/api/v2/products').map((r) => r.query.get('ids'))).toEqual(['2001,2002,2004', '2003']);
+    expect(sent.filter((r) => r.path === '/api/v2/productFields')).toHaveLength(2);
+    // v2 has no change log of a deal: one v1 flow request per deal, changes only
+    const flows = sent.filter((r) => /^\/api\/v1\/deals\/\d+\/flow$/.test(r.path));
+    expect(flows.map((r) => [r.path, r.query.get('items')])).toEqual([
+      ['/api/v1/deals/1001/flow', 'dealChange'], ['/api/v1/deals/1002/flow', 'dealChange'], ['/api/v1/deals/1003/flow', 'dealChange'],
+    ]);
+    expect(sent.length).toBe(2 + 2 + 2 + 3);
+  });
+
+  it('`products: false` and `history: false` ask for neither', async () => {
+    crm.requests.length = 0;
+    const { records } = await readAll(connector, 'deals', { ...pipedrive.settings(crm.url), products: false, history: false });
+    expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, history: _h, ...deal }) => deal));
+    expect([...new Set(crm.requests.map((r) => r.path))].sort()).toEqual(['/api/v2/dealFields', '/api/v2/deals']);
+  });
+
+  it('a token that may not see products (403): the deals go with their history, products left out with one warning', async () => {
+    const refusing = await startCrmServer(pipedrive.createHandler({ refuseProducts: true, pageSize: 1 }));
+    try {
+      const { records, logs } = await readAll(connector, 'deals', pipedrive.settings(refusing.url), { connectionId: 'pd-no-products' });
+      expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, ...deal }) => deal));
+      const warnings = logs.filter((line) => line.includes(' left out: '));
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/products left out: enrichment deal_products was refused \(GET \/v2\/deals\/products answered HTTP 403.*products:read/);
+      // refused once: the later pages do not ask again
+      expect(refusing.requests.filter((r) => r.path === '/api/v2/deals/products')).toHaveLength(1);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('a deal-product without a catalog product takes its row id (the document types product_id as an integer: the one violation taken)', async () => {
+    const base = pipedrive.createHandler();
+    const server = await startCrmServer((request, state) => {
+      const answer = base(request, state);
+      if (request.path !== '/api/v2/deals/products') return answer;
+      const body = answer.body as { data: { id: number; product_id: number | null }[] };
+      return { ...answer, body: { ...body, data: body.data.map((row) => (row.id === 52 ? { ...row, product_id: null } : row)) } };
+    });
+    try {
+      const { records } = await readAll(connector, 'deals', pipedrive.settings(server.url));
+      const products = (records.find((r) => r.id === '1001') as { products: { id: string; name: string; categories: string[] }[] }).products;
+      expect(products.map((p) => [p.id, p.name, p.categories])).toEqual([['2001', 'Design package', ['Services']], ['52', 'Hosting, monthly', []]]);
+      expect(server.takeViolations().map((v) => `${v.operationId} ${v.path} ${v.keyword}`)).toEqual(['getDealsProducts $.data[1].product_id type']);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('keeps settings written for the v1 preset valid', () => {
     expect(() => typedSettings(connector, { preset: 'pipedrive', base_url: 'https://acme.pipedrive.com/api', token: 't', visit_field: 'tracker' })).not.toThrow();
   });

@@ -1,9 +1,11 @@
 import 'reflect-metadata';
+import { StagesDefinition } from '../../../connectors/generic-crm/definition/stages-definition';
 import { readFileSync } from 'fs';
 import { join } from 'path';
 import type { MetadataStorage } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage } from 'class-validator';
 import { parse } from 'yaml';
+import * as discoverDefinition from '../../../connectors/generic-crm/definition/discover-definition';
 import * as sourceDefinition from '../../../connectors/generic-crm/definition/source-definition';
 import * as streamDefinition from '../../../connectors/generic-crm/definition/stream-definition';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
@@ -40,8 +42,13 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.CustomFieldsDefinition, 'streams.<name>.custom_fields'],
   [streamDefinition.LabelsDefinition, 'streams.<name>.custom_fields.labels'],
   [streamDefinition.EnrichDefinition, 'streams.<name>.enrich[]'],
+  [streamDefinition.EnrichOptionalDefinition, 'streams.<name>.enrich[].optional'],
   [writeBackDefinition.WriteBackDefinition, 'settings.write_back'],
   [writeBackDefinition.WriteRequestDefinition, 'settings.write_back.request'],
+  [StagesDefinition, 'settings.stages'],
+  [discoverDefinition.DiscoverDefinition, 'settings.discover'],
+  [discoverDefinition.DiscoverListDefinition, 'settings.discover.<list>'],
+  [discoverDefinition.DealStatusDefinition, 'settings.discover.deal_statuses[]'],
 ]);
 
 interface Row {

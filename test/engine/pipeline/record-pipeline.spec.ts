@@ -1,5 +1,5 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { fingerprinter } from '../../../src/engine/fingerprint';
+import { fingerprinter } from '../../../src/engine/stream/fingerprint';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../../../src/engine/pipeline/record-pipeline';
 import { DEAL_MAPPING_VERSION, dealsHandler } from '../../../src/engine/streams/deals';
 

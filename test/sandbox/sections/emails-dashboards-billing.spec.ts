@@ -24,7 +24,7 @@ describe('sandbox sections: e-mail tracking, dashboards, billing', () => {
     });
     expect(first.visit).toMatchObject({ id: Number(first.visit_id), first_id: expect.any(Number), source: { system_name: expect.any(String) } });
     const cutoff = second.date;
-    const recent = await sandbox.post('project/emailtracking/email/list', { filters: { and: [['date', '>=', cutoff]] }, sort: ['date', 'asc'] });
+    const recent = await sandbox.post('project/emailtracking/email/list', { filters: [['date', '>=', cutoff]], sort: ['date', 'asc'] });
     expect(recent.data.total).toBe(2);
     expect(recent.data.data.map((e: any) => e.id)).toEqual([second.id, first.id]);
     expect(recent.data.data[0].visit).toBeNull();
@@ -54,7 +54,7 @@ describe('sandbox sections: e-mail tracking, dashboards, billing', () => {
   });
 
   it('rejects an unknown filter field or extension, naming it', async () => {
-    expectBadRequest(await sandbox.post('project/emailtracking/email/list', { filters: { and: [['password', '=', 'x']] } }), 'filters.and[0].field');
+    expectBadRequest(await sandbox.post('project/emailtracking/email/list', { filters: [['password', '=', 'x']] }), 'filters[0].field');
     expectBadRequest(await sandbox.post('project/emailtracking/email/list', { extend: ['client'] }), 'extend[0]');
   });
 
@@ -88,7 +88,7 @@ describe('sandbox sections: e-mail tracking, dashboards, billing', () => {
       date: expect.stringMatching(UTC_TIMESTAMP), type: 'topup', system_name: null, display_name: null, project_id: null,
       sum: expect.any(Number), balance: expect.any(Number), virtual_balance: expect.any(Number),
     });
-    const charges = await sandbox.post('user/billing/transactions/list', { period: ninetyDays(), filters: { and: [['type', '=', 'charge']] } });
+    const charges = await sandbox.post('user/billing/transactions/list', { period: ninetyDays(), filters: [['type', '=', 'charge']] });
     expect(charges.data.data.length).toBeGreaterThan(0);
     expect(charges.data.data.every((t: any) => t.type === 'charge')).toBe(true);
     const past = await sandbox.post('user/billing/transactions/list', { period: { from: '2001-01-01T00:00:00.000Z', to: '2001-12-31T00:00:00.000Z' } });

@@ -108,15 +108,23 @@ describe('sandbox sections: leads, proxy leads, custom events', () => {
     expect((await sandbox.get('project/events/log')).data.items.length).toBeGreaterThan(0);
     expectBadRequest(await sandbox.post('project/events/send', { name: 'Never defined' }), 'name');
     expectBadRequest(await sandbox.post('project/events/send', {}), 'name');
-    expectBadRequest(await sandbox.post('project/events/bulk/send', [{ name: 'Add to cart' }, { name: 'nope' }]), '[1].name');
+    expectBadRequest(await sandbox.post('project/events/bulk/send', [{ name: 'Add to cart' }, { name: 42 }]), '[1].name');
     expectBadRequest(await sandbox.post('project/events/add', [{ display_name: 'X', type: 'click', parameter: 'x' }]), '[0].type');
     expectBadRequest(await sandbox.post('project/events/add', { display_name: 'X' }), 'body');
     expect((await sandbox.post('project/events/meta/999999/archive', [])).status).toBe(404);
   });
 
-  it('writes nothing from a bulk send with one bad item', async () => {
+  it('writes nothing from a bulk send with one malformed item', async () => {
     const before = (await sandbox.get('project/events/log', { name: 'Add to cart' })).data.items.length;
-    await sandbox.post('project/events/bulk/send', [{ name: 'Add to cart' }, { name: 'nope' }]);
+    await sandbox.post('project/events/bulk/send', [{ name: 'Add to cart' }, { name: 42 }]);
     expect((await sandbox.get('project/events/log', { name: 'Add to cart' })).data.items.length).toBe(before);
+  });
+
+  it('accepts a bulk send naming an event that is not defined, and logs only the defined ones (as the service does)', async () => {
+    const before = (await sandbox.get('project/events/log', { name: 'Add to cart' })).data.items.length;
+    const total = (await sandbox.get('project/events/log')).data.items.length;
+    expect((await sandbox.post('project/events/bulk/send', [{ name: 'Add to cart' }, { name: 'nope' }, {}])).data).toEqual({ status: 'success' });
+    expect((await sandbox.get('project/events/log', { name: 'Add to cart' })).data.items.length).toBe(before + 1);
+    expect((await sandbox.get('project/events/log')).data.items.length).toBe(total + 1);
   });
 });

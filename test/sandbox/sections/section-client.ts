@@ -46,7 +46,7 @@ export class SectionClient {
 /** The answer is the service's 400 whose description names `field`. */
 export function expectBadRequest(response: AxiosResponse, field: string): void {
   expect(response.status).toBe(400);
-  expect(response.data).toMatchObject({ status: 'error', error: 'invalid_request' });
+  expect(response.data).toMatchObject({ status: 'error', error: 'request_data_validation_error' });
   expect(response.data.description).toContain(field);
 }
 

@@ -16,7 +16,7 @@ export class BillingService {
   constructor(private readonly store: SandboxDocumentStore) {}
 
   async select(project: number, body: unknown): Promise<BillingSelection> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const period = readPeriod(reader);
     const filters = readTripleFilters(reader, 'filters', { fields: BILLING_FIELDS });
     const docs = await this.store.list<BillingTransaction>(project, BILLING_KIND);

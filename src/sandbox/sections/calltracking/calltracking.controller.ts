@@ -52,7 +52,7 @@ export class CalltrackingController {
 
 /** `is_deleted` from the body (integer 0/1) or, for GET, from the query ("0"/"1"). */
 function readIsDeleted(body: unknown, query: string | undefined): 0 | 1 {
-  const fromBody = FieldReader.ofBody(body).optionalFlag('is_deleted');
+  const fromBody = FieldReader.ofListBody(body).optionalFlag('is_deleted');
   if (fromBody !== undefined) return fromBody;
   if (query === undefined || query === '') return 0;
   if (query !== '0' && query !== '1') throw badRequest('is_deleted', `is_deleted: must be 0 or 1, got "${query}"`);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SandboxError, notFound } from '../../errors/sandbox-error';
+import { SandboxError, notFound, notFoundError } from '../../errors/sandbox-error';
 import { SandboxDocumentStore, StoredDocument } from '../../storage/document-store';
 import { FieldReader } from '../common/field-reader';
 import { asResponseTimestamp } from '../common/service-time';
@@ -61,7 +61,7 @@ export class CalltrackingService {
   private async existing(project: number, id: string): Promise<StoredDocument<ScriptDoc>> {
     const doc = await this.store.get<ScriptDoc>(project, SCRIPT_KIND, id);
     if (!doc) throw notFound(`call tracking script ${id}`);
-    if (doc.is_deleted === 1) throw new SandboxError(404, 'not_found', `call tracking script ${id} is deleted`);
+    if (doc.is_deleted === 1) throw notFoundError(`call tracking script ${id} is deleted`);
     return doc;
   }
 }

@@ -12,7 +12,7 @@ export class CampaignsService {
 
   /** `filters` triples on id, title, status_id; `limit`, `offset`; `total` counts before paging. */
   async list(project: number, body: unknown): Promise<{ data: CampaignListItem[]; total: number }> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const filters = readCampaignFilters(reader);
     const paging = readPaging(reader);
     const campaigns = (await this.store.list<CampaignDoc>(project, CAMPAIGN_KIND))
@@ -28,7 +28,7 @@ export class CampaignsService {
    * `count` is the number of items answered (within `limit`), `total_count` before paging.
    */
   async contacts(project: number, body: unknown): Promise<{ data: CampaignRecipient[]; count: number; total_count: number }> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const metricIds = readMetricIds(reader);
     const campaignIds = new Set(readCampaignIds(reader).map(String));
     const paging = readPaging(reader);

@@ -20,6 +20,12 @@ export class FieldReader {
     return new FieldReader(body, path === 'body' ? '' : path);
   }
 
+  /** The body of a list operation: as `ofBody`, and a top-level field sent as `null` counts as absent. */
+  static ofListBody(body: unknown): FieldReader {
+    const reader = FieldReader.ofBody(body);
+    return new FieldReader(Object.fromEntries(Object.entries(reader.source).filter(([, value]) => value !== null)), '');
+  }
+
   /** The body must be a JSON array of objects; each item gets a reader named `[i]`. */
   static ofArrayBody(body: unknown, path = 'body'): FieldReader[] {
     if (!Array.isArray(body)) throw badRequest(path, `${path}: must be a JSON array, got ${describe(body)}`);

@@ -1,4 +1,6 @@
 import { badRequest } from '../../errors/sandbox-error';
+import { singleConditionInAnd } from '../../filters/triple-filter';
+import { LIST_CAPS, checkLimit } from '../../validation/list-caps';
 import { FieldReader, describe, isPlainObject } from './field-reader';
 import { parsePlainDate, parseTimestamp, UTC_OFFSET } from './service-time';
 
@@ -31,6 +33,7 @@ export function readTripleFilters(reader: FieldReader, name: string, rules: Quer
   const triplesPath = isPlainObject(raw) ? `${path}.and` : path;
   if (isPlainObject(raw) && raw.and === undefined) return [];
   if (!Array.isArray(triples)) throw badRequest(triplesPath, `${triplesPath}: must be an array of [field, operator, value]`);
+  if (isPlainObject(raw) && triples.length === 1) throw singleConditionInAnd();
   return triples.map((triple, index) => {
     const at = `${triplesPath}[${index}]`;
     if (!Array.isArray(triple) || triple.length !== 3) {
@@ -151,13 +154,17 @@ export interface Paging {
   offset: number;
 }
 
-/** `limit` and `offset`: non-negative integers; no limit means every record. */
+/**
+ * `limit` and `offset`: non-negative integers; `limit` at most LIST_CAPS.sections (400 above), and that many when
+ * absent, so that no answer grows with the project.
+ */
 export function readPaging(reader: FieldReader): Paging {
-  const limit = reader.optionalInteger('limit');
+  const limit = reader.optionalInteger('limit') ?? LIST_CAPS.sections;
   const offset = reader.optionalInteger('offset') ?? 0;
-  if (limit !== undefined && limit < 0) throw badRequest(reader.path('limit'), `${reader.path('limit')}: must not be negative`);
+  if (limit < 0) throw badRequest(reader.path('limit'), `${reader.path('limit')}: must not be negative`);
+  checkLimit(limit, 'sections', reader.path('limit'));
   if (offset < 0) throw badRequest(reader.path('offset'), `${reader.path('offset')}: must not be negative`);
-  return { limit: limit ?? null, offset };
+  return { limit, offset };
 }
 
 export function pageOf<T>(records: T[], paging: Paging): T[] {

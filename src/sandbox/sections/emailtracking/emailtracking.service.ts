@@ -1,5 +1,5 @@
 import { Injectable, StreamableFile } from '@nestjs/common';
-import { SandboxError, badRequest, notFound } from '../../errors/sandbox-error';
+import { SandboxError, badRequest, notFound, notFoundError } from '../../errors/sandbox-error';
 import { SandboxDocumentStore, StoredDocument } from '../../storage/document-store';
 import { attachmentDisposition } from '../common/attachment-disposition';
 import { FieldReader } from '../common/field-reader';
@@ -24,7 +24,7 @@ export class EmailTrackingService {
    * first); `limit`, `offset`; `total` counts the filtered e-mails before paging.
    */
   async list(project: number, body: unknown): Promise<{ data: Record<string, unknown>[]; total: number }> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const filters = readTripleFilters(reader, 'filters', { fields: FILTER_FIELDS });
     const extend = readExtend(reader);
     const sort = readSort(reader, 'sort', FILTER_FIELDS) ?? { field: 'date', direction: 'desc' as const };
@@ -40,7 +40,7 @@ export class EmailTrackingService {
     const email = await this.store.get<TrackedEmailDoc>(project, EMAIL_KIND, emailId);
     if (!email) throw notFound(`tracked email ${emailId}`);
     if (!email.attachment_ids.map(String).includes(attachmentId)) {
-      throw new SandboxError(404, 'not_found', `attachment ${attachmentId} not found in tracked email ${emailId}`);
+      throw notFoundError(`attachment ${attachmentId} not found in tracked email ${emailId}`);
     }
     const file = await this.store.get<AttachmentDoc>(project, ATTACHMENT_KIND, attachmentId);
     if (!file) throw notFound(`attachment ${attachmentId}`);

@@ -49,13 +49,18 @@ export class EventsService {
   }
 
   /**
-   * Every item is checked before any is written (one bad item rejects the batch). The fields are
-   * optional in the specification's wording, but a trigger without the name of a defined event
-   * cannot be logged, so a missing `name` is answered like in `send`.
+   * The specification makes every field optional here, and the service accepts a trigger whose `name` is no defined
+   * event and counts it nowhere (the n8n community node, actions/event/execute.ts): such items are accepted and not
+   * logged. Structural errors (a non-object item, a non-string name) still reject the whole batch before anything is
+   * written. Answers how many triggers were logged.
    */
   async bulkSend(project: number, body: unknown): Promise<number> {
     const triggers: Trigger[] = [];
-    for (const item of FieldReader.ofArrayBody(body)) triggers.push(await this.readTrigger(project, item));
+    for (const item of FieldReader.ofArrayBody(body)) {
+      const name = item.optionalString('name');
+      const trigger = name ? await this.findTrigger(project, item, name) : null;
+      if (trigger) triggers.push(trigger);
+    }
     const eventDate = formatUtcTimestamp(new Date());
     for (const trigger of triggers) await this.store.insert(project, EVENT_LOG_KIND, { ...trigger, event_date: eventDate });
     return triggers.length;
@@ -75,18 +80,27 @@ export class EventsService {
       ({ id, display_name, parameter, type, event_date, data, visit_id }));
   }
 
+  /** `send`: the name must be that of a defined, not archived event (400 otherwise). */
   private async readTrigger(project: number, reader: FieldReader): Promise<Trigger> {
     const name = reader.requiredString('name');
+    const trigger = await this.findTrigger(project, reader, name);
+    if (!trigger) {
+      const events = await this.store.list<EventDefinitionDoc>(project, EVENT_KIND);
+      const archived = events.some((e) => e.display_name === name || e.parameter === name);
+      const why = archived ? 'is archived' : 'is not defined (define it with events/add)';
+      throw badRequest(reader.path('name'), `${reader.path('name')}: event "${name}" ${why}`);
+    }
+    return trigger;
+  }
+
+  /** The trigger of the defined, not archived event called `name` (by display name, else by parameter); null if none. */
+  private async findTrigger(project: number, reader: FieldReader, name: string): Promise<Trigger | null> {
     const visit = reader.nullableString('visit') ?? null;
     const data = reader.optionalRawObject('data') ?? null;
     const events = await this.store.list<EventDefinitionDoc>(project, EVENT_KIND);
     const event = events.find((e) => e.display_name === name && !e.is_archived)
       ?? events.find((e) => e.parameter === name && !e.is_archived);
-    if (!event) {
-      const archived = events.some((e) => e.display_name === name || e.parameter === name);
-      const why = archived ? 'is archived' : 'is not defined (define it with events/add)';
-      throw badRequest(reader.path('name'), `${reader.path('name')}: event "${name}" ${why}`);
-    }
+    if (!event) return null;
     return {
       display_name: event.display_name, parameter: event.parameter, type: event.type,
       data, visit_id: visit === '' ? null : visit, event_id: event.id,

@@ -19,7 +19,7 @@ export class LeadsService {
    * `total` counts the selected leads before paging.
    */
   async list(project: number, body: unknown): Promise<{ leads: StoredDocument<LeadDoc>[]; total: number }> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const period = readPeriod(reader);
     const filters = readObjectFilters(reader, 'filters', { fields: LEAD_FILTER_FIELDS, operators: LEAD_OPERATORS });
     const sortField = reader.requiredEnum('sort_field', LEAD_SORT_FIELDS);

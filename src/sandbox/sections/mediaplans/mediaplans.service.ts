@@ -15,7 +15,7 @@ export class MediaPlansService {
   ) {}
 
   async list(project: number, body: unknown): Promise<StoredDocument<MediaPlanDoc>[]> {
-    const { date_from } = readMonthRange(FieldReader.ofBody(body));
+    const { date_from } = readMonthRange(FieldReader.ofListBody(body));
     return this.store.list<MediaPlanDoc>(project, MEDIAPLAN_KIND, (doc) => doc.date_from === date_from);
   }
 

@@ -60,7 +60,7 @@ export class SpeechCallsService {
    * (default: newest first); `limit`, `offset`.
    */
   async list(project: number, body: unknown): Promise<Record<string, unknown>[]> {
-    const reader = FieldReader.ofBody(body);
+    const reader = FieldReader.ofListBody(body);
     const period = reader.has('period') ? readPeriod(reader) : null;
     const filters = readObjectFilters(reader, 'filters');
     for (const [index, filter] of filters.entries()) {

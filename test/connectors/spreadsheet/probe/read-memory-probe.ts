@@ -3,6 +3,7 @@
  * and prints one JSON line { records, rejected, maxPage, baseRssMb, peakRssMb, seconds }.
  *   node --expose-gc -r ./register-ts.js read-memory-probe.ts FILE
  */
+import '../../../../src/connectors/serve-contract'; // first: the connector imports tracker-sync/connector
 import spreadsheetConnector from '../../../../connectors/spreadsheet';
 
 async function main(): Promise<void> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { InvalidRunOptionsError } from '../../../../src/engine/engine-errors';
-import { RejectionRetry } from '../../../../src/engine/rejection-retry';
+import { RejectionRetry } from '../../../../src/engine/run/rejection-retry';
 import { createStoreDataSource } from '../../../../src/store/store-data-source';
 import { StoreRepositories } from '../../../../src/store/store-repositories';
 

@@ -1,0 +1,42 @@
+import type { SourceCatalog, StageMapping } from 'tracker-sync/connector';
+import { mappedStatus } from '../records/status-map';
+import { GenericCrmSettings } from '../settings';
+import { resolveSource } from '../source-config';
+import { loadStageCounts } from './stage-counts';
+
+/**
+ * The connection's status_map against the CRM's stages: each stage's target (null where no key covers it),
+ * and how many deals of the last run were in it. A deal in an uncovered stage is sent with the stage itself
+ * as its status, which the service skips unless the project happens to know it.
+ */
+export function stageMapping(settings: GenericCrmSettings, catalog: SourceCatalog, workDir: string | undefined): StageMapping {
+  const map = resolveSource(settings).status_map;
+  const counts = loadStageCounts(workDir);
+  const stages: StageMapping['stages'] = [];
+  const seen = new Set<string>();
+  const add = (pipeline: string | null, id: string, name: string, outcome: 'won' | 'lost' | 'open') => {
+    const status = mappedStatus(map, id) ?? null;
+    stages.push({ pipeline, id, name, outcome, status, deals_last_run: counts?.deals[id] ?? 0 });
+    seen.add(id);
+  };
+  for (const pipeline of catalog.pipelines) for (const stage of pipeline.stages) add(pipeline.name, stage.id, stage.name, stage.outcome);
+  for (const status of catalog.deal_statuses) if (!seen.has(status.key)) add(null, status.key, status.name, status.outcome);
+  return { stages, last_run: counts };
+}
+
+/** `check`'s warnings: stages no status_map key covers, and a visit_field the CRM's deal fields lack. */
+export function mappingWarnings(settings: GenericCrmSettings, catalog: SourceCatalog, workDir: string | undefined): string[] {
+  const warnings: string[] = [];
+  const { stages } = stageMapping(settings, catalog, workDir);
+  const uncovered = stages.filter((s) => s.status === null);
+  if (uncovered.length > 0) {
+    const list = uncovered.map((s) => `${JSON.stringify(s.id)} (${s.pipeline ? `${s.pipeline}: ` : ''}${s.name}${s.deals_last_run ? `, ${s.deals_last_run} deals in the last run` : ''})`);
+    warnings.push(`status_map covers no entry for ${uncovered.length} stage${uncovered.length > 1 ? 's' : ''}: ${list.join(', ')}; their deals are sent with the stage id as status (see \`cli discover\`)`);
+  }
+  const visitField = resolveSource(settings).visit_field;
+  const known = catalog.deal_fields.some((f) => f.id === visitField || f.name.toLowerCase() === visitField.toLowerCase());
+  if (catalog.deal_fields.length > 0 && !known) {
+    warnings.push(`visit_field ${JSON.stringify(visitField)} is not a deal field of the CRM: every deal is sent without a visit number (see \`cli discover\` for the fields)`);
+  }
+  return warnings;
+}

@@ -1,0 +1,150 @@
+import { mkdirSync, rmSync } from 'fs';
+import { basename, dirname, join } from 'path';
+import { parseDocument } from 'yaml';
+import { ConfigError, resolveConfigPath, validateConfig } from '../../config';
+import { dataDirOf, withDotenv, writeDotenv } from '../../config/dotenv-file';
+import { loadConnectors } from '../../connectors/plugin-loader';
+import { DiscoverResult, DiscoveryService } from '../../discovery/discovery.service';
+import { proposalText, proposedSettingsNodes } from '../../discovery/proposal-yaml';
+import { createCliApp } from '../cli-app';
+import type { CliContext } from '../cli-context';
+import { checkCommand } from '../commands/check.command';
+import { syncCommand } from '../commands/sync.command';
+import type { CliOutput } from '../output/cli-output';
+import { discoverLines } from '../output/discover.format';
+import { ConfigDocument } from './config-writer';
+import { answersFromFlags, ask, askAnswers, InitAnswers, InitCancelled, InitFlags, InitUsageError } from './init-answers';
+
+/**
+ * `init`: a generic-crm connection from nothing. The answers (questions on a terminal, else flags), then the
+ * CRM's discovery through a copy of the config with the new connection, the proposed mapping (accepted, or a
+ * stage's group changed), the connection written into the config file (comments and order kept; the secrets in
+ * <data_dir>/.env, 0600, as ${NAME} references), `check`, and a first sync offered.
+ */
+export async function initCommand(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flags: InitFlags, interactive: boolean): Promise<number> {
+  try {
+    return await init(argv, env, out, flags, interactive);
+  } catch (error) {
+    if (error instanceof InitUsageError || error instanceof InitCancelled || error instanceof ConfigError) {
+      out.error(error.message);
+      return error instanceof InitCancelled ? 130 : 1;
+    }
+    throw error;
+  }
+}
+
+async function init(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flags: InitFlags, interactive: boolean): Promise<number> {
+  const path = resolveConfigPath(argv, env);
+  const original = ConfigDocument.read(path);
+  // the file as it is must load (else init would build on a broken config); its data_dir holds .env
+  const raw = original.doc.toJS() as unknown;
+  const dataDir = dataDirOf(raw, env);
+  const current = withDotenv(env, dataDir);
+  const loaded = validateConfig(raw ?? {}, { env: current, file: path });
+  const registry = await loadConnectors(loaded.connector_paths, { log: () => undefined, warn: () => undefined });
+
+  const answers = interactive ? await askAnswers(flags, current, (id) => original.hasConnection(id)) : answersFromFlags(flags, current);
+  if (original.hasConnection(answers.connection)) throw new InitUsageError(`init: ${path} already has a connection "${answers.connection}"`);
+  const secrets: Record<string, string> = { [answers.tokenEnv]: answers.token };
+  if (answers.tracker) secrets[answers.tracker.keyEnv] = answers.tracker.key;
+  const withSecrets = { ...current, ...secrets };
+
+  out.line(`reading the CRM's pipelines, stages, fields and users (${answers.baseUrl})...`);
+  const result = await discover(path, withConnection(original, answers), answers.connection, withSecrets, argv);
+  for (const line of discoverLines(result)) out.line(line);
+  out.line('');
+  out.line('Proposed mapping:');
+  for (const line of proposalText(result).trimEnd().split('\n')) out.line(`  ${line}`);
+  for (const note of result.proposed.notes) out.line(`note: ${note}`);
+  const statusMap = interactive ? await reviewMapping(result, out) : result.proposed.status_map;
+
+  const final = withConnection(original, answers, (doc) => proposedSettingsNodes(doc, result, statusMap));
+  // validated as the daemon loads it before anything is written: a config that would not load is never written
+  validateConfig(parseDocument(final.text()).toJS(), { env: withSecrets, settingsValidator: registry.validateSettings, file: path });
+  const dotenv = writeDotenv(dataDir, secrets);
+  final.save(withSecrets, registry.validateSettings);
+  out.line(`wrote connection ${answers.connection} into ${path}; its secrets ${Object.keys(secrets).join(', ')} into ${dotenv} (mode 0600)`);
+
+  const configArgv = ['node', 'cli.js', '--config', path];
+  const checked = await withApp(configArgv, env, (ctx) => checkCommand(ctx, out, answers.connection));
+  if (checked !== 0) {
+    out.error(`fix the connection in ${path}, then: npm run cli -- check ${answers.connection}`);
+    return checked;
+  }
+  const sync = interactive ? await ask<boolean>({ type: 'confirm', name: 'value', message: 'Run a first sync now?', initial: true }) : Boolean(flags.sync);
+  if (!sync) {
+    out.line(`next: npm run cli -- sync ${answers.connection}   (or npm start: it syncs on the schedule ${answers.schedule})`);
+    return 0;
+  }
+  return withApp(configArgv, env, (ctx) => syncCommand(ctx, out, answers.connection, {}));
+}
+
+/** The config with the new connection (and the tracker section for the real service). */
+function withConnection(original: ConfigDocument, answers: InitAnswers, mapping?: (doc: ConfigDocument['doc']) => ReturnType<typeof proposedSettingsNodes>): ConfigDocument {
+  const config = original.clone();
+  if (answers.tracker) {
+    config.setTracker({ base_url: answers.tracker.url, api_key: `\${${answers.tracker.keyEnv}}`, project: answers.tracker.project });
+  }
+  const settings = { preset: answers.preset, base_url: answers.baseUrl, token: `\${${answers.tokenEnv}}` };
+  config.addConnection({ id: answers.connection, connector: 'generic-crm', schedule: answers.schedule, settings }, mapping ? mapping(config.doc) : []);
+  return config;
+}
+
+/** Discovery through a copy of the config holding the new connection; the copy is removed whatever happens. */
+async function discover(path: string, candidate: ConfigDocument, connection: string, env: NodeJS.ProcessEnv, argv: string[]): Promise<DiscoverResult> {
+  mkdirSync(dirname(path), { recursive: true });
+  const copy = join(dirname(path), `.${basename(path)}.init-${process.pid}.yaml`);
+  candidate.saveCopy(copy);
+  try {
+    const copyArgv = [...argv.slice(0, 2), '--config', copy];
+    let result: DiscoverResult | undefined;
+    await withApp(copyArgv, env, async (ctx) => {
+      result = await ctx.app.get(DiscoveryService).discover(connection);
+      return 0;
+    });
+    return result!;
+  } finally {
+    rmSync(copy, { force: true });
+  }
+}
+
+async function withApp(argv: string[], env: NodeJS.ProcessEnv, command: (ctx: CliContext) => Promise<number>): Promise<number> {
+  const app = await createCliApp(argv, env);
+  try {
+    return await command(app.context);
+  } finally {
+    await app.close();
+  }
+}
+
+const GROUPS = ['paid', 'canceled', 'progress'] as const;
+
+/** Accept the proposal, or move stages to another group one at a time. */
+async function reviewMapping(result: DiscoverResult, out: CliOutput): Promise<Record<string, string>> {
+  const map = { ...result.proposed.status_map };
+  const statuses = result.project_statuses;
+  const idOf = { paid: statuses.paid, canceled: statuses.canceled, progress: statuses.progress };
+  const groupName = { paid: 'paid', canceled: 'canceled', progress: 'in work' };
+  const groupOf = (status: string) => GROUPS.find((g) => idOf[g] === status) ?? 'progress';
+  const labels = new Map<string, string>();
+  for (const pipeline of result.pipelines) for (const stage of pipeline.stages) if (!labels.has(stage.id)) labels.set(stage.id, `${pipeline.name}: ${stage.name}`);
+  for (const status of result.deal_statuses) if (!labels.has(status.key)) labels.set(status.key, status.name);
+  for (;;) {
+    const choice = await ask<string>({
+      type: 'select', name: 'value', message: 'Use this mapping?',
+      choices: [{ title: 'Accept it', value: 'accept' }, { title: "Change a stage's group", value: 'change' }],
+    });
+    if (choice === 'accept') return map;
+    const stage = await ask<string>({
+      type: 'select', name: 'value', message: 'Which stage?',
+      choices: Object.keys(map).map((key) => ({ title: `${labels.get(key) ?? key} (${groupName[groupOf(map[key])]})`, value: key })),
+    });
+    const group = await ask<(typeof GROUPS)[number]>({
+      type: 'select', name: 'value', message: `Group of "${labels.get(stage) ?? stage}"`,
+      choices: GROUPS.map((g) => ({ title: `${groupName[g]} (status "${idOf[g]}")`, value: g })),
+      initial: GROUPS.indexOf(groupOf(map[stage])),
+    });
+    map[stage] = idOf[group];
+    out.line(`  ${labels.get(stage) ?? stage} → ${groupName[group]}`);
+  }
+}

@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { join } from 'path';
+import { ConnectionConfig, syncOptionsOf, trackerOptionsOf, TrackerSyncConfig } from '../../config/config.schema';
+import type { ConnectorDefinition, ConnectorSecrets } from '../../connectors/connector-definition';
+import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
+import { UnknownConnectionError } from '../engine-errors';
+import { EngineSettings } from '../engine-settings';
+
+/** A connection's config, its connector with typed settings, and its work folder. */
+@Injectable()
+export class ConnectionLookup {
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly connectors: ConnectorRegistry,
+    private readonly settings: EngineSettings,
+    private readonly secretStore: ConnectorSecretStore,
+  ) {}
+
+  /** Throws UnknownConnectionError for an id the config does not hold. */
+  connection(connectionId: string): ConnectionConfig {
+    const connection = this.config.connections.find((c) => c.id === connectionId);
+    if (!connection) throw new UnknownConnectionError(connectionId);
+    return connection;
+  }
+
+  connector(connection: ConnectionConfig): { definition: ConnectorDefinition; settings: object } {
+    const definition = this.connectors.get(connection.connector);
+    if (!definition) throw new Error(`connection ${connection.id}: connector ${JSON.stringify(connection.connector)} is not available`);
+    const settings = this.connectors.instantiateSettings(connection.connector, connection.settings ?? {});
+    return { definition, settings };
+  }
+
+  /** ReadContext.workDir: EngineOptions.workDir or <data_dir>/connectors, per connection. */
+  workDir(connectionId: string): string {
+    return join(this.settings.workDir ?? join(this.config.data_dir, 'connectors'), connectionId);
+  }
+
+  /** ReadContext.secrets: the connector's rotating secrets (OAuth2 tokens), in the store shared by the cluster. */
+  secrets(connectionId: string): ConnectorSecrets {
+    return this.secretStore.forConnector(this.connection(connectionId).connector);
+  }
+
+  /** Records per add-orders call, and calls in flight at once. */
+  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number } {
+    return {
+      batchSize: syncOptionsOf(connection).batch_size ?? trackerOptionsOf(this.config).batch_size,
+      concurrency: trackerOptionsOf(this.config).concurrency,
+    };
+  }
+}

@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import type { StreamName } from '../../connectors/canonical';
+import { RejectedRecordStore } from '../../store/repositories/rejected-record.store';
+import { RunStore } from '../../store/repositories/run.store';
+import { InvalidRunOptionsError, UnknownRunError } from '../engine-errors';
+
+/** What SyncService.retryRejected re-sends: a run's unresolved rejected records that have an id, per stream. */
+@Injectable()
+export class RejectionRetry {
+  constructor(
+    private readonly runs: RunStore,
+    private readonly rejected: RejectedRecordStore,
+  ) {}
+
+  async idsOf(runId: number): Promise<{ connectionId: string; onlyIds: Map<StreamName, Set<string>> }> {
+    const run = await this.runs.get(runId);
+    if (!run) throw new UnknownRunError(runId);
+    if (run.mode === 'write_back') {
+      throw new InvalidRunOptionsError(`run ${runId} is a write-back: the deals the CRM refused are written again by the next write-back pass (POST /api/connections/${run.connection_id}/write-back)`);
+    }
+    if (run.direction === 'outbound') {
+      throw new InvalidRunOptionsError(`run ${runId} is an outbound run (${run.flow}): what the CRM refused is written again by the flow's next pass`);
+    }
+    const onlyIds = new Map<StreamName, Set<string>>();
+    for (const row of await this.rejected.unresolvedOf(runId)) {
+      if (!row.external_id) continue;
+      const ids = onlyIds.get(row.stream as StreamName) ?? new Set<string>();
+      ids.add(row.external_id);
+      onlyIds.set(row.stream as StreamName, ids);
+    }
+    if (onlyIds.size === 0) throw new InvalidRunOptionsError(`run ${runId} has no unresolved rejected records with an id to retry`);
+    return { connectionId: run.connection_id, onlyIds };
+  }
+}

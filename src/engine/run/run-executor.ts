@@ -1,0 +1,151 @@
+import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
+import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '../../connectors/connector-definition';
+import { errorText } from '../engine-errors';
+import { RunMode } from '../engine-types';
+import { CursorStore } from '../../store/repositories/cursor.store';
+import { RunScope, zeroStreamCounters } from './run-scope';
+import { storedStateFor } from '../stream/fingerprint';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
+import { StreamPlan, StreamSync } from '../stream/stream-sync';
+import type { StatusMode } from '../../config/config.schema';
+import { registerStages } from '../project-statuses';
+
+export interface RunRequest {
+  mode: RunMode;
+  /** mode 'since': where reading starts */
+  since: Date | null;
+  onlyStreams?: readonly StreamName[];
+  /** a retry of rejected records: per stream, the ids to process (nothing else is sent, no cursor moves) */
+  onlyIds?: ReadonlyMap<StreamName, ReadonlySet<string>>;
+  /** the run's start: its upper bound is this minus lag (the signpost) */
+  startedAt: Date;
+  definition: ConnectorDefinition;
+  settings: object;
+  overlapSeconds: number;
+  lagSeconds: number;
+  batchSize: number;
+  concurrency: number;
+  workDir?: string;
+  secrets?: ConnectorSecrets;
+  /** EngineOptions.mappingVersions */
+  mappingVersions?: MappingVersions;
+  /** connections[].statuses: 'register' defines the CRM's stages in the project before the deals stream */
+  statuses?: StatusMode;
+  /** what the connector's `open` returned for this run (ReadContext.session) */
+  session?: unknown;
+}
+
+export interface RunOutcome {
+  status: 'succeeded' | 'failed' | 'interrupted';
+  error: string | null;
+}
+
+/** One run: the connector's streams in dependency order (managers, clients, deals, ...), each to its end. */
+export class RunExecutor {
+  constructor(
+    private readonly scope: RunScope,
+    private readonly cursors: CursorStore,
+    private readonly request: RunRequest,
+  ) {}
+
+  async execute(): Promise<RunOutcome> {
+    let specs: StreamSpec[];
+    try {
+      specs = this.streamsToRun();
+    } catch (e) {
+      return { status: 'failed', error: `connector ${this.request.definition.name}: ${errorText(e)}` };
+    }
+    for (const [index, spec] of specs.entries()) {
+      if (this.scope.signal.aborted) return interrupted();
+      try {
+        if (spec.name === 'deals' && this.request.statuses === 'register' && !this.request.onlyIds) await this.registerStages();
+        const plan = await this.plan(spec, specs.slice(index + 1).map((later) => later.name));
+        this.scope.logger.log(`${spec.name}: reading ${describeWindow(plan)}`);
+        const outcome = await new StreamSync(this.scope, plan).execute();
+        if (!outcome.complete) return interrupted();
+      } catch (e) {
+        if (this.scope.signal.aborted) return interrupted();
+        const message = errorText(e);
+        this.scope.logger.error(`${spec.name}: ${message}`);
+        return { status: 'failed', error: message.startsWith(`stream ${spec.name}`) || message.includes(`stream ${spec.name}`) ? message : `stream ${spec.name}: ${message}` };
+      }
+    }
+    return { status: 'succeeded', error: null };
+  }
+
+  private async registerStages(): Promise<void> {
+    const { definition, settings, workDir, secrets } = this.request;
+    const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug };
+    const context = { connectionId: this.scope.connectionId, settings, logger, signal: this.scope.signal, workDir, secrets };
+    await registerStages(definition, context, this.scope.tracker, logger);
+  }
+
+  /** A connector's notice is logged as a warning and kept with the stream's counters (the status page shows it). */
+  private notice(stream: StreamName, message: string): void {
+    this.scope.logger.warn(message);
+    const counters = this.scope.streams[stream] ?? (this.scope.streams[stream] = zeroStreamCounters());
+    if (!(counters.notices ?? []).includes(message)) counters.notices = [...(counters.notices ?? []), message];
+  }
+
+  private streamsToRun(): StreamSpec[] {
+    const offered = this.request.definition.streams(this.request.settings);
+    const byName = new Map(offered.map((s) => [s.name, s]));
+    return STREAM_ORDER.filter((name) => byName.has(name))
+      .filter((name) => !this.request.onlyStreams || this.request.onlyStreams.includes(name))
+      .filter((name) => !this.request.onlyIds || this.request.onlyIds.has(name))
+      .map((name) => byName.get(name)!);
+  }
+
+  private async plan(spec: StreamSpec, laterStreams: StreamName[]): Promise<StreamPlan> {
+    const { mode, onlyIds } = this.request;
+    const retry = !!onlyIds;
+    const mappingVersion = mappingVersionOf(spec.name, this.request.mappingVersions);
+    const until = new Date(this.request.startedAt.getTime() - this.request.lagSeconds * 1000);
+    let since: Date | null = null;
+    let state: Record<string, unknown> | null = null;
+    if (!retry && mode === 'incremental') {
+      state = storedStateFor(await this.cursors.state(this.scope.connectionId, spec.name), mappingVersion);
+      const cursor = spec.incremental ? await this.cursors.cursor(this.scope.connectionId, spec.name) : null;
+      if (cursor) since = new Date(cursor.getTime() - this.request.overlapSeconds * 1000);
+    } else if (!retry && mode === 'since' && spec.incremental) {
+      since = this.request.since;
+    }
+    const window = { since, until };
+    const definition = this.request.definition;
+    const read = (): AsyncIterable<Page> =>
+      definition.read(spec.name, window, {
+        connectionId: this.scope.connectionId,
+        settings: this.request.settings,
+        logger: { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug, notice: (m) => this.notice(spec.name, m) },
+        signal: this.scope.signal,
+        state,
+        workDir: this.request.workDir,
+        secrets: this.request.secrets,
+        laterStreams,
+        session: this.request.session,
+      });
+    return {
+      spec,
+      handler: streamHandler(spec.name),
+      mappingVersion,
+      window,
+      read,
+      useFingerprints: mode === 'incremental' && !retry,
+      moveCursor: !retry,
+      saveState: !retry && mode !== 'since',
+      wholeSource: since === null && !retry,
+      onlyIds: onlyIds?.get(spec.name),
+      batchSize: this.request.batchSize,
+      concurrency: this.request.concurrency,
+    };
+  }
+}
+
+function interrupted(): RunOutcome {
+  return { status: 'interrupted', error: 'stopped by shutdown; the next run continues from the last checkpoint' };
+}
+
+function describeWindow(plan: StreamPlan): string {
+  const from = plan.window.since ? `from ${plan.window.since.toISOString()}` : 'from the beginning';
+  return `${from} up to ${plan.window.until.toISOString()}${plan.useFingerprints ? '' : ' (fingerprints ignored)'}`;
+}

@@ -1,0 +1,1 @@
+export { scheduledSlot } from '../../config/cron-expression';

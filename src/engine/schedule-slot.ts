@@ -1,1 +1,0 @@
-export { scheduledSlot } from '../config/cron-expression';
