@@ -1,3 +1,4 @@
+import '../../connectors/serve-contract'; // first: the generic-crm settings below import tracker-sync/connector
 import prompts, { PromptObject } from 'prompts';
 import { PRESET_NAMES } from '../../../connectors/generic-crm/settings';
 import { CONNECTION_ID } from '../../config';
