@@ -6,7 +6,7 @@ import type { Order, OrderListResponse } from '../../../../tracker/types/orders.
  * The seed's Limits for the order list with `extend: ["visit"]`: `limit` below 100 → 10 requests a
  * minute, above 100 → 5, above 1000 → 1 (100 and 1000 themselves count with the stricter tier, as
  * src/tracker/http/operation-limits.ts does). The service states no largest `limit`; 10,000 is the
- * visit list's, taken as a safe bound.
+ * visit list's, taken as a safe bound (the sandbox refuses more, as it does for visits and clients).
  */
 export const PAGE_TIERS = [
   { limit: 99, spacingMs: 6_000 },
