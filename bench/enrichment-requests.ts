@@ -6,6 +6,7 @@
  * Counts, not times: the same on any machine.
  * Usage: npm run bench:enrichment [-- --deals 1000]
  */
+import '../src/connectors/serve-contract'; // first: the connector imports tracker-sync/connector
 import connector from '../connectors/generic-crm';
 import { releaseSourceLimits } from '../connectors/generic-crm/http/source-limits';
 import { toSettingsInstance } from '../src/connectors/settings-validation';

@@ -16,6 +16,7 @@ import { runsCommand } from './commands/runs.command';
 import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
 import { webhooksCommand } from './commands/webhooks.command';
+import { CONFIRM_ABOVE_MINUTES } from './commands/cost-consent';
 import { writeBackCommand } from './commands/write-back.command';
 import { deliverLeadsCommand } from './commands/deliver-leads.command';
 
@@ -55,7 +56,8 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .description("write the deals' attribution (channel, UTM tags, city...) back into the CRM; --dry-run shows it instead")
     .argument('<connection>', 'connection id')
     .option('--dry-run', 'show each deal and the values that would be written; write nothing')
-    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
+    .option('--yes', `spend what the plan says without asking (a pass above ${CONFIRM_ABOVE_MINUTES} min at the service's limits asks on a terminal, and stops without --yes elsewhere)`)
+    .action((connection: string, options: { dryRun?: boolean; yes?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
 
   program
     .command('deliver-leads')

@@ -50,7 +50,8 @@ export interface Page<T extends CanonicalRecord = CanonicalRecord> {
 export interface SourceProgress {
   done: number;
   total: number | null;
-  unit: 'bytes' | 'records';
+  /** `pages` and `deals`: an outbound flow's read of the service (pages of a list, deals looked up one by one) */
+  unit: 'bytes' | 'records' | 'pages' | 'deals';
 }
 
 export interface StreamSpec {

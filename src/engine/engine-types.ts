@@ -46,14 +46,18 @@ export interface RunSummary {
 
 export interface ProgressEvent {
   connectionId: string;
+  /** 0: a dry run, which has no run */
   runId: number;
-  stream: StreamName;
+  /** a sync's stream, or an outbound run's flow */
+  stream: StreamName | OutboundFlowName;
   read: number;
   sent: number;
   unchanged: number;
   rejected: number;
   /** how far through the source the stream's read is (the last page's Page.progress); absent when the connector does not say */
   source?: SourceProgress;
+  /** an outbound flow's counters so far, named by its description (read/sent/unchanged/rejected then mirror them) */
+  flowCounters?: Record<string, number>;
 }
 
 export interface PreviewOptions {

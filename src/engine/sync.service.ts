@@ -19,7 +19,7 @@ import { RunProgress } from './run/run-progress';
 import { summaryLine } from './run/run-summary';
 import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
 import type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
-import type { FlowPlan } from './outbound/outbound-flow';
+import type { FlowEstimate, FlowPlan } from './outbound/outbound-flow';
 import { OutboundLauncher } from './outbound/outbound-launcher';
 
 export type { RunFailure } from './run/run-failures';
@@ -96,6 +96,12 @@ export class SyncService implements OnApplicationShutdown {
     // a connection the flow does not run for is the caller's mistake (the admin API's 400, the CLI's one line)
     if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
     return this.outbounds.preview(this.lookup.connection(connectionId), flow, this.logger);
+  }
+
+  /** What a pass of an outbound flow would cost the service (requests, time at its limits), before it is spent. */
+  async outboundEstimate(connectionId: string, flow: OutboundFlowName): Promise<FlowEstimate | null> {
+    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
+    return this.outbounds.estimate(this.lookup.connection(connectionId), flow, this.logger);
   }
 
   /** The connection's plan of an outbound flow (its schedule), or null when the flow does not run for it. */

@@ -55,10 +55,14 @@ export class TrackerClient {
   readonly billing: BillingClient;
   readonly dashboards: DashboardsClient;
 
+  /** The project-wide budget this client keeps to ('off': none), for callers that plan what a read will cost. */
+  readonly rateLimit: RateLimitBudget | 'off';
+
   private readonly http: TrackerHttp;
 
   constructor(options: TrackerClientOptions) {
     if (!options.baseUrl) throw new Error('tracker client: baseUrl is required');
+    this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     this.http = new TrackerHttp({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -66,7 +70,7 @@ export class TrackerClient {
       timeoutMs: options.timeoutMs ?? 30_000,
       retries: options.retries ?? 5,
       retryBaseMs: options.retryBaseMs ?? 500,
-      rateLimit: options.rateLimit ?? DEFAULT_RATE_LIMIT,
+      rateLimit: this.rateLimit,
       budget: options.budget,
       logger: options.logger,
       onRequest: options.onRequest,

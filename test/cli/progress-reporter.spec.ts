@@ -87,4 +87,29 @@ describe('sync progress', () => {
     reporter.stop();
     expect(lines).toEqual([]);
   });
+
+  it("an outbound pass: pages or deals done of the total, the flow's counters, time left; a dry run is named so", () => {
+    const lines: string[] = [];
+    let now = Date.parse('2026-01-01T00:00:00Z');
+    // progress goes to stderr, as a sync's
+    const reporter = progressReporter({ line: () => undefined, error: (t) => lines.push(t), isTTY: false }, { lineIntervalMs: 5_000, now: () => now });
+    const pass = (runId: number, done: number, written: number): ProgressEvent => ({
+      connectionId: 'c', runId, stream: 'write_back', read: done, sent: written, unchanged: 0, rejected: 0,
+      source: { done, total: 400, unit: 'deals' }, flowCounters: { attributed: written, written, unchanged: 0, rejected: 0 },
+    });
+    for (const [at, done] of [[1, 8], [2, 16], [10, 80]]) {
+      now = Date.parse('2026-01-01T00:00:00Z') + at * 1000;
+      reporter.update(pass(0, done, 0));
+    }
+    now += 1000;
+    reporter.update(pass(0, 400, 3));
+    reporter.stop();
+    // as a sync's stream: a line once it has lasted lineIntervalMs, then its last state when it ends
+    expect(lines).toEqual([
+      '2026-01-01T00:00:10.000Z dry run write_back: 20% (80 of 400 deals) · attributed 0 · written 0 · unchanged 0 · rejected 0 · 40 s left',
+      '2026-01-01T00:00:11.000Z dry run write_back: 100% (400 of 400 deals) · attributed 3 · written 3 · unchanged 0 · rejected 0',
+    ]);
+    // no records/s: a pass's pace is its time left
+    expect(progressDetails(new StreamRate(0).update(pass(12, 3, 1), 3_000))).toBe('0% (3 of 400 deals) · attributed 1 · written 1 · unchanged 0 · rejected 0 · 6 min 37 s left');
+  });
 });

@@ -61,4 +61,20 @@ describeStores('store: write-back', (driver) => {
       ['write_back', 'd2', 'write_back', 'the CRM refused the update: deal is locked', 'w1:y'],
     ]);
   });
+
+  it('tells how many deals a connection synced since a moment, and which when they are few (a write-back plan)', async () => {
+    ds = await createStoreDataSource(options);
+    const stores = new StoreRepositories(ds);
+    const ack = (connection: string, ids: string[], at: string) =>
+      ds!.transaction((m) => RecordStateStore.upsert(m, connection, 'deals', ids.map((externalId) => ({ externalId, fingerprint: 'p1' })), at));
+    await ack('amo', ['old1', 'old2'], '2026-10-01T00:00:00.000Z');
+    await ack('amo', ['d3', 'd1', 'd2'], '2026-11-20T10:00:00.000Z');
+    await ack('amo', ['old2'], '2026-11-21T10:00:00.000Z'); // acknowledged again later: counts since then
+    await ack('other', ['x1'], '2026-11-21T10:00:00.000Z');
+    await ds.transaction((m) => RecordStateStore.upsert(m, 'amo', 'clients', [{ externalId: 'c1', fingerprint: 'p1' }], '2026-11-21T10:00:00.000Z'));
+    const since = new Date('2026-11-20T10:00:00.000Z');
+    expect(await stores.outbound.acknowledgedSince('amo', 'deals', since, 10)).toEqual({ count: 4, ids: ['d1', 'd2', 'd3', 'old2'] });
+    expect(await stores.outbound.acknowledgedSince('amo', 'deals', since, 3)).toEqual({ count: 4, ids: null });
+    expect(await stores.outbound.acknowledgedSince('amo', 'deals', new Date('2026-12-01T00:00:00.000Z'), 10)).toEqual({ count: 0, ids: [] });
+  });
 });

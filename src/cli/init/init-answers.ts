@@ -1,3 +1,4 @@
+import '../../connectors/serve-contract'; // first: the generic-crm settings below import tracker-sync/connector
 import prompts, { PromptObject } from 'prompts';
 // first: the generic CRM's files import tracker-sync/connector, which resolves once this is loaded
 import '../../connectors/serve-contract';

@@ -15,6 +15,8 @@ export interface StreamProgress {
   recordsPerSecond: number | null;
   /** seconds until the source is read, at the recent pace; null when unknown */
   secondsLeft: number | null;
+  /** an outbound flow's counters, shown instead of read/sent/unchanged/rejected */
+  flowCounters?: Record<string, number>;
 }
 
 interface Sample {
@@ -34,7 +36,7 @@ export class StreamRate {
   constructor(private readonly startedAt: number) {}
 
   update(
-    event: { stream: string; read: number; sent: number; unchanged: number; rejected: number; source?: SourceProgress },
+    event: { stream: string; read: number; sent: number; unchanged: number; rejected: number; source?: SourceProgress; flowCounters?: Record<string, number> },
     now: number,
   ): StreamProgress {
     const source = event.source;
@@ -62,12 +64,14 @@ export class StreamRate {
       position: source ? positionText(source) : null,
       recordsPerSecond,
       secondsLeft,
+      ...(event.flowCounters ? { flowCounters: event.flowCounters } : {}),
     };
   }
 }
 
 function positionText(source: SourceProgress): string {
   if (source.unit === 'bytes') return source.total ? `${bytes(source.done)} of ${bytes(source.total)}` : `${bytes(source.done)} read`;
+  if (source.unit !== 'records') return `${count(source.done)} of ${count(source.total ?? 0)} ${source.unit}`; // an outbound flow's pages or deals
   return source.total ? `${count(source.done)} of ${count(source.total)} records` : `${count(source.done)} records fetched`;
 }
 
@@ -95,8 +99,9 @@ export function progressDetails(p: StreamProgress): string {
   const parts: string[] = [];
   if (p.fraction !== null) parts.push(`${Math.floor(p.fraction * 100)}% (${p.position})`);
   else if (p.position) parts.push(p.position);
-  parts.push(`read ${p.read}`, `sent ${p.sent}`, `unchanged ${p.unchanged}`, `rejected ${p.rejected}`);
-  if (p.recordsPerSecond !== null) parts.push(`${count(Math.round(p.recordsPerSecond))} records/s`);
+  if (p.flowCounters) parts.push(...Object.entries(p.flowCounters).map(([name, value]) => `${name} ${value}`));
+  else parts.push(`read ${p.read}`, `sent ${p.sent}`, `unchanged ${p.unchanged}`, `rejected ${p.rejected}`);
+  if (p.recordsPerSecond !== null && !p.flowCounters) parts.push(`${count(Math.round(p.recordsPerSecond))} records/s`);
   if (p.secondsLeft !== null && p.fraction !== 1) parts.push(`${duration(p.secondsLeft)} left`);
   return parts.join(' · ');
 }

@@ -114,7 +114,7 @@ class LineReporter implements ProgressReporter {
   }
 
   update(event: ProgressEvent): void {
-    const text = `run ${event.runId} ${event.stream}: ${progressDetails(this.rates.update(event))}`;
+    const text = `${event.runId ? `run ${event.runId}` : 'dry run'} ${event.stream}: ${progressDetails(this.rates.update(event))}`;
     const at = this.now();
     if (!this.printedAt.has(event.stream)) {
       // a new stream: the previous ones are done, their last state goes out first

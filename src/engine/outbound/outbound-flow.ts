@@ -42,6 +42,40 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   refusal(outcome: Extract<WriteOutcome, { status: 'rejected' }>): { field: string; reason: string };
   /** The dry run's answer: what would be written where. */
   preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview;
+  /**
+   * What a pass would cost the service, in requests and in time at its limits, before it is spent (the CLI shows
+   * it and asks before a costly pass). A flow whose reads cost little has none.
+   */
+  estimate?(pass: FlowPass<Plan>): Promise<FlowEstimate>;
+}
+
+/** One way a pass can read what it needs from the service, and what that costs. */
+export interface FlowCost {
+  /** a name for scripts (`order_info`, `order_pages`) */
+  way: string;
+  /** the way in words: 'order info for 5 deals, their visits from the visit list' */
+  text: string;
+  /** requests the pass sends to the service, those already sent to plan it included */
+  requests: number;
+  /** how long they take at the service's limits (Limits table, the installation's share of the project budget) */
+  seconds: number;
+}
+
+/** A pass's plan: what it reads, the way it takes (the cheapest) and the ways it does not. */
+export interface FlowEstimate {
+  /** what the pass has to read, in words */
+  summary: string;
+  chosen: FlowCost;
+  others: FlowCost[];
+  /** the plan has something to weigh (false: one request already read everything) */
+  worthShowing: boolean;
+}
+
+/** How far a pass is: units done of the total (pages of a list, deals looked up). */
+export interface FlowProgress {
+  done: number;
+  total: number;
+  unit: 'pages' | 'deals';
 }
 
 /** What every flow's plan has: its own schedule, or none (then it follows each successful sync of the connection). */
@@ -64,7 +98,7 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   plan: Plan;
   tracker: TrackerClient;
   /** reads only: the runner records what was written */
-  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'leads'>;
+  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'leads' | 'acknowledgedSince'>;
   /** the run's id (null in a dry run) */
   runId?: number | null;
   logger: EngineLogger;
@@ -74,6 +108,8 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   counters: Record<string, number>;
   workDir?: string;
   secrets?: ConnectorSecrets;
+  /** where the flow reports how far its read is (a run's progress events), when someone follows it */
+  progress?: (progress: FlowProgress) => void;
   /** what the connector's `open` returned for this pass (WriteContext.session) */
   session?: unknown;
 }

@@ -8,7 +8,9 @@ import { withConnectorSession } from '../connection/connector-session';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
 import type { RunOutcome } from '../run/run-executor';
-import type { FlowPlan, OutboundFlow } from './outbound-flow';
+import { RunProgress } from '../run/run-progress';
+import type { FlowEstimate, FlowPass, FlowPlan, OutboundFlow } from './outbound-flow';
+import { outboundProgress } from './outbound-progress';
 import { OutboundRunner } from './outbound-runner';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
 
@@ -19,6 +21,7 @@ export class OutboundLauncher {
     private readonly lookup: ConnectionLookup,
     private readonly tracker: TrackerClient,
     private readonly store: OutboundStore,
+    private readonly progress: RunProgress,
   ) {}
 
   flow(name: OutboundFlowName): OutboundFlow {
@@ -38,12 +41,14 @@ export class OutboundLauncher {
   async execute(connection: ConnectionConfig, name: OutboundFlowName, runId: number, signal: AbortSignal, logger: EngineLogger): Promise<RunOutcome> {
     let runner: OutboundRunner<FlowPlan, unknown, unknown, unknown> | undefined;
     try {
-      runner = this.runner(connection, name, logger, signal);
+      const made = this.runner(connection, name, logger, signal, runId);
+      runner = made.runner;
       const pass = runner;
       const status = await withConnectorSession({ ...runner.pass, logger, signal }, (session) => {
         pass.pass.session = session;
         return pass.run(runId);
       });
+      made.flushProgress();
       logger.log(`${name.replace('_', '-')}: ${Object.entries(runner.counters).map(([k, v]) => `${k} ${v}`).join(' · ')}`);
       return { status, error: null };
     } catch (error) {
@@ -52,21 +57,38 @@ export class OutboundLauncher {
     }
   }
 
-  preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
-    return this.runner(connection, name, logger).preview();
+  /** A dry run; its progress goes out as events of run 0. */
+  async preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
+    const { runner, flushProgress } = this.runner(connection, name, logger, undefined, 0);
+    const preview = await runner.preview();
+    flushProgress();
+    return preview;
   }
 
-  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): OutboundRunner<FlowPlan, unknown, unknown, unknown> {
+  /** What a pass of the flow would cost the service, before it is spent; null when the flow does not say. */
+  async estimate(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<FlowEstimate | null> {
+    const flow = this.flow(name);
+    return flow.estimate ? flow.estimate(this.pass(connection, name, logger)) : null;
+  }
+
+  private runner(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal: AbortSignal | undefined, runId: number):
+  { runner: OutboundRunner<FlowPlan, unknown, unknown, unknown>; flushProgress: () => void } {
+    const pass = this.pass(connection, name, logger, signal);
+    const progress = outboundProgress(this.progress, this.flow(name), pass, runId);
+    pass.progress = progress.report;
+    return { runner: new OutboundRunner(this.flow(name), pass, this.store), flushProgress: progress.flush };
+  }
+
+  private pass(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger, signal?: AbortSignal): FlowPass {
     const flow = this.flow(name);
     const { definition, settings } = this.lookup.connector(connection);
     const plan = flow.planOf(definition, settings);
     if (!plan) throw new Error(flow.noPlan(connection.id, definition));
-    const pass = {
+    return {
       connectionId: connection.id, definition, settings, plan, tracker: this.tracker, store: this.store, logger, signal,
       now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),
     };
-    return new OutboundRunner(flow, pass, this.store);
   }
 }

@@ -30,6 +30,16 @@ export class RunProgress {
     };
   }
 
+  /** at most one event per stream this often (the last of a stream always goes) */
+  get intervalMs(): number {
+    return this.settings.progressIntervalMs;
+  }
+
+  /** A progress event made elsewhere (an outbound flow's pass). */
+  emit(event: ProgressEvent): void {
+    this.events.emit('progress', event);
+  }
+
   finished(summary: RunSummary): void {
     this.events.emit('finished', summary);
   }

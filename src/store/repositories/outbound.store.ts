@@ -47,6 +47,11 @@ export class OutboundStore {
     return new Set((await new RecordStateStore(this.dataSource).fingerprints(connectionId, stream, ids)).keys());
   }
 
+  /** The ids a sync stream of the connection delivered since `since`: how many, and which when at most `max`. */
+  acknowledgedSince(connectionId: string, stream: string, since: Date, max: number): Promise<{ count: number; ids: string[] | null }> {
+    return new RecordStateStore(this.dataSource).acknowledgedSince(connectionId, stream, since.toISOString(), max);
+  }
+
   /** One transaction (a checkpoint, as a sync's batch is written): what the CRM took, what it refused, the counters so far. */
   async recordBatch(batch: OutboundBatch): Promise<void> {
     await writeCheckpoint(this.writer, {

@@ -36,6 +36,21 @@ export class RecordStateStore {
     return found;
   }
 
+  /**
+   * The ids of a stream acknowledged at or after `since` (ISO-8601 UTC, as acknowledged_at is kept): their
+   * count, and the ids themselves only when there are at most `max` of them (a plan asks how many first).
+   */
+  async acknowledgedSince(connectionId: string, stream: string, since: string, max: number): Promise<{ count: number; ids: string[] | null }> {
+    const param = placeholders(this.dataSource);
+    const where = `connection_id = ${param(0)} AND stream = ${param(1)} AND acknowledged_at >= ${param(2)}`;
+    const [{ count }] = await this.dataSource.query(`SELECT COUNT(*) AS count FROM record_state WHERE ${where}`, [connectionId, stream, since]) as
+      { count: number | string }[];
+    if (Number(count) > max) return { count: Number(count), ids: null };
+    const rows: { external_id: string }[] = await this.dataSource.query(
+      `SELECT external_id FROM record_state WHERE ${where} ORDER BY external_id`, [connectionId, stream, since]);
+    return { count: Number(count), ids: rows.map((row) => row.external_id) };
+  }
+
   /** Every acknowledged id of a stream: only for small streams (managers). */
   async allIds(connectionId: string, stream: string): Promise<string[]> {
     const rows = await this.dataSource.getRepository(RecordStateEntity).find({

@@ -1,13 +1,15 @@
 import type { AttributionValue, ConnectorDefinition, DealWrite, WriteBackPlan } from '../../../../connectors/connector-definition';
 import type { WriteBackCounters } from '../../../../runs/run-vocabulary';
 import type { Order } from '../../../../tracker/types/orders.types';
-import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
+import type { FlowEstimate, FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { attributionOf, pickValues, writeFingerprint } from './attribution';
+import { AttributedOrder, ordersByInfo } from './order-info';
 import { ordersWithVisits } from './order-pages';
+import { planLine } from './plan-text';
+import { planPass, WriteBackPassPlan, windowStart } from './pass-plan';
 
-const DAY_MS = 86_400_000;
-
-type OrderWithVisit = Order & { visit: NonNullable<Order['visit']> };
+/** The plan each pass took (its dry run shows it). */
+const passPlans = new WeakMap<FlowPass<WriteBackPlan>, WriteBackPassPlan>();
 
 /** A deal a dry run would write, with each value under the CRM field it goes to. */
 export interface WriteBackPreviewDeal {
@@ -19,15 +21,17 @@ export interface WriteBackPreview {
   connectionId: string;
   counters: WriteBackCounters;
   deals: WriteBackPreviewDeal[];
+  /** how the pass read the visits, and what that cost */
+  plan?: FlowEstimate;
 }
 
 /**
- * Write-back, the first outbound flow: the service's orders of the window (with their visits), the connection's
- * deals among them (those its syncs delivered), their attribution values, and the deals whose values changed
- * since the last write handed to the connector's `update_deals` (WriteCapability.write). Deals without a visit
- * are left alone.
+ * Write-back, the first outbound flow: the connection's deals of the window (those its syncs delivered) with
+ * their visits, their attribution values, and the deals whose values changed since the last write handed to
+ * the connector's `update_deals` (WriteCapability.write). Deals without a visit are left alone. The visits come
+ * the cheaper way for this pass (pass-plan.ts): the window's order list pages, or each deal's order info.
  */
-export const writeBackFlow: OutboundFlow<WriteBackPlan, OrderWithVisit, DealWrite, WriteBackPreview> = {
+export const writeBackFlow: OutboundFlow<WriteBackPlan, AttributedOrder, DealWrite, WriteBackPreview> = {
   name: 'write_back',
   stream: 'write_back',
   counting: { unchanged: 'unchanged', written: 'written', rejected: 'rejected' },
@@ -46,15 +50,33 @@ export const writeBackFlow: OutboundFlow<WriteBackPlan, OrderWithVisit, DealWrit
     return `connection ${connectionId} writes nothing back: its connector has no write capability or settings.write_back.fields is not set`;
   },
 
-  async *read(pass: FlowPass<WriteBackPlan>): AsyncGenerator<OrderWithVisit[]> {
-    const from = new Date(pass.now.getTime() - pass.plan.sinceDays * DAY_MS);
-    for await (const orders of ordersWithVisits(pass.tracker, from, pass.signal, `connection ${pass.connectionId}`)) {
-      yield orders.filter((order): order is OrderWithVisit => !!order.visit);
+  async *read(pass: FlowPass<WriteBackPlan>): AsyncGenerator<AttributedOrder[]> {
+    const from = windowStart(pass);
+    const where = `connection ${pass.connectionId}`;
+    const plan = await planPass(pass);
+    passPlans.set(pass, plan);
+    pass.logger.log(planLine(pass.connectionId, plan.estimate));
+    if (plan.way === 'order_pages') {
+      const total = plan.estimate.chosen.requests;
+      let done = 0;
+      for await (const orders of ordersWithVisits(pass.tracker, from, pass.signal, where, plan.first)) {
+        pass.progress?.({ done: ++done, total, unit: 'pages' });
+        yield withVisit(orders);
+      }
+      return;
     }
+    yield withVisit(plan.first.data ?? []);
+    const total = plan.dealIds.length;
+    pass.progress?.({ done: 0, total, unit: 'deals' });
+    yield* ordersByInfo(pass.tracker, plan.dealIds, from, pass.signal, where, (done) => pass.progress?.({ done, total, unit: 'deals' }));
+  },
+
+  async estimate(pass: FlowPass<WriteBackPlan>): Promise<FlowEstimate> {
+    return (await planPass(pass)).estimate;
   },
 
   /** The connection's attributed deals of the page, each with the values its plan names. */
-  async planItems(withVisit: OrderWithVisit[], pass: FlowPass<WriteBackPlan>): Promise<PlannedWrite<DealWrite>[]> {
+  async planItems(withVisit: AttributedOrder[], pass: FlowPass<WriteBackPlan>): Promise<PlannedWrite<DealWrite>[]> {
     const ours = await pass.store.known(pass.connectionId, 'deals', withVisit.map((o) => o.id));
     const attributed = withVisit.filter((o) => ours.has(o.id));
     pass.counters.attributed += attributed.length;
@@ -77,6 +99,10 @@ export const writeBackFlow: OutboundFlow<WriteBackPlan, OrderWithVisit, DealWrit
       id: deal.id,
       values: (Object.keys(deal.values) as AttributionValue[]).map((value) => ({ value, field: pass.plan.fields[value]!, text: deal.values[value] ?? '' })),
     }));
-    return { connectionId: pass.connectionId, counters: pass.counters as WriteBackCounters, deals };
+    return { connectionId: pass.connectionId, counters: pass.counters as WriteBackCounters, deals, plan: passPlans.get(pass)?.estimate };
   },
 };
+
+function withVisit(orders: Order[]): AttributedOrder[] {
+  return orders.filter((order): order is Order & AttributedOrder => !!order.visit);
+}
