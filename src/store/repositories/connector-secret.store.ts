@@ -15,10 +15,21 @@ const LOCK_WAIT_MS = 90_000;
  * Connectors' rotating secrets (ConnectorSecretEntity): read, compare-and-set, and a lock per secret, each one
  * conditional statement, atomic across processes and machines (as the leases are).
  */
+/**
+ * This process's holders of each lock, in turn: the row admits its holder (the process) again, so they queue here
+ * first. One map for the process, not one per store instance: two instances (the daemon's and a run's wiring) share
+ * the process's holder id, and would otherwise both be admitted and refresh one token twice.
+ */
+const processTurns = new Map<string, Promise<unknown>>();
+
+/** Which database a store instance writes to: the lock rows, and so the turns, are per database. */
+function databaseOf(dataSource: DataSource): string {
+  const options = dataSource.options as { type: string; database?: unknown; url?: string; schema?: string };
+  return `${options.type}:${options.url ?? String(options.database ?? '')}:${options.schema ?? ''}`;
+}
+
 export class ConnectorSecretStore {
   private readonly holder = processHolderId();
-  /** this process's holders of each lock, in turn: the row admits its holder again, so they queue here first */
-  private readonly turns = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -60,12 +71,12 @@ export class ConnectorSecretStore {
    * with jitter). A holder that died (its process is gone here, or the lock expired) is taken over.
    */
   withLock<T>(connector: string, key: string, holder: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T> {
-    const turn = `${connector}\n${key}\n${holder}`;
-    const previous = this.turns.get(turn) ?? Promise.resolve();
+    const turn = `${databaseOf(this.dataSource)}\n${connector}\n${key}\n${holder}`;
+    const previous = processTurns.get(turn) ?? Promise.resolve();
     const mine = previous.catch(() => undefined).then(() => this.locked(connector, key, holder, ttlMs, waitMs, fn));
-    this.turns.set(turn, mine);
+    processTurns.set(turn, mine);
     void mine.catch(() => undefined).then(() => {
-      if (this.turns.get(turn) === mine) this.turns.delete(turn);
+      if (processTurns.get(turn) === mine) processTurns.delete(turn);
     });
     return mine;
   }
