@@ -1,6 +1,7 @@
 import { mkdirSync } from 'fs';
-import { join } from 'path';
+import { dirname, join } from 'path';
 import * as sqlite3 from 'sqlite3';
+import * as lockfile from 'proper-lockfile';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { redactUrl } from '../config/redact';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store-entities';
@@ -68,6 +69,10 @@ export async function createStoreDataSource(options: StoreOptions): Promise<Data
 
 /** Initializes a DataSource made from storeDataSourceOptions: connect, migrate, tune. */
 export async function openStore(options: DataSourceOptions): Promise<DataSource> {
+  return withSqliteFileLock(options, () => connectAndMigrate(options));
+}
+
+async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource> {
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
@@ -100,6 +105,34 @@ async function migrate(dataSource: DataSource): Promise<void> {
   } finally {
     await lock.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
     await lock.release();
+  }
+}
+
+/**
+ * Two processes opening one fresh SQLite file at once (a daemon and a CLI, two CLIs) would both find no
+ * migration done and both create the tables: the second fails with "table already exists" or SQLITE_BUSY.
+ * A lock file beside the database lets one open and migrate while the others wait, then find nothing left
+ * to do; a lock left by a crashed process goes stale after a few seconds (its owner stops refreshing it).
+ */
+async function withSqliteFileLock<T>(options: DataSourceOptions, body: () => Promise<T>): Promise<T> {
+  const database = options.type === 'sqlite' ? String(options.database) : ':memory:';
+  if (database === ':memory:' || database === '') return body();
+  mkdirSync(dirname(database), { recursive: true });
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(database, {
+      realpath: false, // the database file may not exist yet
+      lockfilePath: `${database}.open-lock`,
+      stale: 10_000,
+      retries: { retries: 120, factor: 1.2, minTimeout: 50, maxTimeout: 500 },
+    });
+  } catch (e) {
+    throw new Error(`store: cannot open SQLite ${database}: another process holds ${database}.open-lock (${(e as Error).message})`);
+  }
+  try {
+    return await body();
+  } finally {
+    await release().catch(() => undefined);
   }
 }
 

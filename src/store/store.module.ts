@@ -16,7 +16,7 @@ export class StoreModule {
       imports: [
         TypeOrmModule.forRootAsync({
           useFactory: () => storeDataSourceOptions(options),
-          // connect, migrate (under a lock on PostgreSQL), tune: the same path as createStoreDataSource
+          // connect, migrate (one process at a time: an advisory lock on PostgreSQL, a lock file on SQLite), tune: the same path as createStoreDataSource
           dataSourceFactory: async (dsOptions) => openStore(dsOptions!),
         }),
       ],
