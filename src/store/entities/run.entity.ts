@@ -1,13 +1,14 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
+import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
+import type { RunColumns } from '../records';
 
 /**
  * One run of one connection, a sync or an outbound flow (`direction`); the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
- * are summed over its acknowledged batches.
+ * are summed over its acknowledged batches. The store hands it out as a plain RunRow (records.ts: toRunRow).
  */
 @Entity({ name: 'run' })
 @Index('idx_run_connection_status', ['connection_id', 'status'])
-export class RunEntity {
+export class RunEntity implements RunColumns {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -56,11 +57,6 @@ export class RunEntity {
   /** an outbound run's counters (the names its flow's description gives: src/runs/outbound-flows.ts), else null */
   @Column({ type: 'simple-json', nullable: true })
   flow_counters: Record<string, number> | null;
-
-  /** a write-back run's counters (flow write_back), else null: what write-back runs always showed */
-  get write_back(): WriteBackCounters | null {
-    return this.flow === 'write_back' ? ((this.flow_counters as WriteBackCounters | null) ?? null) : null;
-  }
 }
 
 // a column per add-orders counter, from the one list of their names (the migrations created them)
