@@ -61,10 +61,14 @@ export interface RunRow extends RunColumns {
   write_back: WriteBackCounters | null;
 }
 
-/** A plain copy of a run's columns, with its write-back counters. */
+/** A write-back run's counters (flow write_back), else null: what write-back runs always showed. */
+export function writeBackCountersOf(run: Pick<RunColumns, 'flow' | 'flow_counters'>): WriteBackCounters | null {
+  return run.flow === 'write_back' ? ((run.flow_counters as WriteBackCounters | null) ?? null) : null;
+}
+
+/** A plain copy of a run's columns (an entity's getters do not survive a spread), with its write-back counters. */
 export function toRunRow(columns: RunColumns): RunRow {
-  const write_back = columns.flow === 'write_back' ? ((columns.flow_counters as WriteBackCounters | null) ?? null) : null;
-  return { ...columns, write_back };
+  return { ...columns, write_back: writeBackCountersOf(columns) };
 }
 
 /** Who refused a record: our checks, the connector, or the service. */

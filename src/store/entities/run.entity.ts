@@ -1,6 +1,6 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
-import type { RunColumns } from '../records';
+import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
+import { RunRow, writeBackCountersOf } from '../records';
 
 /**
  * One run of one connection, a sync or an outbound flow (`direction`); the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
@@ -8,7 +8,7 @@ import type { RunColumns } from '../records';
  */
 @Entity({ name: 'run' })
 @Index('idx_run_connection_status', ['connection_id', 'status'])
-export class RunEntity implements RunColumns {
+export class RunEntity implements RunRow {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -57,6 +57,11 @@ export class RunEntity implements RunColumns {
   /** an outbound run's counters (the names its flow's description gives: src/runs/outbound-flows.ts), else null */
   @Column({ type: 'simple-json', nullable: true })
   flow_counters: Record<string, number> | null;
+
+  /** a write-back run's counters (flow write_back), else null: what write-back runs always showed */
+  get write_back(): WriteBackCounters | null {
+    return writeBackCountersOf(this);
+  }
 }
 
 // a column per add-orders counter, from the one list of their names (the migrations created them)
