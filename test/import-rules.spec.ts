@@ -19,6 +19,8 @@ interface Rule {
   forbidden: string[];
   /** imports that are fine even so */
   allowed?: (target: string, typeOnly: boolean) => boolean;
+  /** when given, only imports of a name it matches break the rule (the names a file imports, as exported) */
+  names?: RegExp;
 }
 
 /** Packages are named `package:<name>`; the folder `package:` holds them all. */
@@ -30,6 +32,8 @@ const DAEMON = ['src'];
 const ADD_ORDERS_RULES = 'src/tracker/add-orders-rules';
 /** HTTP helpers shared by the tracker client and the connectors (retries and backoff). */
 const HTTP = 'src/http';
+/** The store's TypeORM entity classes are named `<Table>Entity`. */
+const ENTITY_NAME = /Entity$/;
 
 const RULES: Rule[] = [
   {
@@ -93,6 +97,19 @@ const RULES: Rule[] = [
     forbidden: [`${PACKAGES}typeorm`],
   },
   {
+    name: 'the store hands out plain rows (src/store/records.ts): its entities are its own wiring, nothing outside it imports src/store/entities',
+    from: ['src', 'connectors', 'bench'],
+    except: ['src/store', 'src/sandbox'],
+    forbidden: ['src/store/entities'],
+  },
+  {
+    name: 'no entity class leaves the store: nothing outside it imports a *Entity name from src/store',
+    from: ['src', 'connectors', 'bench'],
+    except: ['src/store', 'src/sandbox'],
+    forbidden: ['src/store'],
+    names: ENTITY_NAME,
+  },
+  {
     name: 'the store holds data, not logic',
     from: ['src/store'],
     forbidden: ['src/engine'],
@@ -109,6 +126,8 @@ interface ImportSite {
   line: number;
   target: string;
   typeOnly: boolean;
+  /** the names imported or re-exported, as the target exports them; `*` for all of them (a namespace, `export *`, require) */
+  names: string[];
 }
 
 function sourceFiles(folder: string): string[] {
@@ -128,20 +147,21 @@ function resolveTarget(file: string, specifier: string): string {
 function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')): ImportSite[] {
   const source = ts.createSourceFile(file, text, ts.ScriptTarget.ES2022, true);
   const sites: ImportSite[] = [];
-  const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean) => {
+  const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean, names: string[] = ['*']) => {
     if (!specifier || !ts.isStringLiteralLike(specifier)) return;
     const target = resolveTarget(file, specifier.text);
-    sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, target, typeOnly });
+    sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, target, typeOnly, names });
   };
+  const exported = (e: ts.ImportSpecifier | ts.ExportSpecifier) => (e.propertyName ?? e.name).text;
   const visit = (node: ts.Node) => {
     if (ts.isImportDeclaration(node)) {
-      add(node, node.moduleSpecifier, isTypeOnlyImport(node));
+      add(node, node.moduleSpecifier, isTypeOnlyImport(node), importedNames(node.importClause));
     } else if (ts.isExportDeclaration(node)) {
       const named = node.exportClause && ts.isNamedExports(node.exportClause) ? node.exportClause.elements : undefined;
-      add(node, node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)));
+      add(node, node.moduleSpecifier, node.isTypeOnly || (!!named && named.length > 0 && named.every((e) => e.isTypeOnly)), named ? named.map(exported) : ['*']);
     } else if (ts.isImportTypeNode(node)) {
       const arg = node.argument;
-      if (ts.isLiteralTypeNode(arg)) add(node, arg.literal as ts.Expression, true);
+      if (ts.isLiteralTypeNode(arg)) add(node, arg.literal as ts.Expression, true, node.qualifier ? [node.qualifier.getText().split('.')[0]] : ['*']);
     } else if (ts.isCallExpression(node) && node.arguments.length > 0) {
       const isRequire = ts.isIdentifier(node.expression) && node.expression.text === 'require';
       if (isRequire || node.expression.kind === ts.SyntaxKind.ImportKeyword) add(node, node.arguments[0], false);
@@ -150,6 +170,16 @@ function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')):
   };
   visit(source);
   return sites;
+}
+
+/** The names an import takes (`default` for a default import, `*` for a namespace); none for `import 'x'`. */
+function importedNames(clause: ts.ImportClause | undefined): string[] {
+  if (!clause) return [];
+  const names = clause.name ? ['default'] : [];
+  const bindings = clause.namedBindings;
+  if (bindings && ts.isNamespaceImport(bindings)) names.push('*');
+  else if (bindings) names.push(...bindings.elements.map((e) => (e.propertyName ?? e.name).text));
+  return names;
 }
 
 /** `import type {…}`, or `import {type A, type B}` where every name is a type (erased from the output). */
@@ -162,14 +192,21 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
   return !!bindings && ts.isNamedImports(bindings) && bindings.elements.length > 0 && bindings.elements.every((e) => e.isTypeOnly);
 }
 
+/** Whether this import breaks the rule (its file being one the rule checks). */
+function breaks(rule: Rule, site: ImportSite): boolean {
+  if (!rule.forbidden.some((folder) => under(site.target, folder))) return false;
+  if (rule.allowed?.(site.target, site.typeOnly)) return false;
+  return !rule.names || site.names.some((name) => rule.names!.test(name));
+}
+
 function violations(rule: Rule): string[] {
+  const named = (site: ImportSite) => (rule.names ? `${site.names.filter((n) => rule.names!.test(n)).join(', ')} from ` : '');
   return rule.from
     .flatMap(sourceFiles)
     .filter((file) => !rule.except?.some((folder) => under(file, folder)))
     .flatMap((file) => importsOf(file))
-    .filter((site) => rule.forbidden.some((folder) => under(site.target, folder)))
-    .filter((site) => !rule.allowed?.(site.target, site.typeOnly))
-    .map((site) => `${site.file}:${site.line} imports ${site.target}${site.typeOnly ? ' (type only)' : ''}`);
+    .filter((site) => breaks(rule, site))
+    .map((site) => `${site.file}:${site.line} imports ${named(site)}${site.target}${site.typeOnly ? ' (type only)' : ''}`);
 }
 
 describe('import rules (docs/architecture.md)', () => {
@@ -205,6 +242,23 @@ describe('import rules (docs/architecture.md)', () => {
     expect(sandbox.allowed!('src/tracker/tracker-client', true)).toBe(false);
     expect(sandbox.allowed!(ADD_ORDERS_RULES, false)).toBe(true);
     expect(sandbox.allowed!('src/tracker/payload-checks', false)).toBe(false);
+  });
+
+  it('tells the names a file imports, so that no entity class leaves the store', () => {
+    const text = [
+      "import { RunRow, RunStore } from '../../store';",
+      "import type { RunEntity as Run } from '../../store';",
+      "import { ConnectionRow } from '../../store/records';",
+      "import { DaemonEntity } from '../../store/entities/daemon.entity';",
+      "export { CursorEntity } from '../../store';",
+      "let run: import('../../store').RunEntity;",
+      "import * as store from '../../store';",
+    ].join('\n');
+    const sites = importsOf('src/application/runs/example.ts', text);
+    expect(sites.map((s) => s.names)).toEqual([['RunRow', 'RunStore'], ['RunEntity'], ['ConnectionRow'], ['DaemonEntity'], ['CursorEntity'], ['RunEntity'], ['*']]);
+    const entities = RULES.find((rule) => rule.forbidden.includes('src/store/entities'))!;
+    const entityNames = RULES.find((rule) => rule.names === ENTITY_NAME)!;
+    expect(sites.filter((site) => breaks(entities, site) || breaks(entityNames, site)).map((site) => site.line)).toEqual([2, 4, 5, 6]);
   });
 });
 

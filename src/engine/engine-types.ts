@@ -1,5 +1,6 @@
 import type { CanonicalRecord, StreamName } from '../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
+import type { ConnectionRow, CursorRow } from '../store/records';
 
 export type { RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
 export { SERVICE_COUNTER_KEYS } from '../runs/run-vocabulary';
@@ -96,23 +97,8 @@ export interface PreviewResult {
   streams: PreviewStream[];
 }
 
-/** A configured connection as stored (plain data; the store's `connection` row has these fields). */
-export interface StoredConnection {
-  id: string;
-  connector: string;
-  /** the connection's settings with secrets redacted */
-  settings: Record<string, unknown>;
-  schedule: string | null;
-  paused: boolean;
-  created_at: string;
-  updated_at: string;
-}
+/** A configured connection as stored: the store's plain `connection` row. */
+export type StoredConnection = ConnectionRow;
 
-/** How far a stream of a connection is fully acknowledged (plain data; the store's `cursor` row). */
-export interface StoredCursor {
-  connection_id: string;
-  stream: string;
-  /** UTC ISO-8601, e.g. '2025-03-10T09:00:00.000Z' */
-  value: string;
-  set_at: string;
-}
+/** How far a stream of a connection is fully acknowledged: the store's plain `cursor` row. */
+export type StoredCursor = CursorRow;

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
-import { RejectedRecordEntity } from './entities/rejected-record.entity';
 import { isoNow } from './iso-time';
+import type { RejectedRecordRow } from './records';
 import { CursorStore } from './repositories/cursor.store';
 import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { AcknowledgedRecord, RecordStateStore } from './repositories/record-state.store';
@@ -9,7 +9,7 @@ import { RunStore } from './repositories/run.store';
 import type { ServiceCounters, StreamCounters } from '../runs/run-vocabulary';
 import { SerialWriter } from './serial-writer';
 
-export type NewRejection = Omit<RejectedRecordEntity, 'id' | 'created_at' | 'resolved'>;
+export type NewRejection = Omit<RejectedRecordRow, 'id' | 'created_at' | 'resolved'>;
 
 /**
  * Everything one acknowledged batch changes, written in ONE transaction: a sync's batch (acknowledged by the

@@ -1,17 +1,7 @@
-export * from './entities/connection.entity';
-export * from './entities/cursor.entity';
-export * from './entities/stream-state.entity';
-export * from './entities/run.entity';
-export * from './entities/record-state.entity';
-export * from './entities/rejected-record.entity';
-export * from './entities/open-rejection.entity';
-export * from './entities/lease.entity';
-export * from './entities/daemon.entity';
-export * from './entities/request-budget.entity';
-export * from './entities/connector-secret.entity';
-export * from './entities/alert-state.entity';
-export * from './entities/alert-delivery.entity';
-export * from './entities/webhook-call.entity';
+// What the rest of the daemon uses: the repositories and the plain rows they hand out (records.ts). The entity
+// classes are the store's own wiring (store-entities.ts, the data source, migrations): not exported here.
+export * from './records';
+export * from './open-rejection-key';
 export * from './store-entities';
 export * from './store-data-source';
 export * from './store.module';

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { ConnectionsService } from '../../src/engine';
 import { SchedulerService } from '../../src/scheduler';
-import { RunEntity } from '../../src/store';
+import { RunEntity } from '../../src/store/entities/run.entity';
 import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
 import { GOOD_TOKEN } from '../admin/fixtures/test-connector';
 

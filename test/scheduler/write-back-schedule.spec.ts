@@ -5,7 +5,7 @@ import genericCrm from '../../connectors/generic-crm';
 import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { ConnectionsService } from '../../src/engine';
 import { SchedulerService } from '../../src/scheduler';
-import { RunEntity } from '../../src/store';
+import { RunEntity } from '../../src/store/entities/run.entity';
 import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
 import { GOOD_TOKEN } from '../admin/fixtures/test-connector';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { HeartbeatService } from '../../cluster/heartbeat.service';
-import { DaemonEntity } from '../../store/entities/daemon.entity';
+import type { DaemonRow } from '../../store/records';
 import { DaemonStore } from '../../store/repositories/daemon.store';
 import { ClusterResponse, DaemonResponse } from './cluster.response';
 
@@ -22,7 +22,7 @@ export class ClusterStatusService {
     };
   }
 
-  private toResponse(row: DaemonEntity, now: number): DaemonResponse {
+  private toResponse(row: DaemonRow, now: number): DaemonResponse {
     return {
       id: row.id,
       host: row.host,

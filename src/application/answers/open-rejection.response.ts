@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { OpenRejectionEntity } from '../../store';
+import type { OpenRejectionRow } from '../../store';
 
 /** One problem of a source record that is rejected and not fixed yet. */
 export class OpenRejectionResponse {
@@ -15,7 +15,7 @@ export class OpenRejectionResponse {
   @ApiProperty({ description: 'last rejected (ISO-8601 UTC)' }) last_seen: string;
 }
 
-export function toOpenRejectionResponse(row: OpenRejectionEntity): OpenRejectionResponse {
+export function toOpenRejectionResponse(row: OpenRejectionRow): OpenRejectionResponse {
   return {
     stream: row.stream,
     external_id: row.external_id,

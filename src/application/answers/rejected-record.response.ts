@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { RejectedRecordEntity } from '../../store';
+import type { RejectedRecordRow } from '../../store';
 
 export class RejectedRecordResponse {
   @ApiProperty() id: number;
@@ -15,7 +15,7 @@ export class RejectedRecordResponse {
   @ApiProperty() created_at: string;
 }
 
-export function toRejectedRecordResponse(record: RejectedRecordEntity): RejectedRecordResponse {
+export function toRejectedRecordResponse(record: RejectedRecordRow): RejectedRecordResponse {
   return {
     id: record.id,
     run_id: record.run_id,

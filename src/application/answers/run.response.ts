@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, RUN_DIRECTIONS, RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunEntity, SERVICE_COUNTER_KEYS, ServiceCounters,
+  OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, RUN_DIRECTIONS, RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunRow, SERVICE_COUNTER_KEYS, ServiceCounters,
   StreamCounters, WRITE_BACK_COUNTER_MEANINGS, WRITE_BACK_COUNTERS, WriteBackCounters,
 } from '../../store';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../../tracker/types/orders.types';
@@ -55,7 +55,7 @@ export class RunResponse {
   write_back: WriteBackCountersResponse | null;
 }
 
-export function toRunResponse(run: RunEntity, rejectedCount: number): RunResponse {
+export function toRunResponse(run: RunRow, rejectedCount: number): RunResponse {
   const counters = {} as RunCountersResponse;
   for (const key of SERVICE_COUNTER_KEYS) counters[key] = run[key] ?? 0;
   return {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionsService, SyncService } from '../../engine';
 import { SchedulerService } from '../../scheduler';
-import { ConnectionEntity, CursorEntity } from '../../store';
+import type { ConnectionRow, CursorRow } from '../../store';
 import { ConnectionState, CursorResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
@@ -29,7 +29,7 @@ export class ConnectionStatusService {
     return this.describe(await this.connections.get(connectionId));
   }
 
-  private async describe(connection: ConnectionEntity): Promise<ConnectionStatusResponse> {
+  private async describe(connection: ConnectionRow): Promise<ConnectionStatusResponse> {
     const [lastRun, nextRun, cursors] = await Promise.all([
       this.runs.lastRun(connection.id),
       this.scheduler.nextRun(connection.id),
@@ -50,7 +50,7 @@ export class ConnectionStatusService {
     };
   }
 
-  private stateOf(connection: ConnectionEntity, lastRun: RunResponse | null, failure: RunFailureResponse | null): ConnectionState {
+  private stateOf(connection: ConnectionRow, lastRun: RunResponse | null, failure: RunFailureResponse | null): ConnectionState {
     if (this.sync.isRunning(connection.id)) return 'running';
     if (connection.paused) return 'paused';
     if (failure || lastRun?.status === 'failed') return 'failing';
@@ -67,7 +67,7 @@ export class ConnectionStatusService {
   }
 }
 
-function cursorMap(cursors: CursorEntity[]): Record<string, CursorResponse> {
+function cursorMap(cursors: CursorRow[]): Record<string, CursorResponse> {
   const out: Record<string, CursorResponse> = {};
   for (const cursor of cursors) out[cursor.stream] = { value: cursor.value, set_at: cursor.set_at };
   return out;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { RejectedRecordStore, RunEntity, RunStore } from '../../store';
+import { RejectedRecordStore, RunRow, RunStore } from '../../store';
 import { RejectedRecordListResponse, toRejectedRecordResponse } from '../answers/rejected-record.response';
 import { RunListResponse, RunResponse, toRunResponse } from '../answers/run.response';
 import { RunsQueryDto } from '../answers/runs-query.dto';
@@ -20,10 +20,11 @@ export class RunsQueryService {
   }
 
   async get(runId: number): Promise<RunResponse> {
-    return toRunResponse(await this.entity(runId), await this.rejected.countOf(runId));
+    return toRunResponse(await this.row(runId), await this.rejected.countOf(runId));
   }
 
-  async entity(runId: number): Promise<RunEntity> {
+  /** The run, or UnknownRunError (→ 404). */
+  async row(runId: number): Promise<RunRow> {
     const run = await this.runs.get(runId);
     if (!run) throw new UnknownRunError(runId);
     return run;
@@ -36,12 +37,12 @@ export class RunsQueryService {
 
   /** In the order they were found (stream, then source order). */
   async rejectedOf(runId: number, page: { limit: number; offset: number }): Promise<RejectedRecordListResponse> {
-    await this.entity(runId);
+    await this.row(runId);
     const { rows, total } = await this.rejected.pageOf(runId, page);
     return { rejected: rows.map(toRejectedRecordResponse), total, limit: page.limit, offset: page.offset };
   }
 
-  private async withCounts(rows: RunEntity[]): Promise<RunResponse[]> {
+  private async withCounts(rows: RunRow[]): Promise<RunResponse[]> {
     const counts = await this.rejected.countsOf(rows.map((run) => run.id));
     return rows.map((run) => toRunResponse(run, counts.get(run.id) ?? 0));
   }

@@ -1,7 +1,7 @@
 import type { StreamName } from '../../connectors/canonical';
 import { STREAM_ORDER } from '../../connectors/canonical';
 import { SERVICE_COUNTER_KEYS } from '../../runs/run-vocabulary';
-import type { RejectedRecordEntity } from '../../store';
+import type { RejectedRecordRow } from '../../store';
 
 /** The per-stream numbers of a run, as the engine and the store keep them. */
 export interface StreamNumbers {
@@ -44,7 +44,7 @@ export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers
 }
 
 /** `rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date` */
-export function rejectedLine(record: Pick<RejectedRecordEntity, 'stream' | 'external_id' | 'ref' | 'field' | 'reason'>): string {
+export function rejectedLine(record: Pick<RejectedRecordRow, 'stream' | 'external_id' | 'ref' | 'field' | 'reason'>): string {
   const id = record.external_id || '(no id)';
   const ref = record.ref ? ` (${record.ref})` : '';
   const field = record.field ? `${record.field}: ` : '';

@@ -1,10 +1,10 @@
 import type { StreamName } from '../../connectors/canonical';
-import { RunEntity } from '../../store/entities/run.entity';
+import type { RunRow } from '../../store/records';
 import { OUTBOUND_FLOWS } from '../../runs/outbound-flows';
 import type { RejectedRecord } from '../../runs/run-vocabulary';
 import { RunSummary, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../engine-types';
 
-export function summaryFromRun(run: RunEntity, rejected: { total: number; first: RejectedRecord[] }): RunSummary {
+export function summaryFromRun(run: RunRow, rejected: { total: number; first: RejectedRecord[] }): RunSummary {
   const counters = Object.fromEntries(SERVICE_COUNTER_KEYS.map((k) => [k, Number(run[k] ?? 0)])) as unknown as ServiceCounters;
   return {
     runId: run.id,

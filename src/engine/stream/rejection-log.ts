@@ -1,5 +1,5 @@
 import type { RejectedInput } from '../../connectors/connector-definition';
-import { openRejectionKey } from '../../store/entities/open-rejection.entity';
+import { openRejectionKey } from '../../store/open-rejection-key';
 import type { NewRejection } from '../../store/checkpoint-writer';
 
 const EXCERPT_MAX = 200;

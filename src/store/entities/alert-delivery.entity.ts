@@ -1,12 +1,10 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-
-export const ALERT_DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
-export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
+import type { AlertDeliveryRow, AlertDeliveryStatus } from '../records';
 
 /** One message sent (or being sent) to one alert's channel, with how its delivery went (GET /api/alerts). */
 @Entity({ name: 'alert_delivery' })
 @Index('idx_alert_delivery_alert', ['alert_id', 'id'])
-export class AlertDeliveryEntity {
+export class AlertDeliveryEntity implements AlertDeliveryRow {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AlertStateRow } from '../records';
 
 /**
  * One condition an alert watches: (alert, connection, event). Active from the first alert until it ends; every
@@ -6,7 +7,7 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
  * sharing the store exactly one sends it.
  */
 @Entity({ name: 'alert_state' })
-export class AlertStateEntity {
+export class AlertStateEntity implements AlertStateRow {
   @PrimaryColumn({ type: 'varchar', length: 100 })
   alert_id: string;
 

@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ConnectionRow } from '../records';
 
 /** A configured connection (mirrors the config; `paused` is set by the admin and survives restarts). */
 @Entity({ name: 'connection' })
-export class ConnectionEntity {
+export class ConnectionEntity implements ConnectionRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   id: string;
 

@@ -1,8 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { CursorRow } from '../records';
 
 /** How far a stream of a connection is fully acknowledged (highest updated_at covered). */
 @Entity({ name: 'cursor' })
-export class CursorEntity {
+export class CursorEntity implements CursorRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 

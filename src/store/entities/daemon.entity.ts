@@ -1,14 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-/** What one daemon is running, as written in its heartbeat. */
-export interface DaemonRunningRun {
-  connection_id: string;
-  run_id: number | null;
-}
+import type { DaemonRow, DaemonRunningRun } from '../records';
 
 /** A daemon sharing the store: written at start, refreshed by its heartbeat, removed at a clean stop. */
 @Entity({ name: 'daemon' })
-export class DaemonEntity {
+export class DaemonEntity implements DaemonRow {
   /** the daemon's instance id, the same string as the `holder` of its leases and runs */
   @PrimaryColumn({ type: 'varchar', length: 200 })
   id: string;

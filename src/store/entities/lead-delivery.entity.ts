@@ -1,4 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+import type { LeadDeliveryRow } from '../records';
 
 /**
  * One proxy lead of the service and what lead delivery (outbound flow `leads`) made of it in the connection's CRM:
@@ -8,7 +9,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
  */
 @Entity({ name: 'lead_delivery' })
 @Index('idx_lead_delivery_day', ['connection_id', 'lead_day'])
-export class LeadDeliveryEntity {
+export class LeadDeliveryEntity implements LeadDeliveryRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 

@@ -1,12 +1,13 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { LeaseRow } from '../records';
 
 /** Who runs a connection now; taken atomically, renewed while running, released at the end. */
 @Entity({ name: 'lease' })
-export class LeaseEntity {
+export class LeaseEntity implements LeaseRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 
-  /** the holding daemon's instance id (host:pid:nonce, see DaemonEntity.id); '' when free */
+  /** the holding daemon's instance id (host:pid:nonce, see DaemonRow.id); '' when free */
   @Column({ type: 'varchar', length: 200 })
   holder: string;
 

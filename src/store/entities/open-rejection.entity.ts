@@ -1,5 +1,5 @@
 import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
-import type { RejectionSource } from './rejected-record.entity';
+import type { OpenRejectionRow, RejectionSource } from '../records';
 
 /**
  * A connection's standing set of open rejections: one row per problem (field) of a source record that is
@@ -9,7 +9,7 @@ import type { RejectionSource } from './rejected-record.entity';
  */
 @Entity({ name: 'open_rejection' })
 @Index('idx_open_rejection_seen', ['connection_id', 'stream', 'last_seen'])
-export class OpenRejectionEntity {
+export class OpenRejectionEntity implements OpenRejectionRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 
@@ -57,14 +57,3 @@ export class OpenRejectionEntity {
   last_run_id: number;
 }
 
-/**
- * The record_key of a rejection. The id names the record, except when the problem is the id itself (field `id`:
- * empty, or a duplicate of another row's id): then the place it was read from does. A row without an id has
- * nothing steadier than its place; if rows above it are added or removed it shows up as a new entry, and the
- * old one leaves on the next complete read.
- */
-export function openRejectionKey(r: { external_id: string; field: string; ref: string | null }): string {
-  if (r.external_id && r.field !== 'id') return `id:${r.external_id}`;
-  if (r.ref) return `ref:${r.ref}`;
-  return `id:${r.external_id}`;
-}

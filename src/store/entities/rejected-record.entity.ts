@@ -1,12 +1,11 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
-
-export type RejectionSource = 'check' | 'connector' | 'service';
+import type { RejectedRecordRow, RejectionSource } from '../records';
 
 /** A record that did not reach the service: why, where, and a short excerpt of it. */
 @Entity({ name: 'rejected_record' })
 @Index('idx_rejected_run', ['run_id'])
 @Index('idx_rejected_record', ['connection_id', 'stream', 'external_id'])
-export class RejectedRecordEntity {
+export class RejectedRecordEntity implements RejectedRecordRow {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 

@@ -1,13 +1,14 @@
 import { Column, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 import { OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, WriteBackCounters } from '../../runs/run-vocabulary';
+import { RunRow, writeBackCountersOf } from '../records';
 
 /**
  * One run of one connection, a sync or an outbound flow (`direction`); the service's counters (a column each, declared below from SERVICE_COUNTER_KEYS)
- * are summed over its acknowledged batches.
+ * are summed over its acknowledged batches. The store hands it out as a plain RunRow (records.ts: toRunRow).
  */
 @Entity({ name: 'run' })
 @Index('idx_run_connection_status', ['connection_id', 'status'])
-export class RunEntity {
+export class RunEntity implements RunRow {
   @PrimaryGeneratedColumn({ type: 'integer' })
   id: number;
 
@@ -59,7 +60,7 @@ export class RunEntity {
 
   /** a write-back run's counters (flow write_back), else null: what write-back runs always showed */
   get write_back(): WriteBackCounters | null {
-    return this.flow === 'write_back' ? ((this.flow_counters as WriteBackCounters | null) ?? null) : null;
+    return writeBackCountersOf(this);
   }
 }
 

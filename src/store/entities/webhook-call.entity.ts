@@ -1,11 +1,12 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { WebhookCallRow } from '../records';
 
 /**
  * The last webhook call of a connection (POST /hooks/{connection}), for the status page: when it came, what
  * became of it, and when a call was last accepted. One row per connection, overwritten by each call.
  */
 @Entity({ name: 'webhook_call' })
-export class WebhookCallEntity {
+export class WebhookCallEntity implements WebhookCallRow {
   @PrimaryColumn({ type: 'varchar', length: 200 })
   connection_id: string;
 

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner, Table, TableIndex } from 'typeorm';
-import { openRejectionKey } from '../entities/open-rejection.entity';
+import { openRejectionKey } from '../open-rejection-key';
 
 const str = (name: string, length: number, nullable = false) => ({ name, type: 'varchar', length: String(length), isNullable: nullable });
 const pk = <T extends object>(column: T) => ({ ...column, isPrimary: true });

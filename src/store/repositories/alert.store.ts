@@ -1,7 +1,8 @@
 import { DataSource, FindOptionsWhere } from 'typeorm';
-import { AlertDeliveryEntity, AlertDeliveryStatus } from '../entities/alert-delivery.entity';
+import { AlertDeliveryEntity } from '../entities/alert-delivery.entity';
 import { AlertStateEntity } from '../entities/alert-state.entity';
 import { isoNow } from '../iso-time';
+import type { AlertDeliveryRow, AlertDeliveryStatus, AlertStateRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import type { Page } from './rejected-record.store';
 
@@ -12,7 +13,7 @@ export interface AlertKey {
   event: string;
 }
 
-export type NewAlertDelivery = Pick<AlertDeliveryEntity, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message'>;
+export type NewAlertDelivery = Pick<AlertDeliveryRow, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message'>;
 
 /**
  * Alert conditions and deliveries. Every send is claimed with a conditional UPDATE whose affected-row count
@@ -50,16 +51,16 @@ export class AlertStore {
     return this.updateWhere(key, { active: false, ended_at: isoNow() }, 'active = :yes', { yes: true });
   }
 
-  state(key: AlertKey): Promise<AlertStateEntity | null> {
+  state(key: AlertKey): Promise<AlertStateRow | null> {
     return this.dataSource.getRepository(AlertStateEntity).findOneBy({ alert_id: key.alertId, connection_id: key.connectionId, event: key.event });
   }
 
   /** Active conditions, oldest first. */
-  active(): Promise<AlertStateEntity[]> {
+  active(): Promise<AlertStateRow[]> {
     return this.dataSource.getRepository(AlertStateEntity).find({ where: { active: true }, order: { first_at: 'ASC' } });
   }
 
-  async addDelivery(row: NewAlertDelivery): Promise<AlertDeliveryEntity> {
+  async addDelivery(row: NewAlertDelivery): Promise<AlertDeliveryRow> {
     return this.writer.run((m) =>
       m.getRepository(AlertDeliveryEntity).save({ ...row, status: 'pending' as const, attempts: 0, last_error: null, created_at: isoNow(), sent_at: null }),
     );
@@ -79,7 +80,7 @@ export class AlertStore {
   }
 
   /** Newest first, and how many match. */
-  async deliveries(filter: { alertId?: string; connectionId?: string }, page: Page): Promise<{ rows: AlertDeliveryEntity[]; total: number }> {
+  async deliveries(filter: { alertId?: string; connectionId?: string }, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
     const where: FindOptionsWhere<AlertDeliveryEntity> = {};
     if (filter.alertId) where.alert_id = filter.alertId;
     if (filter.connectionId) where.connection_id = filter.connectionId;

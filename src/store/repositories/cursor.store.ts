@@ -2,6 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { CursorEntity } from '../entities/cursor.entity';
 import { StreamStateEntity } from '../entities/stream-state.entity';
 import { isoNow } from '../iso-time';
+import type { CursorRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 
 /** Cursors and connector stream states: read at a run's start, written only inside checkpoints (or forgotten). */
@@ -12,7 +13,7 @@ export class CursorStore {
   ) {}
 
   /** A connection's cursors, by stream. */
-  list(connectionId: string): Promise<CursorEntity[]> {
+  list(connectionId: string): Promise<CursorRow[]> {
     return this.dataSource.getRepository(CursorEntity).find({ where: { connection_id: connectionId }, order: { stream: 'ASC' } });
   }
 

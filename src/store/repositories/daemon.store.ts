@@ -1,6 +1,7 @@
 import { DataSource, MoreThanOrEqual } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { DaemonEntity } from '../entities/daemon.entity';
+import type { DaemonRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 
 /**
@@ -15,7 +16,7 @@ export class DaemonStore {
   ) {}
 
   /** Insert-or-update of a daemon's row, in one statement. */
-  async beat(row: DaemonEntity): Promise<void> {
+  async beat(row: DaemonRow): Promise<void> {
     await this.writer.run((m) => m.getRepository(DaemonEntity).upsert(row as QueryDeepPartialEntity<DaemonEntity>, ['id']));
   }
 
@@ -24,7 +25,7 @@ export class DaemonStore {
   }
 
   /** Daemons whose heartbeat is at or after `since` (ISO), most recently started first. */
-  recent(since: string): Promise<DaemonEntity[]> {
+  recent(since: string): Promise<DaemonRow[]> {
     return this.dataSource.getRepository(DaemonEntity).find({
       where: { heartbeat_at: MoreThanOrEqual(since) },
       order: { started_at: 'DESC', id: 'ASC' },

@@ -3,6 +3,7 @@ import { CursorEntity } from '../entities/cursor.entity';
 import { LeadDeliveryEntity } from '../entities/lead-delivery.entity';
 import { RejectedRecordEntity } from '../entities/rejected-record.entity';
 import { isoNow } from '../iso-time';
+import type { LeadDeliveryRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import { CursorStore } from './cursor.store';
 import { OpenRejectionStore } from './open-rejection.store';
@@ -21,7 +22,7 @@ export interface LeadOutcome {
 }
 
 /**
- * What lead delivery keeps per connection: proxy lead → CRM deal (LeadDeliveryEntity, `pending` before a create
+ * What lead delivery keeps per connection: proxy lead → CRM deal (`lead_delivery`, LeadDeliveryRow, `pending` before a create
  * is sent), the first day of the proxy-lead window not yet complete (a cursor of stream `leads`), and the open
  * rejections of refused leads until they are delivered.
  */
@@ -32,8 +33,8 @@ export class LeadDeliveryStore {
   ) {}
 
   /** The rows of these leads, by lead id. */
-  async of(connectionId: string, leadIds: string[]): Promise<Map<string, LeadDeliveryEntity>> {
-    const found = new Map<string, LeadDeliveryEntity>();
+  async of(connectionId: string, leadIds: string[]): Promise<Map<string, LeadDeliveryRow>> {
+    const found = new Map<string, LeadDeliveryRow>();
     for (let i = 0; i < leadIds.length; i += IDS_PER_QUERY) {
       const rows = await this.dataSource.getRepository(LeadDeliveryEntity).findBy({ connection_id: connectionId, lead_id: In(leadIds.slice(i, i + IDS_PER_QUERY)) });
       for (const row of rows) found.set(row.lead_id, row);
@@ -42,7 +43,7 @@ export class LeadDeliveryStore {
   }
 
   /** Every row of the connection (tests, the dry run's totals). */
-  all(connectionId: string): Promise<LeadDeliveryEntity[]> {
+  all(connectionId: string): Promise<LeadDeliveryRow[]> {
     return this.dataSource.getRepository(LeadDeliveryEntity).find({ where: { connection_id: connectionId }, order: { lead_id: 'ASC' } });
   }
 

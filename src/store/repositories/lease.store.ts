@@ -3,6 +3,7 @@ import { DaemonEntity } from '../entities/daemon.entity';
 import { LeaseEntity } from '../entities/lease.entity';
 import { machineKey, OWN_HOLDERS } from '../holder-id';
 import { isoAfter, isoNow } from '../iso-time';
+import type { LeaseRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 
 /** Who takes leases, and for how long: one per process (the engine's holder id and timings). */
@@ -14,7 +15,7 @@ export interface LeaseHolder {
   deadDaemonAfterMs: number;
 }
 
-export type AcquireResult = { taken: true } | { taken: false; reason: 'held' | 'slot-taken'; lease: LeaseEntity | null };
+export type AcquireResult = { taken: true } | { taken: false; reason: 'held' | 'slot-taken'; lease: LeaseRow | null };
 
 /**
  * The lease of a connection: one row, taken with a conditional UPDATE whose affected-row count says
@@ -66,7 +67,7 @@ export class LeaseStore {
     );
   }
 
-  current(connectionId: string): Promise<LeaseEntity | null> {
+  current(connectionId: string): Promise<LeaseRow | null> {
     return this.dataSource.getRepository(LeaseEntity).findOneBy({ connection_id: connectionId });
   }
 

@@ -1,5 +1,7 @@
 import { DataSource, EntityManager, In, Not } from 'typeorm';
-import { OpenRejectionEntity, openRejectionKey } from '../entities/open-rejection.entity';
+import { OpenRejectionEntity } from '../entities/open-rejection.entity';
+import { openRejectionKey } from '../open-rejection-key';
+import type { OpenRejectionRow } from '../records';
 import type { NewRejection } from '../checkpoint-writer';
 import type { Page } from './rejected-record.store';
 
@@ -9,7 +11,7 @@ const KEYS_PER_QUERY = 900;
 const ROWS_PER_UPSERT = 100;
 
 /**
- * The standing set of open rejections (OpenRejectionEntity). A stream reads its keys once as it starts; every
+ * The standing set of open rejections (`open_rejection`, OpenRejectionRow). A stream reads its keys once as it starts; every
  * change is written inside a checkpoint's transaction, with the acknowledgements and rejections that cause it.
  */
 export class OpenRejectionStore {
@@ -25,7 +27,7 @@ export class OpenRejectionStore {
   }
 
   /** A connection's open rejections (one stream's, if given): per stream, oldest first; and how many there are. */
-  async pageOf(connectionId: string, stream: string | undefined, page: Page): Promise<{ rows: OpenRejectionEntity[]; total: number }> {
+  async pageOf(connectionId: string, stream: string | undefined, page: Page): Promise<{ rows: OpenRejectionRow[]; total: number }> {
     const [rows, total] = await this.dataSource.getRepository(OpenRejectionEntity).findAndCount({
       where: { connection_id: connectionId, ...(stream ? { stream } : {}) },
       order: { stream: 'ASC', first_seen: 'ASC', record_key: 'ASC', field: 'ASC' },
@@ -42,7 +44,7 @@ export class OpenRejectionStore {
   static async record(m: EntityManager, runId: number, rejections: NewRejection[], at: string): Promise<void> {
     if (!rejections.length) return;
     const { connection_id, stream } = rejections[0];
-    const rows = new Map<string, OpenRejectionEntity>();
+    const rows = new Map<string, OpenRejectionRow>();
     for (const r of rejections) {
       const key = openRejectionKey(r);
       const id = `${key}\n${r.field}`;

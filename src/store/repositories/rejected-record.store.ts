@@ -1,5 +1,6 @@
 import { DataSource, EntityManager, In } from 'typeorm';
 import { RejectedRecordEntity } from '../entities/rejected-record.entity';
+import type { RejectedRecordRow } from '../records';
 
 /** rows per INSERT: 200 rows of 11 columns stay below every driver's parameter limit */
 const ROWS_PER_INSERT = 200;
@@ -18,12 +19,12 @@ export class RejectedRecordStore {
   }
 
   /** Inside a checkpoint's transaction. */
-  static async insert(m: EntityManager, rows: Omit<RejectedRecordEntity, 'id'>[]): Promise<void> {
+  static async insert(m: EntityManager, rows: Omit<RejectedRecordRow, 'id'>[]): Promise<void> {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) await m.getRepository(RejectedRecordEntity).insert(rows.slice(i, i + ROWS_PER_INSERT));
   }
 
   /** The run's rejected records in the order they were found (stream, then source order), and how many there are. */
-  async pageOf(runId: number, page: Page): Promise<{ rows: RejectedRecordEntity[]; total: number }> {
+  async pageOf(runId: number, page: Page): Promise<{ rows: RejectedRecordRow[]; total: number }> {
     const [rows, total] = await this.repo.findAndCount({ where: { run_id: runId }, order: { id: 'ASC' }, take: page.limit, skip: page.offset });
     return { rows, total };
   }
@@ -46,7 +47,7 @@ export class RejectedRecordStore {
   }
 
   /** The run's rejected records no later run has sent yet (what a retry re-sends). */
-  unresolvedOf(runId: number): Promise<RejectedRecordEntity[]> {
+  unresolvedOf(runId: number): Promise<RejectedRecordRow[]> {
     return this.repo.findBy({ run_id: runId, resolved: false });
   }
 

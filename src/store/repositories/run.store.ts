@@ -2,6 +2,7 @@ import { DataSource, EntityManager, FindOptionsWhere, In } from 'typeorm';
 import { LeaseEntity } from '../entities/lease.entity';
 import { RunEntity } from '../entities/run.entity';
 import { isoNow } from '../iso-time';
+import { RunRow, toRunRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
@@ -20,15 +21,15 @@ export interface RunFilter {
   status?: RunStatus;
 }
 
-/** Run rows: created 'running', counters written by checkpoints, finished once. */
+/** Run rows: created 'running', counters written by checkpoints, finished once; handed out as plain RunRows. */
 export class RunStore {
   constructor(
     private readonly dataSource: DataSource,
     private readonly writer: SerialWriter,
   ) {}
 
-  async create(run: NewRun): Promise<RunEntity> {
-    return this.writer.run((m) =>
+  async create(run: NewRun): Promise<RunRow> {
+    const saved = await this.writer.run((m) =>
       m.getRepository(RunEntity).save({
         connection_id: run.connectionId,
         mode: run.mode,
@@ -43,6 +44,7 @@ export class RunStore {
         error: null,
       }),
     );
+    return toRunRow(saved as RunEntity);
   }
 
   /** Inside a checkpoint's transaction: the run's counters so far. */
@@ -66,22 +68,24 @@ export class RunStore {
     );
   }
 
-  get(runId: number): Promise<RunEntity | null> {
-    return this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
+  async get(runId: number): Promise<RunRow | null> {
+    const row = await this.dataSource.getRepository(RunEntity).findOneBy({ id: runId });
+    return row ? toRunRow(row) : null;
   }
 
   /** Newest first, and how many match. */
-  async page(filter: RunFilter, page: Page): Promise<{ rows: RunEntity[]; total: number }> {
+  async page(filter: RunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
     const where: FindOptionsWhere<RunEntity> = {};
     if (filter.connectionId) where.connection_id = filter.connectionId;
     if (filter.status) where.status = filter.status;
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
-    return { rows, total };
+    return { rows: rows.map(toRunRow), total };
   }
 
   /** The connection's newest run, or null. */
-  latestOf(connectionId: string): Promise<RunEntity | null> {
-    return this.dataSource.getRepository(RunEntity).findOne({ where: { connection_id: connectionId }, order: { id: 'DESC' } });
+  async latestOf(connectionId: string): Promise<RunRow | null> {
+    const row = await this.dataSource.getRepository(RunEntity).findOne({ where: { connection_id: connectionId }, order: { id: 'DESC' } });
+    return row ? toRunRow(row) : null;
   }
 
   /** Once this process holds the lease, any other 'running' run of the connection is dead. */

@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { WebhookCallEntity } from '../entities/webhook-call.entity';
+import type { WebhookCallRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 
 export interface WebhookCallRecord {
@@ -10,7 +11,7 @@ export interface WebhookCallRecord {
   acceptedAt: Date | null;
 }
 
-/** The last webhook call per connection (WebhookCallEntity): one upsert per call, read by the status page. */
+/** The last webhook call per connection (`webhook_call`, WebhookCallRow): one upsert per call, read by the status page. */
 export class WebhookCallStore {
   constructor(
     private readonly dataSource: DataSource,
@@ -31,7 +32,7 @@ export class WebhookCallStore {
     });
   }
 
-  async list(): Promise<WebhookCallEntity[]> {
+  async list(): Promise<WebhookCallRow[]> {
     return this.dataSource.getRepository(WebhookCallEntity).find({ order: { connection_id: 'ASC' } });
   }
 }
