@@ -127,9 +127,11 @@ describe('cli rough edges (child processes)', () => {
 
   it('write-back on a connection that cannot write back: one line and exit 1, with or without --dry-run', async () => {
     const expected = 'connection sheet writes nothing back: its connector has no write capability or settings.write_back.fields is not set\n';
-    // one after the other: two first starts on one fresh store race to create its tables (the loser retries, and logs it)
-    const dry = await runCli(['write-back', 'sheet', '--dry-run', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000);
-    const wet = await runCli(['write-back', 'sheet', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000);
+    // at once: two first starts on one fresh store take turns creating its tables (a lock file), with no line about it
+    const [dry, wet] = await Promise.all([
+      runCli(['write-back', 'sheet', '--dry-run', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000),
+      runCli(['write-back', 'sheet', '--config', sheetConfig], { LOG_LEVEL: 'warn' }, 60_000),
+    ]);
     expect(dry).toEqual({ code: 1, stdout: '', stderr: expected });
     expect(wet).toEqual({ code: 1, stdout: '', stderr: expected });
   }, 60_000);
