@@ -5,6 +5,7 @@ import { readStageCatalog, StageCatalog } from './discovery/catalog';
 import { compileExpression, compileMapping, readFields } from './records/mapping';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
+import { resolveSource } from './source-config';
 import { openSession } from './source-session';
 
 const TYPE_OF_OUTCOME = { won: 'paid', lost: 'canceled', open: 'progress' } as const;
@@ -16,7 +17,7 @@ const TYPE_OF_OUTCOME = { won: 'paid', lost: 'canceled', open: 'progress' } as c
  * request with a mapping of id, name and type) still wins where it is given.
  */
 export async function listStages(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<DealStage[]> {
-  const declared = openSession(context).source.stages;
+  const declared = resolveSource(settings).stages;
   if (declared) return listDeclaredStages(declared, context);
   return stagesOfCatalog(await readStageCatalog(settings, context));
 }
