@@ -1,4 +1,4 @@
-import type { CoreStream, StreamName } from 'tracker-sync/connector';
+import type { CoreStream, StageMapping, StreamName } from 'tracker-sync/connector';
 import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
 import { discoverFields } from './discover';
 import { readCatalog } from './discovery/catalog';
@@ -45,8 +45,8 @@ export default defineConnector<GenericCrmSettings>({
       await probe.return(undefined);
       const origin = new URL(settings.base_url).origin;
       const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
-      const warnings = await catalogWarnings(settings, context);
-      const warned = warnings.length > 0 ? { warnings } : {};
+      const { warnings, uncovered } = await catalogReview(settings, context);
+      const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
       // configured write-back fields are checked against the CRM's field list too
       const parts = [answered];
       if (genericCrmWrite.plan(settings)) {
@@ -83,12 +83,14 @@ export default defineConnector<GenericCrmSettings>({
 });
 
 /** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */
-async function catalogWarnings(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<string[]> {
-  if (!resolveSource(settings).discover) return [];
+async function catalogReview(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<{ warnings: string[]; uncovered: StageMapping['stages'] }> {
+  if (!resolveSource(settings).discover) return { warnings: [], uncovered: [] };
   try {
-    return mappingWarnings(settings, await readCatalog(settings, context), context.workDir);
+    const catalog = await readCatalog(settings, context);
+    const uncovered = stageMapping(settings, catalog, context.workDir).stages.filter((stage) => stage.status === null);
+    return { warnings: mappingWarnings(settings, catalog), uncovered };
   } catch (error) {
-    return [`the CRM's stages and fields could not be listed: ${error instanceof Error ? error.message : String(error)}`];
+    return { warnings: [`the CRM's stages and fields could not be listed: ${error instanceof Error ? error.message : String(error)}`], uncovered: [] };
   }
 }
 

@@ -39,7 +39,7 @@ export class GenericCrmSettings {
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */
   @IsOptional() @IsString() timezone?: string;
-  /** the CRM's deal stages with names and groups, for a connection with `statuses: register`; a preset supplies it */
+  /** older form of the deal stages for `statuses: register` (one request, id/name/type); without it they come from `discover` */
   @IsOptional() @ValidateNested() @Type(() => StagesDefinition) stages?: StagesDefinition;
   /** `false`: no product rows are read (the enrichments of feature `products` are skipped, no extra requests) */
   @IsOptional() @IsBoolean() products?: boolean;

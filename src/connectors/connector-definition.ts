@@ -129,8 +129,14 @@ export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | '
 export interface CheckResult {
   ok: boolean;
   message: string;
-  /** what does not stop a run but loses data (stages no status_map entry covers, a visit field the CRM lacks) */
+  /** what does not stop a run but loses data (a visit field the CRM lacks, a feature the CRM refuses) */
   warnings?: string[];
+  /**
+   * The source's stages no status_map key covers (`stageMapping`'s stages with status null; absent when none): a
+   * connection with `statuses: map` is warned about them, since their deals go with the stage id as status; with
+   * `statuses: register` every stage is sent as itself on purpose and registered first.
+   */
+  uncovered_stages?: StageMapping['stages'];
 }
 
 export interface DiscoveredField {

@@ -3,7 +3,7 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
-import { ConnectionConfig, SyncOptionsConfig, TrackerSyncConfig } from '../../src/config/config.schema';
+import { ConnectionConfig, StatusMode, SyncOptionsConfig, TrackerSyncConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { loadConnectors } from '../../src/connectors/plugin-loader';
 import type { RunSummary } from '../../src/engine/engine-types';
@@ -33,6 +33,8 @@ export interface E2eOptions {
   trackerRateLimit?: RateLimitSetting;
   /** send the service calls through a loopback recorder (`E2eSync.serviceCalls`) that times them */
   recordServiceCalls?: boolean;
+  /** the connection's `statuses:` (default map) */
+  statuses?: StatusMode;
 }
 
 export class E2eSync {
@@ -68,6 +70,7 @@ export class E2eSync {
   engine(): SyncService {
     const connection = Object.assign(new ConnectionConfig(), {
       id: this.options.connectionId, connector: this.options.connector, settings: this.options.settings,
+      ...(this.options.statuses ? { statuses: this.options.statuses } : {}),
     });
     connection.sync = Object.assign(new SyncOptionsConfig(), this.options.sync ?? {});
     const config = new TrackerSyncConfig();

@@ -3,7 +3,8 @@ import { IsObject, IsOptional, IsString, ValidateNested } from 'class-validator'
 import { MappingValue, RequestDefinition } from './stream-definition';
 
 /**
- * `settings.stages` (or a preset's `stages:`): how to list the CRM's deal stages for `statuses: register`.
+ * `settings.stages`, the older form of the deal stages for `statuses: register` (the presets describe them once, in
+ * `discover:`, and a user's `discover:` is read the same way; see stages.ts). When given, it wins over `discover:`.
  * `records` is a dotted path or `=JSONata` giving the list of stages (e.g. every pipeline's statuses, flattened);
  * `mapping` gives each stage's `id` (as deals carry it), `name` and `type` (`progress`, `paid` or `canceled`), each a
  * path or `=JSONata` like a stream's mapping.

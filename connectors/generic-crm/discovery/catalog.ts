@@ -22,13 +22,35 @@ export async function readCatalog(settings: GenericCrmSettings, context: Omit<Re
     throw new Error(`connection ${context.connectionId}: the source describes no discovery (settings.discover, or a preset that has one)`);
   }
   const requester = session.requester('discover');
-  const pipelines = definition.pipelines ? await readPipelines(definition, requester) : [];
   return {
-    pipelines,
-    deal_statuses: (definition.deal_statuses ?? []).map((s) => ({ key: String(s.key), name: s.name, outcome: s.outcome })),
+    ...await readStagesOf(definition, requester),
     deal_fields: definition.deal_fields ? await readFields(definition.deal_fields, requester, 'deal_fields') : [],
     contact_fields: definition.contact_fields ? await readFields(definition.contact_fields, requester, 'contact_fields') : [],
     users: definition.users ? await readUsers(definition.users, requester) : [],
+  };
+}
+
+/** The part of the catalog that describes stages: pipelines with their stages, and deal statuses that are no stage. */
+export type StageCatalog = Pick<SourceCatalog, 'pipelines' | 'deal_statuses'>;
+
+/**
+ * Only the stages (`statuses: register`): the same `discover:` description, without the fields and users. Throws
+ * when the source describes no pipelines.
+ */
+export async function readStageCatalog(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<StageCatalog> {
+  const session = openSession({ ...context, settings });
+  const definition: DiscoverDefinition | undefined = session.source.discover;
+  if (!definition?.pipelines) {
+    throw new Error(`connection ${context.connectionId}: settings.discover.pipelines is not set (preset ${session.source.preset ?? 'none'} gives none): `
+      + 'describe how to list the CRM\'s pipelines and their stages (discover.pipelines, discover.stages with outcome), or use status_map instead of statuses: register');
+  }
+  return readStagesOf(definition, session.requester('stages'));
+}
+
+async function readStagesOf(definition: DiscoverDefinition, requester: Requester): Promise<StageCatalog> {
+  return {
+    pipelines: definition.pipelines ? await readPipelines(definition, requester) : [],
+    deal_statuses: (definition.deal_statuses ?? []).map((s) => ({ key: String(s.key), name: s.name, outcome: s.outcome })),
   };
 }
 

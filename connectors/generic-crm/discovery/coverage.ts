@@ -24,19 +24,16 @@ export function stageMapping(settings: GenericCrmSettings, catalog: SourceCatalo
   return { stages, last_run: counts };
 }
 
-/** `check`'s warnings: stages no status_map key covers, and a visit_field the CRM's deal fields lack. */
-export function mappingWarnings(settings: GenericCrmSettings, catalog: SourceCatalog, workDir: string | undefined): string[] {
-  const warnings: string[] = [];
-  const { stages } = stageMapping(settings, catalog, workDir);
-  const uncovered = stages.filter((s) => s.status === null);
-  if (uncovered.length > 0) {
-    const list = uncovered.map((s) => `${JSON.stringify(s.id)} (${s.pipeline ? `${s.pipeline}: ` : ''}${s.name}${s.deals_last_run ? `, ${s.deals_last_run} deals in the last run` : ''})`);
-    warnings.push(`status_map covers no entry for ${uncovered.length} stage${uncovered.length > 1 ? 's' : ''}: ${list.join(', ')}; their deals are sent with the stage id as status (see \`cli discover\`)`);
-  }
+/**
+ * `check`'s warning about the source itself: a visit_field the CRM's deal fields lack. (Stages no status_map key
+ * covers are facts of the stage mapping, which `check` hands over; whether they matter depends on the connection's
+ * `statuses` mode, so the application words that warning.)
+ */
+export function mappingWarnings(settings: GenericCrmSettings, catalog: SourceCatalog): string[] {
   const visitField = resolveSource(settings).visit_field;
   const known = catalog.deal_fields.some((f) => f.id === visitField || f.name.toLowerCase() === visitField.toLowerCase());
   if (catalog.deal_fields.length > 0 && !known) {
-    warnings.push(`visit_field ${JSON.stringify(visitField)} is not a deal field of the CRM: every deal is sent without a visit number (see \`cli discover\` for the fields)`);
+    return [`visit_field ${JSON.stringify(visitField)} is not a deal field of the CRM: every deal is sent without a visit number (see \`cli discover\` for the fields)`];
   }
-  return warnings;
+  return [];
 }

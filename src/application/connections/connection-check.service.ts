@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { ConnectionConfig, TrackerSyncConfig } from '../../config';
 import type { CheckResult } from '../../connectors/connector-definition';
 import { ProjectStatusesCheck } from './project-statuses-check';
+import { uncoveredStagesWarnings } from './uncovered-stages';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
@@ -50,10 +51,10 @@ export class ConnectionCheckService {
     // a service that refused the key has said so once; its statuses cannot be listed either
     const review = service.ok ? await this.reviewStatuses(connection) : { warnings: [] as string[], statuses: undefined };
     if (review.statuses) response.project_statuses = review.statuses;
-    // the source's own warnings (stages no status_map key covers, a missing visit field), then the project's statuses
-    // with `statuses: register` every stage is sent as itself and registered, so no stage is left uncovered
-    const sourceWarnings = (source.warnings ?? []).filter((w) => connection.statuses !== 'register' || !w.startsWith('status_map covers no entry'));
-    const warnings = [...sourceWarnings, ...review.warnings].map((warning) => this.scrubber.text(warning));
+    // stages no status_map key covers (with `statuses: register` every stage is sent as itself and registered, so
+    // none is left uncovered), the source's own warnings (a missing visit field), then the project's statuses
+    const uncovered = connection.statuses === 'register' ? [] : uncoveredStagesWarnings(source.uncovered_stages);
+    const warnings = [...uncovered, ...(source.warnings ?? []), ...review.warnings].map((warning) => this.scrubber.text(warning));
     if (warnings.length) response.warnings = warnings;
     return response;
   }

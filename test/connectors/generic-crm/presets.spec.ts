@@ -66,6 +66,28 @@ describe('generic-crm presets', () => {
     }
   });
 
+  it('check() hands over the stages no status_map key covers as facts, and leaves wording them to the application', async () => {
+    const crm = await startCrmServer(amocrm.handler);
+    try {
+      const { status_map: _map, ...withoutMap } = amocrm.settings(crm.url);
+      const partial = typedSettings(connector, { ...withoutMap, status_map: { '142': '1', '143': '2' } });
+      const result = await connector.check(partial, { connectionId: 'amo', settings: partial, logger: { log: () => {}, warn: () => {} } });
+      expect(result.ok).toBe(true);
+      expect(result.uncovered_stages?.map((s) => s.id)).toEqual(['55500', '55501', '55502', '56601']);
+      expect(result.uncovered_stages?.[0]).toMatchObject({ id: '55500', status: null, outcome: 'open' });
+      expect(JSON.stringify(result.warnings ?? [])).not.toContain('status_map');
+    } finally {
+      await crm.close();
+    }
+  });
+
+  it('each preset describes its stages once, in discover: (no top-level stages:)', () => {
+    for (const name of PRESET_NAMES) {
+      const preset = loadPreset(name) as { stages?: unknown; discover?: { pipelines?: unknown } };
+      expect({ name, stages: preset.stages, pipelines: !!preset.discover?.pipelines }).toEqual({ name, stages: undefined, pipelines: true });
+    }
+  });
+
   it('discover() lists the source fields of each stream with an example', async () => {
     const crm = await startCrmServer(amocrm.handler);
     try {
