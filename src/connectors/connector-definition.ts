@@ -190,6 +190,12 @@ export interface SourceCatalog {
 /** How a connection's deal stages reach the service: each stage's target, and deals of the last run per stage. */
 export interface StageMapping {
   stages: { pipeline: string | null; id: string; name: string; outcome: 'won' | 'lost' | 'open'; status: string | null; deals_last_run: number }[];
+  /**
+   * how the connection's stages become the service's statuses (connections[].statuses): `map` through
+   * status_map (status null: no key covers the stage), `register`: each stage is registered in the project and
+   * sent as itself (status = its id). Set by the daemon, not the connector.
+   */
+  statuses?: 'map' | 'register';
   /** stage (as the CRM has it) -> deals of the last complete read; stages the catalog does not list show here too */
   last_run: { at: string; deals: Record<string, number> } | null;
 }

@@ -67,7 +67,10 @@ export class DiscoveryService {
     if (!definition?.catalog || !definition.stageMapping) return null;
     const catalog = await this.readCatalog(connectionId, false);
     const settings = this.registry.instantiateSettings<object>(connection.connector, connection.settings);
-    return definition.stageMapping(settings, catalog, this.context(connectionId, settings));
+    const mapping = definition.stageMapping(settings, catalog, this.context(connectionId, settings));
+    if (connection.statuses !== 'register') return { ...mapping, statuses: 'map' };
+    // registered before the deals: every stage is a status of the project under its own id, none is uncovered
+    return { ...mapping, statuses: 'register', stages: mapping.stages.map((stage) => ({ ...stage, status: stage.id })) };
   }
 
   private connection(connectionId: string) {

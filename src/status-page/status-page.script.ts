@@ -226,7 +226,9 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (!m) return;
     if (m.error) { setHtml($('stages-text'), '<span class="error">The CRM&#39;s stages could not be read: ' + esc(m.error) + '</span>'); setHtml(document.querySelector('#stages tbody'), ''); return; }
     var uncovered = m.stages.filter(function (s) { return s.status === null; });
-    setHtml($('stages-text'), uncovered.length
+    setHtml($('stages-text'), m.statuses === 'register'
+      ? 'Every stage is registered in the project and sent as itself (statuses: register).'
+      : uncovered.length
       ? '<strong class="error">' + uncovered.length + ' stage' + (uncovered.length === 1 ? '' : 's') + ' not covered by status_map</strong>, ' +
         num(uncovered.reduce(function (n, s) { return n + s.deals_last_run; }, 0)) + ' deal(s) of the last run in them.'
       : 'Every stage is covered by status_map.');

@@ -33,7 +33,10 @@ describe('stage mapping: admin API and status page', () => {
     writeFileSync(config, stringify({
       data_dir: join(dir.path, 'data'),
       sandbox: { seed: 'demo', budget: 'off' },
-      connections: [{ id: 'amo', connector: 'generic-crm', run_on_start: true, settings: { ...amocrm.settings(crm.url), status_map: STATUS_MAP, visit_field: '580001' } }],
+      connections: [
+        { id: 'amo', connector: 'generic-crm', run_on_start: true, settings: { ...amocrm.settings(crm.url), status_map: STATUS_MAP, visit_field: '580001' } },
+        { id: 'amo-register', connector: 'generic-crm', statuses: 'register', settings: { ...amocrm.settings(crm.url), visit_field: '580001' } },
+      ],
     }));
     running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'error' }, config);
     const run = await waitForFinishedRun(running.url, TOKEN, 'amo');
@@ -56,6 +59,17 @@ describe('stage mapping: admin API and status page', () => {
     ]);
     expect(body.last_run?.deals).toEqual({ '142': 2, '143': 1, '61002': 1, '62001': 1 });
     expect((await api(running!.url, null, '/api/connections/amo/stage-mapping')).status).toBe(401);
+  });
+
+  it('with statuses: register every stage is sent as itself (registered in the project), none uncovered', async () => {
+    const { status, body } = await api<StageMapping>(running!.url, TOKEN, '/api/connections/amo-register/stage-mapping');
+    expect(status).toBe(200);
+    expect(body.statuses).toBe('register');
+    expect(body.stages.map((s) => [s.pipeline, s.id, s.status])).toEqual([
+      ['Продажи', '61001', '61001'], ['Продажи', '61002', '61002'], ['Продажи', '142', '142'], ['Продажи', '143', '143'],
+      ['Опт', '62001', '62001'], ['Опт', '142', '142'], ['Опт', '143', '143'],
+    ]);
+    expect((await api<StageMapping>(running!.url, TOKEN, '/api/connections/amo/stage-mapping')).body.statuses).toBe('map');
   });
 
   it('GET …/discover answers the catalog and the proposal (which covers the missing stage)', async () => {

@@ -152,8 +152,8 @@ export class ConnectionsController {
   }
 
   @Get(':id/stage-mapping')
-  @ApiOperation({ summary: "each CRM stage and the status it is sent with (null: no status_map key covers it), with the last run's deals per uncovered stage" })
-  @ApiOkResponse({ description: '{ stages, last_run }, or null for a connector without stages' })
+  @ApiOperation({ summary: "each CRM stage and the status it is sent with (null: no status_map key covers it; with statuses: register, the stage's own id), with the last run's deals per stage" })
+  @ApiOkResponse({ description: '{ stages, last_run, statuses: "map" | "register" }, or null for a connector without stages' })
   stageMapping(@Param('id') id: string): Promise<StageMapping | null> {
     return discoveryAnswer(() => this.discovery.stageMapping(id));
   }
