@@ -70,6 +70,7 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
   const leads: LeadFixture = {
     createdDeals: () => created.map((d) => ({ id: String(d.id), title: d.title, fields: d.fields, contactId: d.contact === null ? null : String(d.contact), pipeline: d.pipeline, stage: d.stage, owner: d.owner })),
     notesOf: (id) => notes.get(id) ?? [],
+    noteCreates: () => [...notes.values()].flat().length,
     createdContacts: () => createdContacts.map((c) => ({ id: String(c.id), name: c.name, phones: c.phones, emails: c.emails })),
     addContactWithOpenDeal: (contact, pipeline, stage) => {
       const c = addContact(contact.name, contact.phone ? [contact.phone] : [], contact.email ? [contact.email] : []);
