@@ -1,7 +1,7 @@
 import jsonata from 'jsonata';
 import type { CheckResult, WriteContext } from 'tracker-sync/connector';
 import {
-  ContactDeal, FoundContact, LeadCapability, LeadCrm, LeadDeliveryPlan, LeadRefusedError, Named, NewDeal, sleep, UnknownOutcomeError,
+  ContactDeal, FoundContact, FoundNote, LeadCapability, LeadCrm, LeadDeliveryPlan, LeadRefusedError, Named, NewDeal, sleep, UnknownOutcomeError,
 } from 'tracker-sync/connector';
 import {
   LEAD_DEFAULTS, LEAD_REQUIRED_REQUESTS, LeadDeliveryDefinition, LeadRequestDefinition, LeadRequestsDefinition,
@@ -69,6 +69,8 @@ class GenericLeadCrm implements LeadCrm {
   private readonly retry: RetryPolicy;
   private readonly errors: ErrorDefinition[];
   private readonly redact: (text: string) => string;
+  /** the note look-up, only when the requests describe one (find_notes): see LeadCrm.findNotes */
+  readonly findNotes?: (dealId: string, lead: { leadId: string; text: string }) => Promise<FoundNote[]>;
   /** the user's field (id or name) → the CRM's key, for every field a deal is made with */
   private fieldKeys = new Map<string, string>();
   private readonly where: string;
@@ -85,6 +87,7 @@ class GenericLeadCrm implements LeadCrm {
     if (missing.length) {
       throw new Error(`${this.where}: lead_delivery.requests.${missing[0]} is missing (${this.source.preset ? `preset ${this.source.preset} ships no lead delivery` : 'no preset: describe the requests'}; missing: ${missing.join(', ')})`);
     }
+    if (this.requests.find_notes?.path) this.findNotes = (dealId, lead) => this.notesOf(dealId, lead);
     this.reads = session.requester('lead_delivery');
     this.creates = session.requester('lead_delivery', { max_attempts: 1 });
     this.retry = new RetryPolicy(this.source.retry);
@@ -191,6 +194,19 @@ class GenericLeadCrm implements LeadCrm {
     return this.create('add_note', { deal: dealId, text: noteText, now: now.toISOString(), now_ms: now.getTime() }, 'note');
   }
 
+  /** The deal's notes (find_notes), those listed by id only read with read_notes when there is one. */
+  private async notesOf(dealId: string, lead: { leadId: string; text: string }): Promise<FoundNote[]> {
+    const variables = { deal: dealId, lead: lead.leadId, text: lead.text };
+    let notes = asList(await this.call('find_notes', variables)).map(toNote).filter((n) => n.id !== '');
+    const unread = notes.filter((n) => n.text === undefined).map((n) => n.id);
+    if (unread.length && this.requests.read_notes?.path) {
+      const read = asList(await this.call('read_notes', { ...variables, ids: unread })).map(toNote);
+      // a note the read does not answer for (deleted meanwhile) is no match
+      notes = notes.map((n) => (n.text === undefined ? { id: n.id, text: read.find((r) => r.id === n.id)?.text ?? '' } : n));
+    }
+    return notes;
+  }
+
   /** A create: sent once; the rate's refusals waited out; the CRM's refusal of the record a LeadRefusedError. */
   private async create(name: keyof LeadRequestsDefinition, variables: TemplateVariables, what: string): Promise<string> {
     for (let attempt = 1; ; attempt += 1) {
@@ -237,6 +253,13 @@ class GenericLeadCrm implements LeadCrm {
 function asList(value: unknown): unknown[] {
   if (value === undefined || value === null) return [];
   return Array.isArray(value) ? value : [value];
+}
+
+/** A find_notes / read_notes entry: { id, text } (a note without text is no match) or a bare id (text unknown). */
+function toNote(entry: unknown): FoundNote {
+  if (typeof entry !== 'object' || entry === null) return { id: text(entry) };
+  const body = getPath(entry, 'text');
+  return { id: text(getPath(entry, 'id')), text: body === undefined || body === null ? '' : String(body) };
 }
 
 function optionalTexts(value: unknown): string[] | undefined {

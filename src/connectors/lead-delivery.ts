@@ -77,6 +77,19 @@ export interface LeadCrm {
   createDeal(deal: NewDeal): Promise<string>;
   /** a note on a deal; its id */
   addNote(dealId: string, text: string): Promise<string>;
+  /**
+   * Optional: the deal's notes that may be this lead's (the newest ones, or those the CRM's search matched), for
+   * the look-up before a note whose outcome is unknown is sent again. The flow picks the one whose text names the
+   * proxy lead (`proxy lead <id>`, HTML or not); a note without `text` counts as the CRM's own match. A connector
+   * without it: such a note is never sent again (the lead counts as attached, with a warning).
+   */
+  findNotes?(dealId: string, lead: { leadId: string; text: string }): Promise<FoundNote[]>;
+}
+
+/** A note the CRM holds on a deal: its id and text (as the CRM keeps it: HTML is fine). */
+export interface FoundNote {
+  id: string;
+  text?: string;
 }
 
 export interface Named {

@@ -1,11 +1,16 @@
 import type { FixtureAnswer, FixtureHandler, FixtureRequest } from '../fixtures/crm/crm-fixture-server';
-import { digits, LeadFixture, LeadFixtureOptions } from '../fixtures/crm/crm-leads';
+import type { RunSummary } from '../../src/engine/engine-types';
+import { LeadDeliveryEntity } from '../../src/store/entities/lead-delivery.entity';
+import { startCrmServer } from '../fixtures/crm/crm-fixture-server';
+import { digits, DROP, LeadFixture, LeadFixtureOptions, noteCreateFault } from '../fixtures/crm/crm-leads';
+import { E2eSync } from './e2e-harness';
 import { COMMENT_TEMPLATE, describeLeads } from './leads-e2e';
 
 /**
  * A CRM without a preset: its reads (`streams`) and lead delivery's requests (`lead_delivery.requests`) described
  * in the settings alone, against a small REST CRM on loopback (pipelines with stages inline, `GET /deals?field=&value=`,
- * `GET /contacts?phone=|email=`, `GET /contacts/{id}/deals`, `POST /contacts`, `POST /deals`, `POST /deals/{id}/notes`).
+ * `GET /contacts?phone=|email=`, `GET /contacts/{id}/deals`, `POST /contacts`, `POST /deals`, `POST /deals/{id}/notes`,
+ * `GET /deals/{id}/notes` (note ids only) and `GET /notes?id=` (their text)).
  */
 
 interface Deal { id: number; title: string; pipeline: string; stage: string; owner: string | null; contact: number | null; fields: Record<string, string>; status: 'open' | 'won' | 'lost'; created: string }
@@ -14,7 +19,8 @@ interface Contact { id: number; name: string; phones: string[]; emails: string[]
 function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: FixtureHandler; leads: LeadFixture } {
   const deals: Deal[] = [];
   const contacts: Contact[] = [];
-  const notes = new Map<string, string[]>();
+  const notes = new Map<string, { id: number; text: string }[]>();
+  let noteCreates = 0;
   const created: Deal[] = [];
   const createdContacts: Contact[] = [];
   let next = 100;
@@ -62,14 +68,24 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
     const note = /^\/deals\/(\d+)\/notes$/.exec(path);
     if (request.method === 'POST' && note) {
       if (!deals.some((d) => d.id === Number(note[1]))) return { status: 404, body: { error: 'no deal' } };
-      notes.set(note[1], [...(notes.get(note[1]) ?? []), body.text]);
-      return { status: 201, body: { note: { id: next++ } } };
+      const fault = noteCreateFault(options.leads ?? {}, ++noteCreates);
+      if (fault === 'fail') return { status: 500, body: { error: 'internal' } };
+      const made = { id: next++, text: String(body.text) };
+      notes.set(note[1], [...(notes.get(note[1]) ?? []), made]);
+      if (fault === 'lose') return DROP;
+      return { status: 201, body: { note: { id: made.id } } };
+    }
+    if (request.method === 'GET' && note) return { body: { notes: (notes.get(note[1]) ?? []).map((n) => n.id) } };
+    if (request.method === 'GET' && path === '/notes') {
+      const ids = q.getAll('id').map(Number);
+      return { body: { notes: [...notes.values()].flat().filter((n) => ids.includes(n.id)) } };
     }
     return { status: 404, body: { error: `no route ${request.method} ${path}` } };
   };
   const leads: LeadFixture = {
     createdDeals: () => created.map((d) => ({ id: String(d.id), title: d.title, fields: d.fields, contactId: d.contact === null ? null : String(d.contact), pipeline: d.pipeline, stage: d.stage, owner: d.owner })),
-    notesOf: (id) => notes.get(id) ?? [],
+    notesOf: (id) => (notes.get(id) ?? []).map((n) => n.text),
+    noteCreates: () => noteCreates,
     createdContacts: () => createdContacts.map((c) => ({ id: String(c.id), name: c.name, phones: c.phones, emails: c.emails })),
     addContactWithOpenDeal: (contact, pipeline, stage) => {
       const c = addContact(contact.name, contact.phone ? [contact.phone] : [], contact.email ? [contact.email] : []);
@@ -92,23 +108,89 @@ const settings = (url: string) => ({
   retry: { base_ms: 5 },
 });
 
+const REQUESTS = {
+  pipelines: { path: '/pipelines', answer: "=[pipelines.{ 'id': id, 'name': name, 'stages': stages }]" },
+  users: { path: '/users', answer: '=users' },
+  deal_fields: { path: '/deal-fields', answer: "=[fields.{ 'key': code, 'name': label }]" },
+  find_deals: { path: '/deals', query: { field: '{{field}}', value: '{{value}}' }, answer: '=[deals.$string(id)]' },
+  find_contacts: { path: '/contacts', query: { phone: '{{phone}}', email: '{{email}}' }, answer: "=[contacts.{ 'id': $string(id), 'phones': phones, 'emails': emails }]" },
+  contact_deals: { path: '/contacts/{{contact}}/deals', answer: "=[deals.{ 'id': $string(id), 'pipeline': pipeline, 'open': status = 'open', 'created': created }]" },
+  create_contact: { method: 'POST', path: '/contacts', body: { name: '{{name}}', phone: '{{phone}}', email: '{{email}}' }, answer: '=$string(contact.id)' },
+  create_deal: { method: 'POST', path: '/deals', body: "={ 'title': $title, 'pipeline': $pipeline, 'stage': $stage, 'owner': $responsible, 'contact': $contact ? $number($contact) : null, 'fields': $fields }", answer: '=$string(deal.id)' },
+  add_note: { method: 'POST', path: '/deals/{{deal}}/notes', body: { text: '{{text}}' }, answer: '=$string(note.id)' },
+};
+
 describeLeads({
   preset: 'a CRM without a preset (declarative requests)',
   fixture: { createCrm, settings },
   leadDelivery: {
     pipeline: 'Продажи', stage: 'Первичный контакт', responsible: 'Борис', lead_id_field: 'ID заявки',
     title: '{{title}}: {{name}}', fields: { 'Комментарий': COMMENT_TEMPLATE },
-    requests: {
-      pipelines: { path: '/pipelines', answer: "=[pipelines.{ 'id': id, 'name': name, 'stages': stages }]" },
-      users: { path: '/users', answer: '=users' },
-      deal_fields: { path: '/deal-fields', answer: "=[fields.{ 'key': code, 'name': label }]" },
-      find_deals: { path: '/deals', query: { field: '{{field}}', value: '{{value}}' }, answer: '=[deals.$string(id)]' },
-      find_contacts: { path: '/contacts', query: { phone: '{{phone}}', email: '{{email}}' }, answer: "=[contacts.{ 'id': $string(id), 'phones': phones, 'emails': emails }]" },
-      contact_deals: { path: '/contacts/{{contact}}/deals', answer: "=[deals.{ 'id': $string(id), 'pipeline': pipeline, 'open': status = 'open', 'created': created }]" },
-      create_contact: { method: 'POST', path: '/contacts', body: { name: '{{name}}', phone: '{{phone}}', email: '{{email}}' }, answer: '=$string(contact.id)' },
-      create_deal: { method: 'POST', path: '/deals', body: "={ 'title': $title, 'pipeline': $pipeline, 'stage': $stage, 'owner': $responsible, 'contact': $contact ? $number($contact) : null, 'fields': $fields }", answer: '=$string(deal.id)' },
-      add_note: { method: 'POST', path: '/deals/{{deal}}/notes', body: { text: '{{text}}' }, answer: '=$string(note.id)' },
-    },
+    requests: REQUESTS,
   },
   expect: { pipeline: 'p2', stage: 's21', owner: 'u2', leadIdKey: 'lead_no', visitKey: 'visit', commentKey: 'comment' },
+});
+
+/**
+ * A note whose answer is lost, on a declarative CRM: without `find_notes` it is never sent again (the lead counts
+ * as attached, with a warning; today's rule for a CRM that cannot look notes up); with `find_notes` answering
+ * note ids and `read_notes` their text, it is found and not sent again.
+ */
+describe.each([
+  { lookup: false, requests: REQUESTS },
+  {
+    lookup: true,
+    requests: {
+      ...REQUESTS,
+      find_notes: { path: '/deals/{{deal}}/notes', answer: '=[notes.$string($)]' },
+      read_notes: { path: '/notes', query: { id: '{{ids}}' }, answer: "=[notes.{ 'id': $string(id), 'text': text }]" },
+    },
+  },
+])('declarative lead delivery, a note\'s answer lost (find_notes: $lookup)', ({ lookup, requests }) => {
+  let e2e: E2eSync;
+  let close: () => Promise<void>;
+  let crm: LeadFixture;
+  let dealId: string;
+  const pass = async (): Promise<RunSummary> => {
+    const engine = e2e.engine();
+    const { done } = await engine.outbound(e2e.options.connectionId, 'leads', 'cli');
+    const summary = await done;
+    await engine.shutdown(1000);
+    return summary;
+  };
+
+  beforeAll(async () => {
+    const made = createCrm({ leads: { loseNoteAnswers: [1] } });
+    crm = made.leads;
+    const server = await startCrmServer(made.handler);
+    close = () => server.close();
+    e2e = await E2eSync.start({
+      connectionId: `decl-note-${lookup}`, connector: 'generic-crm',
+      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', requests } },
+    });
+    dealId = crm.addContactWithOpenDeal({ name: 'Ольга', email: 'olga@example.ru' }, 'p2', 's21').dealId;
+    await e2e.sandbox.post('project/proxy-leads/add', { title: 'Вопрос', name: 'Ольга', phone: '', email: 'olga@example.ru', text: 'Есть доставка?', tracker: '1000200' });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    await close?.();
+  });
+
+  it(lookup ? 'is found on its deal within the pass and not sent again' : 'fails the pass, then counts as attached on the next without being sent again', async () => {
+    const first = await pass();
+    if (lookup) {
+      expect({ status: first.status, error: first.error }).toEqual({ status: 'succeeded', error: null });
+      expect(first.flowCounters).toMatchObject({ attached: 1, rejected: 0 });
+    } else {
+      expect(first.status).toBe('failed');
+      const second = await pass();
+      expect({ status: second.status, error: second.error }).toEqual({ status: 'succeeded', error: null });
+      expect(second.flowCounters).toMatchObject({ attached: 1, rejected: 0 });
+      expect(e2e.log()).toMatch(/cannot look notes up: not sent again/);
+    }
+    expect(crm.noteCreates()).toBe(1);
+    expect(crm.notesOf(dealId)).toHaveLength(1);
+    const [row] = await e2e.store.getRepository(LeadDeliveryEntity).findBy({ connection_id: e2e.options.connectionId });
+    expect(row).toMatchObject({ state: 'attached', deal_id: dealId, note_id: lookup ? expect.stringMatching(/^\d+$/) : null });
+  });
 });

@@ -39,6 +39,11 @@ export class LeadRequestDefinition {
  *   create_deal    title, pipeline, stage, responsible, contact, fields ({ key: text }), field_list ([{ id, value }]) → id
  *   link_contact   deal, contact (only for a CRM that links after the create)
  *   add_note       deal, text, now (ISO), now_ms → id
+ *   find_notes     deal, lead (proxy lead id), text (the note add_note sends) → [{ id, text }] (the deal's newest
+ *                  notes; the flow picks the one whose text names `proxy lead <lead>`, HTML or not), or [id]:
+ *                  ids to read with read_notes, or without it notes the CRM's search matched itself. Optional:
+ *                  without it a note whose outcome is unknown is never sent again (README "Leads into the CRM").
+ *   read_notes     ids (of find_notes), deal, lead → [{ id, text }] (optional; a CRM that lists only note ids)
  */
 export class LeadRequestsDefinition {
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) pipelines?: LeadRequestDefinition;
@@ -52,6 +57,8 @@ export class LeadRequestsDefinition {
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) create_deal?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) link_contact?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) add_note?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) find_notes?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) read_notes?: LeadRequestDefinition;
 }
 
 export const LEAD_REQUIRED_REQUESTS = ['pipelines', 'users', 'deal_fields', 'find_deals', 'find_contacts', 'contact_deals', 'create_contact', 'create_deal', 'add_note'] as const;

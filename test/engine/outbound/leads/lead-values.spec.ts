@@ -1,4 +1,4 @@
-import { emailKey, leadNote, phoneKey, renderLeadTemplate } from '../../../../src/engine/outbound/flows/leads/lead-values';
+import { emailKey, isNoteOfLead, leadNote, phoneKey, renderLeadTemplate } from '../../../../src/engine/outbound/flows/leads/lead-values';
 import type { ProxyLead } from '../../../../src/tracker/types/proxy-leads.types';
 
 const lead: ProxyLead = {
@@ -27,5 +27,17 @@ describe('lead values', () => {
     expect(leadNote(lead).split('\n')).toEqual([
       'Заявка с сайта', 'Нужен диван', "Source: the service's proxy lead 17 (Иван, +7 (912) 000-11-22, Ivan@Example.RU), 2026-11-27 10:00:00 UTC", 'Visit: 1000005',
     ]);
+  });
+
+  it('finds the lead\'s note by its proxy lead id, as plain text or as the HTML a CRM made of it, never a longer id', () => {
+    const note = leadNote(lead);
+    expect(isNoteOfLead(note, '17')).toBe(true);
+    const html = `<p>${note.split('\n').map((line) => line.replace(/'/g, '&#39;').replace(/ /g, '&nbsp;')).join('<br/>')}</p>`;
+    expect(isNoteOfLead(html, '17')).toBe(true);
+    expect(isNoteOfLead('<div>Source: the service&#x27;s <b>proxy</b> <i>lead</i> 17, 2026-11-27</div>', '17')).toBe(true);
+    expect(isNoteOfLead(note, '1')).toBe(false);
+    expect(isNoteOfLead(note, '170')).toBe(false);
+    expect(isNoteOfLead(leadNote({ ...lead, id: '170' }), '17')).toBe(false);
+    expect(isNoteOfLead('Called back, all fine', '17')).toBe(false);
   });
 });

@@ -41,3 +41,33 @@ export function leadNote(lead: ProxyLead): string {
 export function leadDay(lead: ProxyLead): string {
   return String(lead.creation_date ?? '').slice(0, 10);
 }
+
+/**
+ * Whether a note the CRM holds is this lead's: its text names `proxy lead <id>` (leadNote's source line), read as
+ * plain text whatever the CRM made of it (HTML tags and entities, non-breaking spaces, line breaks as <br>), and
+ * not a longer id (`proxy lead 12` is not lead 1).
+ */
+export function isNoteOfLead(noteText: string, leadId: string): boolean {
+  const plain = htmlToText(noteText).toLowerCase();
+  const mark = `proxy lead ${String(leadId).trim().toLowerCase()}`;
+  for (let at = plain.indexOf(mark); at >= 0; at = plain.indexOf(mark, at + 1)) {
+    const next = plain.charAt(at + mark.length);
+    if (!/[\p{L}\p{N}_-]/u.test(next)) return true;
+  }
+  return false;
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+function htmlToText(text: string): string {
+  return String(text ?? '')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === '#') {
+        const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+        return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+      }
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
+    .replace(/\s+/g, ' ');
+}

@@ -1,12 +1,13 @@
 import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
 import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
 import type { FlowCounters } from '../../../../runs/outbound-flows';
+import type { LeadDeliveryEntity } from '../../../../store/entities/lead-delivery.entity';
 import { LEADS_STREAM } from '../../../../store/repositories/lead-delivery.store';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { decide, LeadDecision, PassContacts } from './lead-decision';
-import { emailKey, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
+import { emailKey, isNoteOfLead, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
 
 /** The fingerprint of a delivered lead: a lead is delivered once, whatever changes in the service afterwards. */
 const DELIVERED = 'lead:delivered';
@@ -42,7 +43,8 @@ type LeadsPass = FlowPass<LeadDeliveryPlan> & { crm?: Promise<LeadCrm>; contacts
 /**
  * Lead delivery, the second outbound flow: the service's proxy leads of the days not yet complete (one list
  * request a pass) become CRM deals, one deal per lead ever. Before a create is sent the lead is stored `pending`;
- * a pending lead (its create may have landed: a crash, a timeout) is first looked up in the CRM by lead_id_field.
+ * a pending lead (its create may have landed: a crash, a timeout) is first looked up in the CRM by lead_id_field,
+ * and a pending note on its deal by the proxy lead id in the note's text (when the connector can look notes up).
  * A lead with order_id set is the service's already. See README "Leads into the CRM".
  */
 export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Promise<LeadsPreview>> = {
@@ -156,12 +158,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
   const crm = await openCrm(pass, context);
 
   if (row?.state === 'pending') {
-    if (row.attempt === 'note') {
-      // a note cannot be looked up: rather than risk a second one, the lead counts as attached to the deal it went to
-      pass.logger.warn(`proxy lead ${id}: a note on deal ${row.deal_id} was sent before and its outcome is unknown; not sent again`);
-      await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId: row.deal_id ?? '', contactId: row.contact_id }, runId);
-      return written(id, 'attached', row.deal_id);
-    }
+    if (row.attempt === 'note') return noteAgain(lead, day, row, crm, pass);
     const [existing] = await crm.findDeals(id);
     if (existing) {
       pass.logger.log(`proxy lead ${id}: its earlier create landed (deal ${existing}, found by lead_id_field): not created again`);
@@ -174,7 +171,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
   const decision: LeadDecision = await decide(lead, crm, pass.plan, pass.contacts!, pass.now);
   if (decision.action === 'note') {
     await store.pending(pass.connectionId, id, day, 'note', runId, decision.contact?.id ?? null, decision.dealId);
-    const noteId = await crm.addNote(decision.dealId, leadNote(lead));
+    const noteId = await noteOnce(crm, lead, decision.dealId, pass);
     await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId: decision.dealId, contactId: decision.contact?.id ?? null, noteId }, runId);
     return written(id, 'attached', decision.dealId);
   }
@@ -186,6 +183,61 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
   await store.delivered(pass.connectionId, id, day, { state: 'created', dealId, contactId }, runId);
   remember(pass, lead, contactId, dealId);
   return written(id, 'created', dealId);
+}
+
+/**
+ * A lead whose note was sent before with no answer (a timeout, a dropped connection, a crash before the outcome
+ * was stored): looked up on its deal first; found, it is delivered; not found, sent again (to the same deal).
+ * A look-up that fails fails the pass and the lead stays pending, as a deal's does. A CRM that cannot look notes
+ * up never gets the note twice: the lead counts as attached, with a warning.
+ */
+async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryEntity, crm: LeadCrm, pass: LeadsPass): Promise<WriteOutcome> {
+  const id = String(lead.id);
+  const store = pass.store.leads;
+  const runId = pass.runId ?? null;
+  const dealId = row.deal_id ?? '';
+  if (!crm.findNotes) {
+    pass.logger.warn(`proxy lead ${id}: a note on deal ${dealId} was sent before and its outcome is unknown; the CRM's connector cannot look notes up: not sent again`);
+    await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId, contactId: row.contact_id }, runId);
+    return written(id, 'attached', dealId);
+  }
+  const landed = await findNote(crm, dealId, lead);
+  if (landed) {
+    pass.logger.log(`proxy lead ${id}: its earlier note landed (note ${landed} on deal ${dealId}): not sent again`);
+    await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId, contactId: row.contact_id, noteId: landed }, runId);
+    return written(id, 'attached', dealId);
+  }
+  pass.logger.log(`proxy lead ${id}: its earlier note is not on deal ${dealId}: sent again`);
+  await store.pending(pass.connectionId, id, day, 'note', runId, row.contact_id, dealId);
+  const noteId = await noteOnce(crm, lead, dealId, pass);
+  await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId, contactId: row.contact_id, noteId }, runId);
+  return written(id, 'attached', dealId);
+}
+
+/** The note, sent again only when the deal does not have it (looked up by the proxy lead id in its text). */
+async function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass): Promise<string> {
+  const id = String(lead.id);
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await crm.addNote(dealId, leadNote(lead));
+    } catch (error) {
+      // without a look-up the lead stays pending: the next pass counts it attached rather than risk a second note
+      if (!(error instanceof UnknownOutcomeError) || !crm.findNotes) throw error;
+      pass.logger.warn(`proxy lead ${id}: the note's outcome on deal ${dealId} is unknown (${error.message}); looking it up`);
+      const landed = await findNote(crm, dealId, lead);
+      if (landed) return landed;
+      if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
+    }
+  }
+}
+
+/** The id of the lead's note on the deal, or null: the note whose text names the proxy lead. */
+async function findNote(crm: LeadCrm, dealId: string, lead: ProxyLead): Promise<string | null> {
+  const id = String(lead.id);
+  const notes = await crm.findNotes!(dealId, { leadId: id, text: leadNote(lead) });
+  const mine = notes.find((note) => note.text === undefined || isNoteOfLead(note.text, id));
+  return mine?.id ?? null;
 }
 
 /** The create, sent again only when the CRM does not have the deal (looked up by lead_id_field). */
