@@ -4,7 +4,7 @@ import { StagesDefinition } from './definition/stages-definition';
 import { compileExpression, compileMapping, readFields } from './records/mapping';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
-import { openSession } from './source-session';
+import { sourceSession } from './source-session';
 
 /**
  * The CRM's deal stages (`settings.stages`, or the preset's): one request, its list of stages, each mapped to
@@ -12,7 +12,7 @@ import { openSession } from './source-session';
  * once. A stage whose type is not progress, paid or canceled fails the listing, naming the stage.
  */
 export async function listStages(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<DealStage[]> {
-  const session = openSession(context);
+  const session = sourceSession(context);
   const definition: StagesDefinition | undefined = session.source.stages;
   const where = `connection ${context.connectionId}: settings.stages`;
   if (!definition?.request?.path || !definition.mapping?.id) {

@@ -9,7 +9,8 @@ import { Authenticator, OutgoingRequest } from './authenticator';
 
 /**
  * OAuth2 client credentials, or refresh token when one is configured. The access token is fetched once,
- * cached for the process, refreshed shortly before it expires and after a 401.
+ * kept for the run (one authenticator per CrmSession), refreshed shortly before it expires and after a 401.
+ * A new run starts from what was stored: the store, or the token file, never a process-wide cache.
  *
  * A refresh token that rotates (amoCRM's are single-use: each refresh returns a new one and voids the old) is
  * state of the whole installation: with `context.secrets` (the daemon's store) the current tokens live there,
@@ -26,10 +27,11 @@ interface CachedToken {
 }
 
 const EXPIRY_MARGIN_MS = 60_000;
-const processCache = new Map<string, CachedToken>();
 
 export class OAuth2Auth implements Authenticator {
   private pending: Promise<CachedToken> | null = null;
+  /** the run's token: read from the store (or the file) on first use, then kept until it is stale or refused */
+  private token: CachedToken | undefined;
 
   constructor(
     private readonly definition: AuthDefinition,
@@ -56,17 +58,16 @@ export class OAuth2Auth implements Authenticator {
   }
 
   invalidate(): boolean {
-    const cached = processCache.get(this.cacheKey);
-    if (cached) processCache.set(this.cacheKey, { ...cached, expires_at: 1 });
+    if (this.token) this.token = { ...this.token, expires_at: 1 };
     return true;
   }
 
   private async currentToken(): Promise<CachedToken> {
-    let cached = processCache.get(this.cacheKey);
-    if (!cached) {
-      cached = await this.loadStored();
-      if (cached) processCache.set(this.cacheKey, cached);
+    if (!this.token) {
+      const stored = await this.loadStored();
+      this.token ??= stored; // a renewal that ended meanwhile wins
     }
+    const cached = this.token;
     if (cached && fresh(cached)) {
       this.redactor.add(cached.access_token, cached.refresh_token);
       return cached;
@@ -127,7 +128,7 @@ export class OAuth2Auth implements Authenticator {
 
   private keep(token: CachedToken): CachedToken {
     this.redactor.add(token.access_token, token.refresh_token);
-    processCache.set(this.cacheKey, token);
+    this.token = token;
     return token;
   }
 
@@ -190,9 +191,4 @@ function parseToken(raw: string | null): CachedToken | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Test hook and full-resync helper: forget every cached token of this process. */
-export function clearOAuth2Cache(): void {
-  processCache.clear();
 }
