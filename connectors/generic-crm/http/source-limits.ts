@@ -14,10 +14,17 @@ export interface SourceLimits {
   httpsAgent: https.Agent;
 }
 
+/**
+ * The run's limiter starts as if a request had just gone: the run's first request waits one interval, so a run
+ * that follows another at once (a sync's write-back, the next tick, another daemon's run) keeps the spacing from
+ * the last request of the run before.
+ */
 export function createSourceLimits(rateLimit: RateLimitDefinition | undefined): SourceLimits {
   const minTime = rateLimit ? Math.ceil((rateLimit.per_seconds * 1000) / rateLimit.requests) : 0;
+  const limiter = new Bottleneck({ minTime, maxConcurrent: 4 });
+  if (minTime > 0) void limiter.schedule(async () => undefined);
   return {
-    limiter: new Bottleneck({ minTime, maxConcurrent: 4 }),
+    limiter,
     httpAgent: new http.Agent({ keepAlive: true, maxSockets: 4 }),
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 4 }),
   };
