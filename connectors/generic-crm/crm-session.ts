@@ -50,15 +50,22 @@ export class CrmSession {
       const source = resolveSource(this.context.settings);
       const redactor = new Redactor();
       redactor.add(source.token);
-      const auth = createAuthenticator({
-        definition: source.auth ?? {},
-        token: source.token,
-        baseUrl: source.base_url,
-        redactor,
-        workDir: this.context.workDir ? path.resolve(this.context.workDir) : undefined,
-        secrets: this.context.secrets,
-      });
-      this.parts = { source, redactor, auth, limits: createSourceLimits(source.rate_limit) };
+      const limits = createSourceLimits(source.rate_limit);
+      try {
+        const auth = createAuthenticator({
+          definition: source.auth ?? {},
+          token: source.token,
+          baseUrl: source.base_url,
+          redactor,
+          workDir: this.context.workDir ? path.resolve(this.context.workDir) : undefined,
+          secrets: this.context.secrets,
+          agents: limits,
+        });
+        this.parts = { source, redactor, auth, limits };
+      } catch (error) {
+        void closeSourceLimits(limits);
+        throw error;
+      }
     }
     return this.parts;
   }

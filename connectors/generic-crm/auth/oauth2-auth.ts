@@ -1,6 +1,8 @@
 import axios from 'axios';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
+import type * as http from 'http';
+import type * as https from 'https';
 import * as path from 'path';
 import type { ConnectorSecrets } from 'tracker-sync/connector';
 import { AuthDefinition } from '../definition/source-definition';
@@ -28,6 +30,12 @@ interface CachedToken {
 
 const EXPIRY_MARGIN_MS = 60_000;
 
+/** The session's keep-alive agents (closed with it); without them, Node's global agent. */
+export interface TokenAgents {
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+}
+
 export class OAuth2Auth implements Authenticator {
   private pending: Promise<CachedToken> | null = null;
   /** the run's token: read from the store (or the file) on first use, then kept until it is stale or refused */
@@ -39,6 +47,7 @@ export class OAuth2Auth implements Authenticator {
     private readonly redactor: Redactor,
     private readonly cacheFile: string | null,
     private readonly secrets: ConnectorSecrets | null = null,
+    private readonly agents?: TokenAgents,
   ) {
     redactor.add(definition.client_secret, definition.refresh_token);
   }
@@ -143,6 +152,8 @@ export class OAuth2Auth implements Authenticator {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       validateStatus: () => true,
       timeout: 30_000,
+      httpAgent: this.agents?.httpAgent,
+      httpsAgent: this.agents?.httpsAgent,
     });
     const body = response.data as Record<string, unknown>;
     if (response.status >= 400 || typeof body?.access_token !== 'string') {
