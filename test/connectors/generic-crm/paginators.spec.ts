@@ -17,7 +17,6 @@ async function withServer<T>(handler: FixtureHandler, run: (server: CrmServer) =
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 
 describe('generic-crm paginators', () => {
-
   it('page_number: increments the page and stops on a short page', async () => {
     const handler: FixtureHandler = (r) => {
       const page = Number(r.query.get('p'));

@@ -10,7 +10,6 @@ import { startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll, typedSettings } from '../read-helper';
 
 describe('generic-crm presets', () => {
-
   it.each(PRESET_NAMES)('%s is valid against the settings schema and defines all three streams', (name) => {
     const preset = loadPreset(name);
     expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x', token: 't' }, name)).toEqual([]);
