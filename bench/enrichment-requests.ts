@@ -8,7 +8,6 @@
  */
 import '../src/connectors/serve-contract'; // first: the connector imports tracker-sync/connector
 import connector from '../connectors/generic-crm';
-import { releaseSourceLimits } from '../connectors/generic-crm/http/source-limits';
 import { toSettingsInstance } from '../src/connectors/settings-validation';
 import * as amocrm from '../test/fixtures/crm/amocrm';
 import * as bitrix24 from '../test/fixtures/crm/bitrix24';
@@ -59,7 +58,6 @@ async function countRequests(preset: Preset, extra: Record<string, unknown>): Pr
     return { total: server.requests.length, byPath, deals };
   } finally {
     await server.close();
-    releaseSourceLimits();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { ReadContext, DiscoveredField } from 'tracker-sync/connector';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
-import { openSession } from './source-session';
+import { sourceSession } from './source-session';
 import { enabledStreams, pagesStreamOf, streamDefinition } from './source-config';
 
 /** The source's fields (dotted paths with an example value) from the first record of each stream, to help write a mapping. */
@@ -9,7 +9,7 @@ export async function discoverFields(
   settings: GenericCrmSettings,
   context: Omit<ReadContext<GenericCrmSettings>, 'state'>,
 ): Promise<DiscoveredField[]> {
-  const session = openSession({ ...context, settings });
+  const session = sourceSession(context);
   const fields: DiscoveredField[] = [];
   for (const stream of enabledStreams(session.source)) {
     const definition = streamDefinition(session.source, stream);

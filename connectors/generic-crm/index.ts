@@ -1,10 +1,11 @@
 import type { CoreStream, StageMapping, StreamName } from 'tracker-sync/connector';
-import { defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
+import { CheckResult, defineConnector, Page, ReadContext, ReadCursor, StreamSpec } from 'tracker-sync/connector';
 import { discoverFields } from './discover';
 import { readCatalog } from './discovery/catalog';
 import { mappingWarnings, stageMapping } from './discovery/coverage';
 import { GenericCrmSettings, PRESET_NAMES } from './settings';
-import { openSession } from './source-session';
+import { CrmSession, withSession, withSessionYielding } from './crm-session';
+import { sourceSession } from './source-session';
 import { PageSpill } from './page-spill';
 import { CORE_STREAMS, enabledStreams, pagesStreamOf, resolveSource, streamDefinition } from './source-config';
 import { planStream } from './stream-plan';
@@ -34,43 +35,18 @@ export default defineConnector<GenericCrmSettings>({
     });
   },
 
-  async check(settings, context) {
-    try {
-      const [first] = enabledStreams(resolveSource(settings));
-      if (!first) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
-      // One page of the first stream proves the URL, the credentials and the answer's shape.
-      const quiet = { log: () => {}, warn: () => {} };
-      const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
-      await probe.next();
-      await probe.return(undefined);
-      const origin = new URL(settings.base_url).origin;
-      const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
-      const { warnings, uncovered } = await catalogReview(settings, context);
-      const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
-      // configured write-back fields are checked against the CRM's field list too
-      const parts = [answered];
-      if (genericCrmWrite.plan(settings)) {
-        const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-        if (!fields.ok) return { ...fields, ...warned };
-        parts.push(fields.message);
-      }
-      // lead delivery's pipeline, stage, user and fields are checked against the CRM too
-      if (genericCrmLeads.plan(settings)) {
-        const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });
-        if (!leads.ok) return { ...leads, ...warned };
-        parts.push(leads.message);
-      }
-      return { ok: true, message: parts.join('; '), ...warned };
-    } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
-    }
-  },
+  /** the run's session: token, limiter and agents of every request of the run (crm-session.ts) */
+  open: (settings, context) => new CrmSession({ ...context, settings }),
+  close: (session) => (session as CrmSession).close(),
 
-  read: (stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>) => readConnection(stream, cursor, context),
+  check: (settings, context) => withSession({ ...context, settings }, (inSession) => checkConnection(settings, inSession)),
 
-  discover: (settings, context) => discoverFields(settings, context),
+  read: (stream: StreamName, cursor: ReadCursor, context: ReadContext<GenericCrmSettings>) =>
+    withSessionYielding(context, (inSession) => readConnection(stream, cursor, inSession)),
 
-  catalog: (settings, context) => readCatalog(settings, context),
+  discover: (settings, context) => withSession({ ...context, settings }, (inSession) => discoverFields(settings, inSession)),
+
+  catalog: (settings, context) => withSession({ ...context, settings }, (inSession) => readCatalog(settings, inSession)),
 
   stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
 
@@ -78,9 +54,42 @@ export default defineConnector<GenericCrmSettings>({
 
   leads: genericCrmLeads,
 
-  stages: (settings, context) => listStages(settings, context),
+  stages: (settings, context) => withSession({ ...context, settings }, (inSession) => listStages(settings, inSession)),
   webhooks: genericCrmWebhooks,
 });
+
+/** One page of the first stream, the enrichments, the catalog, write-back's fields and lead delivery's targets. */
+async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<CheckResult> {
+  try {
+    const [first] = enabledStreams(resolveSource(settings));
+    if (!first) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
+    // One page of the first stream proves the URL, the credentials and the answer's shape.
+    const quiet = { log: () => {}, warn: () => {} };
+    const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
+    await probe.next();
+    await probe.return(undefined);
+    const origin = new URL(settings.base_url).origin;
+    const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
+    const { warnings, uncovered } = await catalogReview(settings, context);
+    const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
+    // configured write-back fields are checked against the CRM's field list too
+    const parts = [answered];
+    if (genericCrmWrite.plan(settings)) {
+      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
+      if (!fields.ok) return { ...fields, ...warned };
+      parts.push(fields.message);
+    }
+    // lead delivery's pipeline, stage, user and fields are checked against the CRM too
+    if (genericCrmLeads.plan(settings)) {
+      const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });
+      if (!leads.ok) return { ...leads, ...warned };
+      parts.push(leads.message);
+    }
+    return { ok: true, message: parts.join('; '), ...warned };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 /** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */
 async function catalogReview(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<{ warnings: string[]; uncovered: StageMapping['stages'] }> {
@@ -121,7 +130,7 @@ async function* readConnection(stream: StreamName, cursor: ReadCursor, context: 
   const name = stream as CoreStream;
   let inputs: Parameters<typeof readStream>[0];
   try {
-    const session = openSession(context);
+    const session = sourceSession(context);
     const { source } = session;
     const plan = planStream(name, streamDefinition(source, name), source);
     const pagesOf = pagesStreamOf(source, name);

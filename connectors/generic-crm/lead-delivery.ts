@@ -12,7 +12,8 @@ import { RetryPolicy } from './http/retry-policy';
 import { SourceError } from './http/source-error';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
-import { openSession } from './source-session';
+import { withSession } from './crm-session';
+import { sourceSession } from './source-session';
 import { ResolvedSource } from './source-config';
 import { renderTemplate, TemplateVariables } from './templates';
 
@@ -40,23 +41,26 @@ export const genericCrmLeads: LeadCapability<GenericCrmSettings> = {
     };
   },
 
+  /** within the pass's session (context.session): the LeadCrm's requests share its token, limiter and agents */
   async open(context): Promise<LeadCrm> {
     return new GenericLeadCrm(context).resolve();
   },
 
-  async check(settings, context): Promise<CheckResult> {
-    try {
-      const crm = await genericCrmLeads.open({ ...context, settings });
-      const { pipeline, stage, responsible, leadIdField } = crm.targets;
-      return {
-        ok: true,
-        message: `lead_delivery: pipeline ${named(pipeline)}, stage ${named(stage)}${responsible ? `, responsible ${named(responsible)}` : ''}, lead_id_field ${leadIdField}`,
-      };
-    } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
-    }
-  },
+  check: (settings, context) => withSession({ ...context, settings }, checkLeads),
 };
+
+async function checkLeads(context: WriteContext<GenericCrmSettings>): Promise<CheckResult> {
+  try {
+    const crm = await genericCrmLeads.open(context);
+    const { pipeline, stage, responsible, leadIdField } = crm.targets;
+    return {
+      ok: true,
+      message: `lead_delivery: pipeline ${named(pipeline)}, stage ${named(stage)}${responsible ? `, responsible ${named(responsible)}` : ''}, lead_id_field ${leadIdField}`,
+    };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
 
 class GenericLeadCrm implements LeadCrm {
   targets!: LeadCrm['targets'];
@@ -76,7 +80,7 @@ class GenericLeadCrm implements LeadCrm {
   private readonly where: string;
 
   constructor(private readonly context: WriteContext<GenericCrmSettings>) {
-    const session = openSession({ ...context, logger: context.logger });
+    const session = sourceSession(context);
     this.source = session.source;
     this.where = `connection ${context.connectionId}`;
     const delivery = this.source.lead_delivery;

@@ -1,16 +1,12 @@
-import * as path from 'path';
 import type { CoreStream } from 'tracker-sync/connector';
-import type { ReadContext } from 'tracker-sync/connector';
-import { createAuthenticator } from './auth/create-authenticator';
+import { sessionOf } from './crm-session';
 import { Redactor } from './http/redactor';
 import { Requester } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
 import type { RetryDefinition } from './definition/source-definition';
-import { sourceLimits } from './http/source-limits';
-import { GenericCrmSettings } from './settings';
-import { ResolvedSource, resolveSource } from './source-config';
+import { ResolvedSource } from './source-config';
 
-/** The resolved source plus what talks to it: auth, limits, retries, redaction. One per read or check. */
+/** The resolved source plus what talks to it: auth, limits, retries, redaction, all of the run's CrmSession. */
 export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
@@ -18,19 +14,12 @@ export interface SourceSession {
   requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover' | 'lead_delivery' | 'webhooks', retry?: RetryDefinition): Requester;
 }
 
-export function openSession(context: Omit<ReadContext<GenericCrmSettings>, 'state'>): SourceSession {
-  const source = resolveSource(context.settings);
-  const redactor = new Redactor();
-  redactor.add(source.token);
-  const auth = createAuthenticator({
-    definition: source.auth ?? {},
-    token: source.token,
-    baseUrl: source.base_url,
-    redactor,
-    workDir: context.workDir ? path.resolve(context.workDir) : undefined,
-    secrets: context.secrets,
-  });
-  const limits = sourceLimits(context.connectionId, source.rate_limit);
+/**
+ * What one call (a stream's read, a write, a listing) uses of the session in its context: requesters named after
+ * the call, stopped by its signal, through the session's authenticator, limiter and agents.
+ */
+export function sourceSession(context: { connectionId: string; session?: unknown; signal?: AbortSignal }): SourceSession {
+  const { source, redactor, auth, limits } = sessionOf(context).get();
   const retry = new RetryPolicy(source.retry);
   return {
     source,

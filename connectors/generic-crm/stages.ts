@@ -6,7 +6,7 @@ import { compileExpression, compileMapping, readFields } from './records/mapping
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { resolveSource } from './source-config';
-import { openSession } from './source-session';
+import { sourceSession } from './source-session';
 
 const TYPE_OF_OUTCOME = { won: 'paid', lost: 'canceled', open: 'progress' } as const;
 
@@ -50,7 +50,7 @@ export function stagesOfCatalog(catalog: StageCatalog): DealStage[] {
  * listed twice is kept once. A stage whose type is not progress, paid or canceled fails the listing, naming the stage.
  */
 async function listDeclaredStages(definition: StagesDefinition, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<DealStage[]> {
-  const session = openSession(context);
+  const session = sourceSession(context);
   const where = `connection ${context.connectionId}: settings.stages`;
   if (!definition.request?.path || !definition.mapping?.id) {
     throw new Error(`${where} needs request.path and mapping.id (the older form: one request, records, mapping id/name/type); `

@@ -6,7 +6,8 @@ import { isPlainObject } from './definition/validators';
 import { RequestSpec } from './http/requester';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
-import { openSession } from './source-session';
+import { withSession } from './crm-session';
+import { sourceSession } from './source-session';
 import { resolveSource } from './source-config';
 import { renderTemplate, TemplateVariables } from './templates';
 
@@ -82,8 +83,7 @@ function variablesOf(target: WebhookTarget, extra: TemplateVariables = {}): Temp
 }
 
 async function send(context: WebhookContext<GenericCrmSettings>, spec: RequestSpec, variables: TemplateVariables) {
-  const session = openSession(context);
-  return session.requester('webhooks').send({
+  return sourceSession(context).requester('webhooks').send({
     method: spec.method,
     path: String(await renderTemplate(spec.path, variables)),
     query: spec.query ? ((await renderTemplate(spec.query, variables)) as Record<string, unknown>) : undefined,
@@ -143,26 +143,29 @@ async function unregisterAll(settings: GenericCrmSettings, context: WebhookConte
 export const genericCrmWebhooks: WebhookCapability<GenericCrmSettings> = {
   verification,
 
+  // called from the CLI, outside any run: each call's requests go through a session of its own
   async register(settings, context, target): Promise<WebhookRegisterResult> {
     const section = sectionOf(settings);
     const reason = manualReason(settings, section);
     if (reason) return manualSteps(section, target, reason);
-    const replaced = await unregisterAll(settings, context, section!, target);
-    for (const create of section!.register!.create) await send({ ...context, settings }, create, variablesOf(target));
-    const [registration] = await registrations(settings, context, section!, target);
-    return { status: 'registered', registration: registration ?? { id: null, url: target.url, events: [] }, replaced };
+    return withSession({ ...context, settings }, async (inSession) => {
+      const replaced = await unregisterAll(settings, inSession, section!, target);
+      for (const create of section!.register!.create) await send(inSession, create, variablesOf(target));
+      const [registration] = await registrations(settings, inSession, section!, target);
+      return { status: 'registered', registration: registration ?? { id: null, url: target.url, events: [] }, replaced };
+    });
   },
 
   async list(settings, context, target) {
     const section = sectionOf(settings);
     if (manualReason(settings, section)) return null;
-    return registrations(settings, context, section!, target);
+    return withSession({ ...context, settings }, (inSession) => registrations(settings, inSession, section!, target));
   },
 
   async unregister(settings, context, target) {
     const section = sectionOf(settings);
     const reason = manualReason(settings, section);
     if (reason) return manualSteps(section, target, reason);
-    return { removed: await unregisterAll(settings, context, section!, target) };
+    return withSession({ ...context, settings }, async (inSession) => ({ removed: await unregisterAll(settings, inSession, section!, target) }));
   },
 };

@@ -9,7 +9,8 @@ import { SourceError } from './http/source-error';
 import { fetchFieldLabels } from './records/field-labels';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
-import { openSession } from './source-session';
+import { withSession, withSessionYielding } from './crm-session';
+import { sourceSession } from './source-session';
 import { ResolvedSource, resolveSource } from './source-config';
 import { renderTemplate } from './templates';
 
@@ -27,32 +28,37 @@ export const genericCrmWrite: WriteCapability<GenericCrmSettings> = {
     return { fields, sinceDays: writeBack.since_days ?? DEFAULT_SINCE_DAYS, schedule: writeBack.schedule };
   },
 
-  async checkFields(settings, context): Promise<CheckResult> {
-    try {
-      const { writeBack, requester } = writeSession(context);
-      const keys = await resolveFieldKeys(writeBack, requester);
-      const listed = writeBack.field_list?.request?.path ? 'found in the CRM\'s field list' : 'taken as given (no field_list to check them against)';
-      return { ok: true, message: `write_back: ${Object.entries(keys).map(([v, k]) => `${v} → ${k}`).join(', ')} (${listed})` };
-    } catch (error) {
-      return { ok: false, message: error instanceof Error ? error.message : String(error) };
-    }
-  },
+  checkFields: (settings, context) => withSession({ ...context, settings }, checkFields),
 
-  async *write(deals, context): AsyncGenerator<WriteOutcome[]> {
-    const { writeBack, requester, errors, redact } = writeSession(context);
-    const request = writeBack.request;
-    if (!request?.path) throw new Error(`connection ${context.connectionId}: write_back.request.path is missing (no preset ships one: describe the update request)`);
-    const keys = await resolveFieldKeys(writeBack, requester);
-    const size = request.batch_size ?? 1;
-    for (let start = 0; start < deals.length; start += size) {
-      if (context.signal?.aborted) return;
-      yield await writeBatch(deals.slice(start, start + size), keys, request, requester, (error) => redact(crmMessage(error, errors) ?? error.reason));
-    }
-  },
+  write: (deals, context) => withSessionYielding(context, (inSession) => writeDeals(deals, inSession)),
 };
 
+async function checkFields(context: WriteContext<GenericCrmSettings>): Promise<CheckResult> {
+  try {
+    const { writeBack, requester } = writeSession(context);
+    const keys = await resolveFieldKeys(writeBack, requester);
+    const listed = writeBack.field_list?.request?.path ? 'found in the CRM\'s field list' : 'taken as given (no field_list to check them against)';
+    return { ok: true, message: `write_back: ${Object.entries(keys).map(([v, k]) => `${v} → ${k}`).join(', ')} (${listed})` };
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/** The deals' values, batch by batch, through the requester of the session in `context`. */
+async function* writeDeals(deals: DealWrite[], context: WriteContext<GenericCrmSettings>): AsyncGenerator<WriteOutcome[]> {
+  const { writeBack, requester, errors, redact } = writeSession(context);
+  const request = writeBack.request;
+  if (!request?.path) throw new Error(`connection ${context.connectionId}: write_back.request.path is missing (no preset ships one: describe the update request)`);
+  const keys = await resolveFieldKeys(writeBack, requester);
+  const size = request.batch_size ?? 1;
+  for (let start = 0; start < deals.length; start += size) {
+    if (context.signal?.aborted) return;
+    yield await writeBatch(deals.slice(start, start + size), keys, request, requester, (error) => redact(crmMessage(error, errors) ?? error.reason));
+  }
+}
+
 function writeSession(context: WriteContext<GenericCrmSettings>): { writeBack: WriteBackDefinition; requester: Requester; errors: ErrorDefinition[]; redact: (text: string) => string } {
-  const session = openSession({ ...context, logger: context.logger });
+  const session = sourceSession(context);
   const source = session.source as ResolvedSource;
   const writeBack = source.write_back;
   if (!writeBack?.fields) throw new Error(`connection ${context.connectionId}: settings.write_back.fields is not set`);

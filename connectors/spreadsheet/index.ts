@@ -4,6 +4,7 @@ import { checkSheets, configuredStreams, discoverSheets, missingLocalFiles } fro
 import { isIncremental } from './incremental';
 import { readSheet } from './read-sheet';
 import { sheetSourceOf, SpreadsheetSettings } from './settings';
+import { ScansAhead } from './source/file-scan';
 import { SheetSourceError } from './source/sheet-error';
 
 /**
@@ -22,6 +23,10 @@ export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
       sorted: false,
     }));
   },
+
+  /** the run's session: the later streams' files scanned ahead while a stream is sent; closing stops them */
+  open: () => new ScansAhead(),
+  close: (session) => (session as ScansAhead).close(),
 
   check(settings, context) {
     return checkSheets(settings, context.workDir);

@@ -4,7 +4,7 @@ import { isIncremental } from './incremental';
 import { openRows } from './open-rows';
 import { sheetSourceOf, SheetSource, SpreadsheetSettings } from './settings';
 import { SheetPager } from './sheet-pager';
-import { runScan, scanAhead, scanFile } from './source/file-scan';
+import { runScan, ScansAhead, scanFile } from './source/file-scan';
 import { FileChangedError, ReadGuard } from './source/read-guard';
 import { localSheetPath, resolveSheet } from './source/resolve-sheet';
 import { seedOf } from './values/row-hash';
@@ -27,7 +27,7 @@ const READ_VERSION = 'read-3';
  * matches the state of the last acknowledged read, otherwise stream its rows into pages. The rows must come from
  * the very bytes scanned (source/read-guard.ts): a file that changes while it is read fails the stream, and its
  * hash (on the last page) is never handed out. The local files of the
- * streams this run reads later are scanned meanwhile, on another thread.
+ * streams this run reads later are scanned meanwhile, on another thread (kept in the run's session, ScansAhead).
  */
 export async function* readSheet(
   stream: StreamName,
@@ -35,11 +35,12 @@ export async function* readSheet(
   cursor: ReadCursor,
   context: ReadContext<SpreadsheetSettings>,
 ): AsyncGenerator<Page> {
-  scanLaterSheets(context);
+  const ahead = context.session instanceof ScansAhead ? context.session : undefined;
+  if (ahead) scanLaterSheets(context, ahead);
   const sheet = await resolveSheet(source, stream, context.workDir);
   const digest = settingsDigest(stream, source);
   const content = contentDigest(stream, source);
-  const scan = await scanFile(sheet.file, content);
+  const scan = await scanFile(sheet.file, content, ahead);
   if (scan.changed) throw new FileChangedError(sheet.name, scan.changed);
   const { hash, plainDelimited } = scan;
   if (!context.limit && context.state && context.state.content_hash === hash) {
@@ -91,12 +92,15 @@ async function* withProgress(pages: AsyncIterable<Page>, meter: ByteMeter, size:
   }
 }
 
-/** URLs are left alone: they are downloaded when their stream is read, and may change until then. */
-function scanLaterSheets(context: ReadContext<SpreadsheetSettings>): void {
+/**
+ * Kept in the run's session (a read outside a run scans only its own file). URLs are left alone: they are
+ * downloaded when their stream is read, and may change until then.
+ */
+function scanLaterSheets(context: ReadContext<SpreadsheetSettings>, ahead: ScansAhead): void {
   for (const later of context.laterStreams ?? []) {
     const source = sheetSourceOf(context.settings, later);
     const file = source && localSheetPath(source);
-    if (file) void scanAhead(file, contentDigest(later, source));
+    if (file) void ahead.scanAhead(file, contentDigest(later, source));
   }
 }
 

@@ -1,6 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
 import genericCrm from '../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../fixtures/crm/pipedrive';
@@ -48,7 +47,6 @@ describe('admin API: deliver-leads', () => {
     await app?.close();
     await sandbox?.app.close();
     await server?.close();
-    releaseSourceLimits();
     removeDir(dataDir);
   });
 

@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import type { LeadFixture } from '../fixtures/crm/crm-leads';
 import * as pipedrive from '../fixtures/crm/pipedrive';
@@ -46,7 +45,6 @@ describe('cli deliver-leads', () => {
   });
 
   afterAll(async () => {
-    releaseSourceLimits();
     await server?.close();
     await sandbox?.close();
     removeDir(dir);

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { runCli as runCliMain } from '../../src/cli/run-cli';
 import type { CliOutput } from '../../src/cli/output/cli-output';
 import { TrackerClient } from '../../src/tracker/tracker-client';
@@ -55,7 +54,6 @@ describe('cli init (flags, no terminal)', () => {
   afterAll(async () => {
     await sandbox?.app.close();
     await crm?.close();
-    releaseSourceLimits();
     removeDir(dir);
   });
 

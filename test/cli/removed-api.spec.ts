@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { CrmServer, FixtureHandler, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../fixtures/crm/pipedrive';
 import { removeDir, runCliInProcess, tempDir } from './cli-harness';
@@ -40,7 +39,6 @@ describe('a removed API says so', () => {
   });
   afterAll(async () => {
     await crm?.close();
-    releaseSourceLimits();
     removeDir(dir);
   });
 

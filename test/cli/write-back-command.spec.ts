@@ -1,7 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { CrmServer, FixtureAnswer, FixtureRequest, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import { removeDir, runCliInProcess, tempDir } from './cli-harness';
 
@@ -64,7 +63,6 @@ describe('cli write-back', () => {
   });
 
   afterAll(async () => {
-    releaseSourceLimits();
     await crm?.close();
     removeDir(dir);
   });

@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import type { DiscoverResult } from '../../src/discovery/discovery.service';
 import { proposalText } from '../../src/discovery/proposal-yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { removeDir, runCliInProcess, tempDir } from '../cli/cli-harness';
 import { allOrders } from '../e2e/sandbox-readback';
 import { E2eSync } from '../e2e/e2e-harness';
@@ -44,7 +43,6 @@ describe.each([amocrm, bitrix24, pipedrive, hubspot])('discover: preset $preset'
   afterAll(async () => {
     await sandbox?.app.close();
     await crm?.close();
-    releaseSourceLimits();
     removeDir(dir);
   });
 

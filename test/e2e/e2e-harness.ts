@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { ConnectionConfig, StatusMode, SyncOptionsConfig, TrackerSyncConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { loadConnectors } from '../../src/connectors/plugin-loader';
@@ -125,7 +124,6 @@ export class E2eSync {
     if (this.store.isInitialized) await this.store.destroy();
     await this.sandbox.close();
     await this.serviceCalls?.close();
-    releaseSourceLimits();
     rmSync(this.dataDir, { recursive: true, force: true });
   }
 }

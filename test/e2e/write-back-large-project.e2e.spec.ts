@@ -2,7 +2,6 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { stringify } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import type { Visit } from '../../src/tracker/types/visits.types';
 import { removeDir, runCliInProcess, tempDir } from '../cli/cli-harness';
@@ -90,7 +89,6 @@ describe('e2e: write-back on a project of 200,000 orders', () => {
   }, 120_000);
 
   afterAll(async () => {
-    releaseSourceLimits();
     await crm?.close();
     await recorder?.close();
     await sandbox?.close();

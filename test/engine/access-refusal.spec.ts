@@ -1,5 +1,4 @@
 import connector from '../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { ConnectionConfig } from '../../src/config/config.schema';
 import { createSyncService } from '../../src/engine/engine-parts';
 import { TrackerClient } from '../../src/tracker/tracker-client';
@@ -25,7 +24,6 @@ describe('engine: a refused key fails the run and rejects no record', () => {
     sandbox = undefined;
     crm = undefined;
   });
-  afterAll(() => releaseSourceLimits());
 
   function fillSource() {
     h.source.managers = Array.from({ length: 10 }, (_, i) => ({ id: `m${i + 1}`, name: `Manager ${i + 1}`, email: `m${i + 1}@example.com` }));

@@ -2,7 +2,6 @@ import type { INestApplication } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import genericCrm from '../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import { ConnectionsService } from '../../src/engine';
 import { SchedulerService } from '../../src/scheduler';
 import { RunEntity } from '../../src/store/entities/run.entity';
@@ -47,7 +46,6 @@ describe('scheduler: write-back', () => {
     await app?.close();
     await sandbox?.app.close();
     await crm?.close();
-    releaseSourceLimits();
     removeDir(dataDir);
   });
 

@@ -8,7 +8,6 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 import { stringify } from 'yaml';
-import { releaseSourceLimits } from '../../connectors/generic-crm/http/source-limits';
 import type { StageMapping } from '../../src/connectors/connector-definition';
 import { runCliInProcess } from '../cli/cli-harness';
 import { api, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
@@ -46,7 +45,6 @@ describe('stage mapping: admin API and status page', () => {
   afterAll(async () => {
     await running?.stop();
     await crm?.close();
-    releaseSourceLimits();
     dir.remove();
   });
 

@@ -10,7 +10,6 @@ import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
 import connector from '../../connectors/generic-crm';
-import { clearOAuth2Cache } from '../../connectors/generic-crm/auth/oauth2-auth';
 import { machineKey } from '../../src/store/holder-id';
 import { ConnectorSecretStore } from '../../src/store/repositories/connector-secret.store';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
@@ -39,7 +38,6 @@ describeStores('connector secrets', (driver) => {
     ({ options, cleanup } = await storeOptionsFor(driver, join(dir, 'data')));
   });
   afterEach(async () => {
-    clearOAuth2Cache();
     for (const ds of open.splice(0)) await ds.destroy();
     await cleanup();
     fs.rmSync(dir, { recursive: true, force: true });
@@ -124,7 +122,6 @@ describeStores('connector secrets', (driver) => {
       expect(fs.existsSync(file)).toBe(false);
 
       // another process (nothing cached) finds it in the store; once stale, it refreshes from the rotated token
-      clearOAuth2Cache();
       const stored = (await process()).forConnector('generic-crm');
       const [row] = await open[1].query('SELECT secret_key, value FROM connector_secret');
       expect(JSON.parse(row.value)).toMatchObject({ access_token: 'at-from-file', refresh_token: 'rt-rotated-7' });

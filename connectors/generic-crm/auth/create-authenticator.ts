@@ -4,7 +4,7 @@ import { AuthDefinition } from '../definition/source-definition';
 import { Redactor } from '../http/redactor';
 import { authNeedsSecret, authSecret, authTypeOf } from './auth-secret';
 import { Authenticator } from './authenticator';
-import { OAuth2Auth } from './oauth2-auth';
+import { OAuth2Auth, TokenAgents } from './oauth2-auth';
 import { BasicAuth, BearerAuth, HeaderKeyAuth, NoAuth, QueryParamAuth, WebhookPathAuth } from './static-auth';
 
 export interface AuthInputs {
@@ -16,9 +16,11 @@ export interface AuthInputs {
   workDir?: string;
   /** the store's shared secrets: rotating OAuth2 tokens live there when given */
   secrets?: ConnectorSecrets;
+  /** the session's keep-alive agents: an OAuth2 token request goes through them too, and ends with them */
+  agents?: TokenAgents;
 }
 
-export function createAuthenticator({ definition, token, baseUrl, redactor, workDir, secrets }: AuthInputs): Authenticator {
+export function createAuthenticator({ definition, token, baseUrl, redactor, workDir, secrets, agents }: AuthInputs): Authenticator {
   const secret = authSecret(definition, token);
   redactor.add(secret, definition.password);
   const type = authTypeOf(definition, secret);
@@ -42,7 +44,7 @@ export function createAuthenticator({ definition, token, baseUrl, redactor, work
       if (!definition.token_url) throw new Error('auth oauth2 needs token_url');
       const tokenUrl = new URL(definition.token_url, withSlash(baseUrl)).toString();
       const cacheFile = workDir ? path.join(workDir, 'oauth2-token.json') : null;
-      return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile, secrets ?? null);
+      return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile, secrets ?? null, agents);
     }
   }
 }

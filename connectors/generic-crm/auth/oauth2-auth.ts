@@ -1,6 +1,8 @@
 import axios from 'axios';
 import { createHash } from 'crypto';
 import * as fs from 'fs';
+import type * as http from 'http';
+import type * as https from 'https';
 import * as path from 'path';
 import type { ConnectorSecrets } from 'tracker-sync/connector';
 import { AuthDefinition } from '../definition/source-definition';
@@ -9,7 +11,8 @@ import { Authenticator, OutgoingRequest } from './authenticator';
 
 /**
  * OAuth2 client credentials, or refresh token when one is configured. The access token is fetched once,
- * cached for the process, refreshed shortly before it expires and after a 401.
+ * kept for the run (one authenticator per CrmSession), refreshed shortly before it expires and after a 401.
+ * A new run starts from what was stored: the store, or the token file, never a process-wide cache.
  *
  * A refresh token that rotates (amoCRM's are single-use: each refresh returns a new one and voids the old) is
  * state of the whole installation: with `context.secrets` (the daemon's store) the current tokens live there,
@@ -26,10 +29,17 @@ interface CachedToken {
 }
 
 const EXPIRY_MARGIN_MS = 60_000;
-const processCache = new Map<string, CachedToken>();
+
+/** The session's keep-alive agents (closed with it); without them, Node's global agent. */
+export interface TokenAgents {
+  httpAgent: http.Agent;
+  httpsAgent: https.Agent;
+}
 
 export class OAuth2Auth implements Authenticator {
   private pending: Promise<CachedToken> | null = null;
+  /** the run's token: read from the store (or the file) on first use, then kept until it is stale or refused */
+  private token: CachedToken | undefined;
 
   constructor(
     private readonly definition: AuthDefinition,
@@ -37,6 +47,7 @@ export class OAuth2Auth implements Authenticator {
     private readonly redactor: Redactor,
     private readonly cacheFile: string | null,
     private readonly secrets: ConnectorSecrets | null = null,
+    private readonly agents?: TokenAgents,
   ) {
     redactor.add(definition.client_secret, definition.refresh_token);
   }
@@ -56,17 +67,16 @@ export class OAuth2Auth implements Authenticator {
   }
 
   invalidate(): boolean {
-    const cached = processCache.get(this.cacheKey);
-    if (cached) processCache.set(this.cacheKey, { ...cached, expires_at: 1 });
+    if (this.token) this.token = { ...this.token, expires_at: 1 };
     return true;
   }
 
   private async currentToken(): Promise<CachedToken> {
-    let cached = processCache.get(this.cacheKey);
-    if (!cached) {
-      cached = await this.loadStored();
-      if (cached) processCache.set(this.cacheKey, cached);
+    if (!this.token) {
+      const stored = await this.loadStored();
+      this.token ??= stored; // a renewal that ended meanwhile wins
     }
+    const cached = this.token;
     if (cached && fresh(cached)) {
       this.redactor.add(cached.access_token, cached.refresh_token);
       return cached;
@@ -127,7 +137,7 @@ export class OAuth2Auth implements Authenticator {
 
   private keep(token: CachedToken): CachedToken {
     this.redactor.add(token.access_token, token.refresh_token);
-    processCache.set(this.cacheKey, token);
+    this.token = token;
     return token;
   }
 
@@ -142,6 +152,8 @@ export class OAuth2Auth implements Authenticator {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       validateStatus: () => true,
       timeout: 30_000,
+      httpAgent: this.agents?.httpAgent,
+      httpsAgent: this.agents?.httpsAgent,
     });
     const body = response.data as Record<string, unknown>;
     if (response.status >= 400 || typeof body?.access_token !== 'string') {
@@ -190,9 +202,4 @@ function parseToken(raw: string | null): CachedToken | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Test hook and full-resync helper: forget every cached token of this process. */
-export function clearOAuth2Cache(): void {
-  processCache.clear();
 }

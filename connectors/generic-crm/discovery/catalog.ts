@@ -7,7 +7,7 @@ import { RepeatGuard } from '../pagination/repeat-guard';
 import { createPaginator } from '../pagination/strategies';
 import { getPath } from '../records/paths';
 import { GenericCrmSettings } from '../settings';
-import { openSession } from '../source-session';
+import { sourceSession } from '../source-session';
 import { renderTemplate } from '../templates';
 
 /**
@@ -16,7 +16,7 @@ import { renderTemplate } from '../templates';
  * one request per list.
  */
 export async function readCatalog(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<SourceCatalog> {
-  const session = openSession({ ...context, settings });
+  const session = sourceSession(context);
   const definition: DiscoverDefinition | undefined = session.source.discover;
   if (!definition?.pipelines && !definition?.deal_fields) {
     throw new Error(`connection ${context.connectionId}: the source describes no discovery (settings.discover, or a preset that has one)`);
@@ -38,7 +38,7 @@ export type StageCatalog = Pick<SourceCatalog, 'pipelines' | 'deal_statuses'>;
  * when the source describes no pipelines.
  */
 export async function readStageCatalog(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<StageCatalog> {
-  const session = openSession({ ...context, settings });
+  const session = sourceSession(context);
   const definition: DiscoverDefinition | undefined = session.source.discover;
   if (!definition?.pipelines) {
     throw new Error(`connection ${context.connectionId}: settings.discover.pipelines is not set (preset ${session.source.preset ?? 'none'} gives none): `

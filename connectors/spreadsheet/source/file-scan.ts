@@ -77,40 +77,63 @@ try {
 export const MAX_PARALLEL_SCANS = 2;
 const scanSlots = pLimit(MAX_PARALLEL_SCANS);
 
-/** Scans started ahead of their read, by file and settings digest, with the file's identity when they started. */
-const ahead = new Map<string, Promise<{ stamp: string; scan: Promise<FileScan> }>>();
+/**
+ * A run's scans started ahead of their read (the spreadsheet connector's session: `open` makes it, `close` ends
+ * it), by file and settings digest, with the file's identity when they started. Closing forgets them: a scan still
+ * waiting for a slot never starts, a running one's worker is stopped.
+ */
+export class ScansAhead {
+  private readonly started = new Map<string, Promise<{ stamp: string; scan: Promise<FileScan> }>>();
+  private readonly closing = new AbortController();
 
-/** The scan of `file` read with `settingsDigest`: the one started ahead if the file has not changed since, else a new one. */
-export async function scanFile(file: string, settingsDigest: string): Promise<FileScan> {
-  const key = `${file}\0${settingsDigest}`;
-  const started = ahead.get(key);
-  ahead.delete(key);
-  const early = started ? await started.catch(() => null) : null;
-  if (early && early.stamp === (await stampOf(file))) return early.scan;
-  return runScan(file, settingsDigest);
+  /**
+   * Starts the scan of a file that a later stream of this run reads, so that it runs while this stream is sent.
+   * `scanFile` uses it only if the file's size, modification time and inode are still those it started with.
+   * A scan already started for the same file (by an earlier stream of the run) is kept while the file is unchanged.
+   * Settles when the scan has ended, whatever its outcome.
+   */
+  scanAhead(file: string, settingsDigest: string): Promise<void> {
+    if (this.closing.signal.aborted) return Promise.resolve();
+    const key = `${file}\0${settingsDigest}`;
+    const previous = this.started.get(key);
+    const started = (async () => {
+      const stamp = await stampOf(file);
+      const earlier = previous ? await previous.catch(() => null) : null;
+      if (earlier && earlier.stamp === stamp) return earlier;
+      const scan = runScan(file, settingsDigest, this.closing.signal);
+      // a failed scan is not kept; scanFile reports the failure if the stream is read at all
+      scan.catch(() => this.started.get(key) === started && this.started.delete(key));
+      return { stamp, scan };
+    })();
+    this.started.set(key, started);
+    // a missing file: resolveSheet says so when the stream is read
+    return started.then((entry) => entry.scan).then(() => undefined, () => undefined);
+  }
+
+  /** The scan started ahead for `file` with `settingsDigest`, taken once; undefined when there is none. */
+  take(file: string, settingsDigest: string): Promise<{ stamp: string; scan: Promise<FileScan> }> | undefined {
+    const key = `${file}\0${settingsDigest}`;
+    const started = this.started.get(key);
+    this.started.delete(key);
+    return started;
+  }
+
+  /** The run has ended: forgets every scan, stops those still waiting or running. */
+  close(): void {
+    this.started.clear();
+    this.closing.abort();
+  }
 }
 
 /**
- * Starts the scan of a file that a later stream of this run reads, so that it runs while this stream is sent.
- * `scanFile` uses it only if the file's size, modification time and inode are still those it started with.
- * A scan already started for the same file (by an earlier stream of the run) is kept while the file is unchanged.
- * Settles when the scan has ended, whatever its outcome.
+ * The scan of `file` read with `settingsDigest`: the one the run's session started ahead if the file has not
+ * changed since, else a new one.
  */
-export function scanAhead(file: string, settingsDigest: string): Promise<void> {
-  const key = `${file}\0${settingsDigest}`;
-  const previous = ahead.get(key);
-  const started = (async () => {
-    const stamp = await stampOf(file);
-    const earlier = previous ? await previous.catch(() => null) : null;
-    if (earlier && earlier.stamp === stamp) return earlier;
-    const scan = runScan(file, settingsDigest);
-    // a failed scan is not kept; scanFile reports the failure if the stream is read at all
-    scan.catch(() => ahead.get(key) === started && ahead.delete(key));
-    return { stamp, scan };
-  })();
-  ahead.set(key, started);
-  // a missing file: resolveSheet says so when the stream is read
-  return started.then((entry) => entry.scan).then(() => undefined, () => undefined);
+export async function scanFile(file: string, settingsDigest: string, ahead?: ScansAhead): Promise<FileScan> {
+  const started = ahead?.take(file, settingsDigest);
+  const early = started ? await started.catch(() => null) : null;
+  if (early && early.stamp === (await stampOf(file))) return early.scan;
+  return runScan(file, settingsDigest);
 }
 
 async function stampOf(file: string): Promise<string> {
@@ -123,13 +146,14 @@ export function scansRunning(): number {
   return scanSlots.activeCount;
 }
 
-/** A new scan of the file, never one made ahead (a read's check at its end). */
-export function runScan(file: string, digest: string): Promise<FileScan> {
-  return scanSlots(() => scanOnWorker(file, digest));
+/** A new scan of the file, never one made ahead (a read's check at its end); `signal` stops it (a session closing). */
+export function runScan(file: string, digest: string, signal?: AbortSignal): Promise<FileScan> {
+  return scanSlots(() => scanOnWorker(file, digest, signal));
 }
 
-function scanOnWorker(file: string, digest: string): Promise<FileScan> {
+function scanOnWorker(file: string, digest: string, signal?: AbortSignal): Promise<FileScan> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error(`the scan of ${file} was cancelled (its run ended)`));
     const worker = new Worker(SCAN_SOURCE, {
       eval: true,
       workerData: { file, digest },
@@ -137,17 +161,28 @@ function scanOnWorker(file: string, digest: string): Promise<FileScan> {
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
     });
     let answered = false;
-    worker.once('message', (message: FileScan | { error: { message: string; code?: string } }) => {
+    const cancel = () => {
       answered = true;
+      void worker.terminate();
+      reject(new Error(`the scan of ${file} was cancelled (its run ended)`));
+    };
+    signal?.addEventListener('abort', cancel, { once: true });
+    const settle = () => {
+      answered = true;
+      signal?.removeEventListener('abort', cancel);
+    };
+    worker.once('message', (message: FileScan | { error: { message: string; code?: string } }) => {
+      settle();
       if ('error' in message) reject(Object.assign(new Error(message.error.message), { code: message.error.code }));
       else resolve(message);
     });
     worker.once('error', (error) => {
-      answered = true;
+      settle();
       reject(error);
     });
     worker.once('exit', (code) => {
       if (!answered) reject(new Error(`the scan of ${file} ended without an answer (exit code ${code})`));
+      signal?.removeEventListener('abort', cancel);
     });
   });
 }

@@ -57,10 +57,13 @@ export class OutboundLauncher {
     }
   }
 
-  /** A dry run; its progress goes out as events of run 0. */
+  /** A dry run, in a connector session of its own (a lead's contact is looked up in the CRM); its progress goes out as events of run 0. */
   async preview(connection: ConnectionConfig, name: OutboundFlowName, logger: EngineLogger): Promise<unknown> {
     const { runner, flushProgress } = this.runner(connection, name, logger, undefined, 0);
-    const preview = await runner.preview();
+    const preview = await withConnectorSession({ ...runner.pass, logger }, (session) => {
+      runner.pass.session = session;
+      return runner.preview();
+    });
     flushProgress();
     return preview;
   }

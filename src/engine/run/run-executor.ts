@@ -74,9 +74,9 @@ export class RunExecutor {
   }
 
   private async registerStages(): Promise<void> {
-    const { definition, settings, workDir, secrets } = this.request;
+    const { definition, settings, workDir, secrets, session } = this.request;
     const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug };
-    const context = { connectionId: this.scope.connectionId, settings, logger, signal: this.scope.signal, workDir, secrets };
+    const context = { connectionId: this.scope.connectionId, settings, logger, signal: this.scope.signal, workDir, secrets, session };
     await registerStages(definition, context, this.scope.tracker, logger);
   }
 

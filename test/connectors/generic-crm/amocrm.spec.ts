@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import * as amocrm from '../../fixtures/crm/amocrm';
 import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
@@ -9,7 +8,6 @@ describe('generic-crm preset amocrm', () => {
   beforeAll(async () => (crm = await startCrmServer(amocrm.handler)));
   afterAll(async () => {
     await crm.close();
-    releaseSourceLimits();
   });
 
   it.each(['managers', 'clients', 'deals'] as const)('reads %s field by field', async (stream) => {

@@ -2,7 +2,6 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import type { CanonicalRecord, StreamName } from '../../../src/connectors/canonical';
 import type { RejectedInput } from '../../../src/connectors/connector-definition';
 import { CrmServer, FixtureRequest, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
@@ -72,7 +71,6 @@ describe('generic-crm: a stream taken from another stream\'s pages', () => {
   });
   afterEach(async () => {
     await crm.close();
-    releaseSourceLimits();
     rmSync(workDir, { recursive: true, force: true });
   });
 

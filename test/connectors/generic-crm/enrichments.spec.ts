@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { toSettingsInstance } from '../../../src/connectors/settings-validation';
 import * as amocrm from '../../fixtures/crm/amocrm';
 import * as bitrix24 from '../../fixtures/crm/bitrix24';
@@ -13,7 +12,6 @@ import { readAll } from '../read-helper';
  * connection switches off cost no request; a feature the CRM refuses is left out with one warning per read (and
  * named by `check`) while the deals still go.
  */
-afterAll(() => releaseSourceLimits());
 
 const withoutProducts = ({ products, ...deal }: hubspot.HubspotObject & Record<string, unknown>) => (void products, deal);
 

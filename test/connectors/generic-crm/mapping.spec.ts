@@ -5,7 +5,6 @@ import { compileMapping, readFields } from '../../../connectors/generic-crm/reco
 import { normalizedList, normalizePhone } from '../../../src/connectors/contact-values';
 import { renderTemplate } from '../../../connectors/generic-crm/templates';
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
 import { customSettings } from './custom-source';
@@ -125,7 +124,6 @@ describe('generic-crm mapping', () => {
       ]);
     } finally {
       await server.close();
-      releaseSourceLimits();
     }
   });
 });

@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { CrmServer, FixtureHandler, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
 import { customSettings, items } from './custom-source';
@@ -18,8 +17,6 @@ async function withServer<T>(handler: FixtureHandler, run: (server: CrmServer) =
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 
 describe('generic-crm paginators', () => {
-  afterAll(() => releaseSourceLimits());
-
   it('page_number: increments the page and stops on a short page', async () => {
     const handler: FixtureHandler = (r) => {
       const page = Number(r.query.get('p'));

@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../../fixtures/crm/pipedrive';
 import { readAll, typedSettings } from '../read-helper';
@@ -9,7 +8,6 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
   beforeAll(async () => (crm = await startCrmServer(pipedrive.handler)));
   afterAll(async () => {
     await crm.close();
-    releaseSourceLimits();
   });
 
   it.each(['managers', 'clients', 'deals'] as const)('reads %s field by field', async (stream) => {

@@ -4,15 +4,12 @@ import connector from '../../../connectors/generic-crm';
 import { loadPreset, presetsFolder } from '../../../connectors/generic-crm/definition/presets';
 import { deepMerge, resolveExtends } from '../../../connectors/generic-crm/definition/merge';
 import { GenericCrmSettings, PRESET_NAMES } from '../../../connectors/generic-crm/settings';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { settingsProblems } from '../../../src/connectors/settings-validation';
 import * as amocrm from '../../fixtures/crm/amocrm';
 import { startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll, typedSettings } from '../read-helper';
 
 describe('generic-crm presets', () => {
-  afterAll(() => releaseSourceLimits());
-
   it.each(PRESET_NAMES)('%s is valid against the settings schema and defines all three streams', (name) => {
     const preset = loadPreset(name);
     expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x', token: 't' }, name)).toEqual([]);

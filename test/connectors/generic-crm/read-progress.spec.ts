@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { CrmServer, FixtureHandler, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
 import { customSettings, items } from './custom-source';
@@ -10,7 +9,6 @@ const ALL = items(1, 7);
 describe('generic-crm read progress', () => {
   let server: CrmServer;
   afterEach(() => server?.close());
-  afterAll(() => releaseSourceLimits());
 
   const offsetPages: FixtureHandler = (r) => {
     const offset = Number(r.query.get('offset'));

@@ -2,8 +2,6 @@ import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
 import connector from '../../../connectors/generic-crm';
-import { clearOAuth2Cache } from '../../../connectors/generic-crm/auth/oauth2-auth';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { CrmServer, FixtureHandler, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
 import { customSettings, items } from './custom-source';
@@ -22,9 +20,6 @@ const twoPages: (r: { query: URLSearchParams }) => { items: unknown[]; next?: st
 const cursorPaging = { paginator: { type: 'cursor', token_path: 'next', token_param: 'cursor' } };
 
 describe('generic-crm requester', () => {
-  afterEach(() => clearOAuth2Cache());
-  afterAll(() => releaseSourceLimits());
-
   describe('OAuth2', () => {
     /** A token endpoint and an API that accepts only the latest token; `revoke()` makes the current one stale. */
     function oauthServer() {
@@ -40,6 +35,8 @@ describe('generic-crm requester', () => {
     }
 
     it('fetches the client-credentials token once, reuses it, and refreshes it after a 401', async () => {
+      // each read is a session of its own: the token outlives it in the work folder's token file (no store here)
+      const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-oauth-cc-'));
       const { state, handler } = oauthServer();
       await withServer(
         (r) => {
@@ -54,19 +51,20 @@ describe('generic-crm requester', () => {
           const settings = customSettings(server.url, cursorPaging, {
             auth: { type: 'oauth2', token_url: '/oauth/token', client_id: 'cid', client_secret: 'client-secret-xyz' },
           });
-          const first = await readAll(connector, 'deals', settings, { connectionId: 'oauth' });
+          const first = await readAll(connector, 'deals', settings, { connectionId: 'oauth', workDir });
           expect(first.records).toHaveLength(4);
           expect(state.issued).toBe(1);
-          await readAll(connector, 'deals', settings, { connectionId: 'oauth' });
+          await readAll(connector, 'deals', settings, { connectionId: 'oauth', workDir });
           expect(state.issued).toBe(1);
           state.current = 'revoked-by-server';
-          const third = await readAll(connector, 'deals', settings, { connectionId: 'oauth' });
+          const third = await readAll(connector, 'deals', settings, { connectionId: 'oauth', workDir });
           expect(third.records).toHaveLength(4);
           expect(state.issued).toBe(2);
           const tokenCalls = server.requests.filter((r) => r.path === '/oauth/token');
           expect(tokenCalls).toHaveLength(2);
         },
       );
+      fs.rmSync(workDir, { recursive: true, force: true });
     });
 
     it('uses the refresh token, keeps the rotated one in the work folder, and never leaks secrets in errors', async () => {
@@ -88,7 +86,6 @@ describe('generic-crm requester', () => {
           await readAll(connector, 'deals', settings, { connectionId: 'rt', workDir });
           const cached = JSON.parse(fs.readFileSync(path.join(workDir, 'oauth2-token.json'), 'utf8'));
           expect(cached).toMatchObject({ access_token: 'access-1', refresh_token: 'refresh-2' });
-          clearOAuth2Cache();
           state.current = 'stale';
           await readAll(connector, 'deals', settings, { connectionId: 'rt', workDir });
           expect(state.issued).toBe(2);

@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
 import type { DealWrite, WriteOutcome } from '../../../src/connectors/connector-definition';
 import { toSettingsInstance } from '../../../src/connectors/settings-validation';
@@ -108,7 +107,6 @@ describe.each(cases)('write-back request of preset $preset', (c) => {
     server = await startCrmServer(crm.handler);
   });
   afterAll(async () => {
-    releaseSourceLimits();
     await server.close();
   });
 

@@ -1,5 +1,4 @@
 import connector from '../../../connectors/generic-crm';
-import { releaseSourceLimits } from '../../../connectors/generic-crm/http/source-limits';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
 import type { DealWrite, WriteOutcome } from '../../../src/connectors/connector-definition';
 import { settingsProblems, toSettingsInstance } from '../../../src/connectors/settings-validation';
@@ -48,7 +47,6 @@ describe('generic-crm write-back', () => {
     crm = await startCrmServer(handler);
   });
   afterAll(async () => {
-    releaseSourceLimits();
     await crm.close();
   });
 

@@ -1,7 +1,8 @@
 import { createHash } from 'crypto';
 import { closeSync, openSync, statSync, utimesSync, writeSync } from 'fs';
 import { contentDigest } from '../../../connectors/spreadsheet/read-sheet';
-import { MAX_PARALLEL_SCANS, scanAhead, scanFile, scansRunning } from '../../../connectors/spreadsheet/source/file-scan';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { MAX_PARALLEL_SCANS, runScan, ScansAhead, scanFile, scansRunning } from '../../../connectors/spreadsheet/source/file-scan';
 import { readStream, tempDir } from './read-helper';
 
 const sha256 = (digest: string, bytes: string) => createHash('sha256').update(`${digest}\0${bytes}`).digest('hex');
@@ -53,31 +54,61 @@ describe('spreadsheet connector: the file scan (content hash, plain or quoted), 
 
   it('uses a scan started ahead while the file keeps its size, time and inode, once; scans again after a change', async () => {
     const file = tmp.write('ahead.csv', 'id\n1\n');
+    const ahead = new ScansAhead(); // a run's session
     utimesSync(file, 1_700_000_000, 1_700_000_000);
-    await scanAhead(file, 'd');
+    await ahead.scanAhead(file, 'd');
     // other bytes in place, size and time put back: only the scan made before can still see the old bytes
     const fd = openSync(file, 'r+');
     writeSync(fd, '2', 3);
     closeSync(fd);
     utimesSync(file, 1_700_000_000, 1_700_000_000);
-    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n1\n'));
-    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n2\n'));
+    expect((await scanFile(file, 'd', ahead)).hash).toBe(sha256('d', 'id\n1\n'));
+    expect((await scanFile(file, 'd', ahead)).hash).toBe(sha256('d', 'id\n2\n'));
     // started ahead, then the file is written as usual (its time moves): the new bytes are hashed
-    await scanAhead(file, 'd');
+    await ahead.scanAhead(file, 'd');
     tmp.write('ahead.csv', 'id\n3\n');
-    expect((await scanFile(file, 'd')).hash).toBe(sha256('d', 'id\n3\n'));
+    expect((await scanFile(file, 'd', ahead)).hash).toBe(sha256('d', 'id\n3\n'));
+    ahead.close();
+  });
+
+  it('closing the session forgets the scans started ahead, and stops a scan still waiting or running', async () => {
+    const file = tmp.write('closed.csv', 'id\n1\n');
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    const ahead = new ScansAhead();
+    await ahead.scanAhead(file, 'd');
+    const fd = openSync(file, 'r+');
+    writeSync(fd, '2', 3);
+    closeSync(fd);
+    utimesSync(file, 1_700_000_000, 1_700_000_000);
+    ahead.close();
+    expect((await scanFile(file, 'd', ahead)).hash).toBe(sha256('d', 'id\n2\n')); // scanned afresh
+    await ahead.scanAhead(file, 'd'); // a closed session starts nothing
+    expect(scansRunning()).toBe(0);
+
+    const big = tmp.write('closed-big.csv', `id,title\n${'1,abc\n'.repeat(3_000_000)}`);
+    const stop = new AbortController();
+    const scans = [runScan(big, 'd', stop.signal), runScan(big, 'd', stop.signal), runScan(big, 'd', stop.signal)]; // the third waits for a slot
+    for (const until = Date.now() + 5_000; scansRunning() === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 1));
+    stop.abort();
+    const outcomes = await Promise.allSettled(scans);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? String(o.reason.message) : 'scanned'))).toEqual(
+      Array(3).fill(`the scan of ${big} was cancelled (its run ended)`),
+    );
+    expect(scansRunning()).toBe(0);
   });
 
   it('a read starts the scans of the later streams; a later file changed meanwhile is read and hashed as it is then', async () => {
     const clients = tmp.write('clients.csv', 'id,name\nc1,Anna\n');
     const deals = tmp.write('deals.csv', 'id,created_at,client_id\nd1,2025-01-01,c1\n');
     const settings = { clients: { path: clients }, deals: { path: deals } };
-    const first = await readStream(settings, 'clients', { laterStreams: ['deals'] });
+    const session = await spreadsheetConnector.open!(settings, { connectionId: 'test', settings, logger: { log: () => {}, warn: () => {} } });
+    const first = await readStream(settings, 'clients', { laterStreams: ['deals'], session });
     expect(first.records).toHaveLength(1);
     const changed = 'id,created_at,client_id\nd1,2025-01-01,c1\nd2,2025-01-02,c1\n';
     tmp.write('deals.csv', changed);
-    const second = await readStream(settings, 'deals');
+    const second = await readStream(settings, 'deals', { session });
     expect(second.records.map((r) => r.id)).toEqual(['d1', 'd2']);
     expect(second.state?.content_hash).toBe(sha256(contentDigest('deals', settings.deals), changed));
+    await spreadsheetConnector.close!(session);
   });
 });

@@ -23,7 +23,7 @@ export interface ReadResult<T extends CanonicalRecord = CanonicalRecord> {
 export async function readStream<T extends CanonicalRecord = CanonicalRecord>(
   settings: SpreadsheetSettings,
   stream: StreamName,
-  options: { cursor?: ReadCursor; state?: Record<string, unknown> | null; workDir?: string; limit?: number; laterStreams?: StreamName[] } = {},
+  options: { cursor?: ReadCursor; state?: Record<string, unknown> | null; workDir?: string; limit?: number; laterStreams?: StreamName[]; session?: unknown } = {},
 ): Promise<ReadResult<T>> {
   const logs: string[] = [];
   const context: ReadContext<SpreadsheetSettings> = {
@@ -34,6 +34,7 @@ export async function readStream<T extends CanonicalRecord = CanonicalRecord>(
     workDir: options.workDir,
     limit: options.limit,
     laterStreams: options.laterStreams,
+    session: options.session,
   };
   const result: ReadResult<T> = { pages: [], records: [], refs: [], hashes: [], rejected: [], state: undefined, logs };
   for await (const page of spreadsheetConnector.read(stream, options.cursor ?? OPEN_CURSOR, context)) {

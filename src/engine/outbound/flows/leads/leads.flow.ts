@@ -122,7 +122,7 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
     const lines: LeadPreviewLine[] = [];
     const contacts: PassContacts = new Map();
     const rows = await pass.store.leads.of(pass.connectionId, planned.map((p) => p.id));
-    const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets }) : null;
+    const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets, session: pass.session }) : null;
     for (const { write: { lead } } of planned) {
       const row = rows.get(String(lead.id));
       const title = renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${lead.id}`;
