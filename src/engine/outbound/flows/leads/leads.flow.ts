@@ -1,7 +1,7 @@
 import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
 import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
 import type { FlowCounters } from '../../../../runs/outbound-flows';
-import type { LeadDeliveryEntity } from '../../../../store/entities/lead-delivery.entity';
+import type { LeadDeliveryRow } from '../../../../store/records';
 import { LEADS_STREAM } from '../../../../store/repositories/lead-delivery.store';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
@@ -191,7 +191,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
  * A look-up that fails fails the pass and the lead stays pending, as a deal's does. A CRM that cannot look notes
  * up never gets the note twice: the lead counts as attached, with a warning.
  */
-async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryEntity, crm: LeadCrm, pass: LeadsPass): Promise<WriteOutcome> {
+async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm: LeadCrm, pass: LeadsPass): Promise<WriteOutcome> {
   const id = String(lead.id);
   const store = pass.store.leads;
   const runId = pass.runId ?? null;
