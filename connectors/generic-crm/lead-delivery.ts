@@ -75,6 +75,8 @@ class GenericLeadCrm implements LeadCrm {
   private readonly redact: (text: string) => string;
   /** the note look-up, only when the requests describe one (find_notes): see LeadCrm.findNotes */
   readonly findNotes?: (dealId: string, lead: { leadId: string; text: string }) => Promise<FoundNote[]>;
+  /** lead_delivery.lookup_lag_seconds: see LeadCrm.lookupLagMs */
+  readonly lookupLagMs: number;
   /** the user's field (id or name) → the CRM's key, for every field a deal is made with */
   private fieldKeys = new Map<string, string>();
   private readonly where: string;
@@ -92,6 +94,7 @@ class GenericLeadCrm implements LeadCrm {
       throw new Error(`${this.where}: lead_delivery.requests.${missing[0]} is missing (${this.source.preset ? `preset ${this.source.preset} ships no lead delivery` : 'no preset: describe the requests'}; missing: ${missing.join(', ')})`);
     }
     if (this.requests.find_notes?.path) this.findNotes = (dealId, lead) => this.notesOf(dealId, lead);
+    this.lookupLagMs = (delivery.lookup_lag_seconds ?? 0) * 1000;
     this.reads = session.requester('lead_delivery');
     this.creates = session.requester('lead_delivery', { max_attempts: 1 });
     this.retry = new RetryPolicy(this.source.retry);

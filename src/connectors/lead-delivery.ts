@@ -68,6 +68,13 @@ export interface LeadCrm {
   targets: { pipeline: Named; stage: Named; responsible: Named | null; leadIdField: string; visitField: string };
   /** deals whose lead_id_field holds this proxy lead id (the look-up before a create whose outcome is unknown) */
   findDeals(leadId: string): Promise<string[]>;
+  /**
+   * How long (ms) a created deal may take to show in findDeals (a search index the CRM fills after the write,
+   * as HubSpot's search API does); absent or 0: findDeals sees a create at once. A create whose outcome is
+   * unknown is looked up only once this long has passed since it was sent: an earlier look-up could miss a deal
+   * that landed and create it a second time.
+   */
+  readonly lookupLagMs?: number;
   /** contacts with this phone (E.164 digits, e.g. 79120001122) or e-mail (lower case) */
   findContacts(query: { phone: string | null; email: string | null }): Promise<FoundContact[]>;
   /** the contact's deals (of any pipeline; the flow filters) */

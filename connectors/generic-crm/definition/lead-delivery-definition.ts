@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
 import {
-  IsIn, IsInt, IsNotEmpty, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
+  IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
 } from 'class-validator';
 import { cronProblem } from 'tracker-sync/connector';
 import { WRITE_METHODS, WriteMethod } from './write-back-definition';
@@ -82,6 +82,11 @@ export class LeadDeliveryDefinition {
   @IsOptional() @IsTemplates() fields?: Record<string, string>;
   @IsOptional() @IsIn(['attach', 'create']) duplicates?: 'attach' | 'create';
   @IsOptional() @IsInt() @Min(0) duplicate_days?: number;
+  /**
+   * seconds a created deal may take to show in find_deals (a search index filled after the write, as HubSpot's:
+   * its preset ships 30); a create whose outcome is unknown is looked up only after them (LeadCrm.lookupLagMs)
+   */
+  @IsOptional() @IsNumber() @Min(0) lookup_lag_seconds?: number;
   /** the CRM's requests (presets ship them) */
   @IsOptional() @ValidateNested() @Type(() => LeadRequestsDefinition) requests?: LeadRequestsDefinition;
 }
@@ -92,7 +97,10 @@ function IsIdOrName(): PropertyDecorator {
   return decorator('isIdOrName', (value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? undefined : 'must be an id or a name'));
 }
 
-/** Required in a user's lead_delivery; a preset's (nothing but `requests`) goes without. */
+/** What a preset's lead_delivery holds: the CRM's requests and how its look-up lags; no user key. */
+const PRESET_LEAD_KEYS = new Set(['requests', 'lookup_lag_seconds']);
+
+/** Required in a user's lead_delivery; a preset's (nothing but PRESET_LEAD_KEYS) goes without. */
 function IsRequiredIdOrName(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>
     registerDecorator({
@@ -106,7 +114,7 @@ function IsRequiredIdOrName(): PropertyDecorator {
       },
       validator: {
         validate: (value: unknown, args?: ValidationArguments) => {
-          if (value === undefined || value === null) return Object.keys((args?.object ?? {}) as object).every((key) => key === 'requests' || (args!.object as Record<string, unknown>)[key] === undefined);
+          if (value === undefined || value === null) return Object.keys((args?.object ?? {}) as object).every((key) => PRESET_LEAD_KEYS.has(key) || (args!.object as Record<string, unknown>)[key] === undefined);
           return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '');
         },
       },

@@ -159,6 +159,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
 
   if (row?.state === 'pending') {
     if (row.attempt === 'note') return noteAgain(lead, day, row, crm, pass);
+    await lookupSettled(crm, Date.parse(row.attempted_at), pass);
     const [existing] = await crm.findDeals(id);
     if (existing) {
       pass.logger.log(`proxy lead ${id}: its earlier create landed (deal ${existing}, found by lead_id_field): not created again`);
@@ -244,17 +245,34 @@ async function findNote(crm: LeadCrm, dealId: string, lead: ProxyLead): Promise<
 async function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: string | null): Promise<string> {
   const id = String(lead.id);
   for (let attempt = 1; ; attempt += 1) {
+    const sentAt = Date.now();
     try {
       return await crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
     } catch (error) {
       if (!(error instanceof UnknownOutcomeError)) throw error;
       pass.logger.warn(`proxy lead ${id}: the deal create's outcome is unknown (${error.message}); looking it up by lead_id_field`);
+      await lookupSettled(crm, sentAt, pass);
       const [landed] = await crm.findDeals(id);
       if (landed) return landed;
       if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
     }
   }
+}
+
+/**
+ * Waits until a deal created at `sentAt` can show in findDeals (the CRM's lookupLagMs, e.g. HubSpot's search
+ * index): a look-up before then could miss a deal that landed and create it twice. Ends early on shutdown.
+ */
+async function lookupSettled(crm: LeadCrm, sentAt: number, pass: LeadsPass): Promise<void> {
+  const wait = (Number.isFinite(sentAt) ? sentAt : 0) + (crm.lookupLagMs ?? 0) - Date.now();
+  if (wait <= 0) return;
+  pass.logger.log(`waiting ${Math.ceil(wait / 1000)} s for the CRM's search to show a deal created moments ago before looking it up`);
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, wait);
+    pass.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
+  });
+  if (pass.signal?.aborted) throw new Error('stopped while waiting to look a deal up');
 }
 
 function dealFields(lead: ProxyLead, plan: LeadDeliveryPlan): Record<string, string> {
