@@ -216,21 +216,10 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
 }
 
 /** The note, sent again only when the deal does not have it (looked up by the proxy lead id in its text). */
-async function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass): Promise<string> {
-  const id = String(lead.id);
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await crm.addNote(dealId, leadNote(lead));
-    } catch (error) {
-      // without a look-up the lead stays pending: the next pass counts it attached rather than risk a second note
-      if (!(error instanceof UnknownOutcomeError) || !crm.findNotes) throw error;
-      pass.logger.warn(`proxy lead ${id}: the note's outcome on deal ${dealId} is unknown (${error.message}); looking it up`);
-      const landed = await findNote(crm, dealId, lead);
-      if (landed) return landed;
-      if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
+function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass): Promise<string> {
+  // without a look-up the lead stays pending: the next pass counts it attached rather than risk a second note
+  const lookUp = crm.findNotes ? () => findNote(crm, dealId, lead) : null;
+  return sendOnce(pass, `proxy lead ${lead.id}: the note on deal ${dealId}`, () => crm.addNote(dealId, leadNote(lead)), lookUp);
 }
 
 /** The id of the lead's note on the deal, or null: the note whose text names the proxy lead. */
@@ -242,17 +231,31 @@ async function findNote(crm: LeadCrm, dealId: string, lead: ProxyLead): Promise<
 }
 
 /** The create, sent again only when the CRM does not have the deal (looked up by lead_id_field). */
-async function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: string | null): Promise<string> {
+function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: string | null): Promise<string> {
   const id = String(lead.id);
+  const create = () => crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
+  const lookUp = async (sentAt: number) => {
+    await lookupSettled(crm, sentAt, pass);
+    const [landed] = await crm.findDeals(id);
+    return landed ?? null;
+  };
+  return sendOnce(pass, `proxy lead ${id}: the deal create (looked up by lead_id_field)`, create, lookUp);
+}
+
+/**
+ * A create into the CRM that is never made twice: when its outcome is unknown (UnknownOutcomeError: a timeout, a
+ * dropped connection) it is looked up first (`lookUp`, given when it was sent; the id of what landed, or null) and
+ * sent again only when it did not land, up to CREATE_ATTEMPTS. Without a look-up the error stands.
+ */
+async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<string>, lookUp: ((sentAt: number) => Promise<string | null>) | null): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
     const sentAt = Date.now();
     try {
-      return await crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
+      return await send();
     } catch (error) {
-      if (!(error instanceof UnknownOutcomeError)) throw error;
-      pass.logger.warn(`proxy lead ${id}: the deal create's outcome is unknown (${error.message}); looking it up by lead_id_field`);
-      await lookupSettled(crm, sentAt, pass);
-      const [landed] = await crm.findDeals(id);
+      if (!(error instanceof UnknownOutcomeError) || !lookUp) throw error;
+      pass.logger.warn(`${what}: its outcome is unknown (${error.message}); looking it up`);
+      const landed = await lookUp(sentAt);
       if (landed) return landed;
       if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
