@@ -98,6 +98,15 @@ export class E2eSync {
     return summary;
   }
 
+  /** One lead delivery pass, as `npm run cli -- deliver-leads <connection>` starts it. */
+  async leadsPass(): Promise<RunSummary> {
+    const engine = this.engine();
+    const { done } = await engine.outbound(this.options.connectionId, 'leads', 'cli');
+    const summary = await done;
+    await engine.shutdown(1000);
+    return summary;
+  }
+
   /** Records visits in the sandbox (as the service's tracking code would): orders on them are then saved. */
   async registerVisits(ids: string[], date = '2024-01-01T00:00:00+0000'): Promise<void> {
     const answer = await this.sandbox.post('_sandbox/visits', ids.map((id) => ({ id, date })));

@@ -151,13 +151,7 @@ describe.each([
   let close: () => Promise<void>;
   let crm: LeadFixture;
   let dealId: string;
-  const pass = async (): Promise<RunSummary> => {
-    const engine = e2e.engine();
-    const { done } = await engine.outbound(e2e.options.connectionId, 'leads', 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
-  };
+  const pass = (): Promise<RunSummary> => e2e.leadsPass();
 
   beforeAll(async () => {
     const made = createCrm({ leads: { loseNoteAnswers: [1] } });

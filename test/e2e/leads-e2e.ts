@@ -39,13 +39,7 @@ const COMMENT_TEMPLATE = '{{text}} ({{name}})';
 export function describeLeads(c: LeadsCase): void {
   describe(`e2e: proxy leads into ${c.preset}`, () => {
     const ctx = {} as Context;
-    const pass = async (): Promise<RunSummary> => {
-      const engine = ctx.e2e.engine();
-      const { done } = await engine.outbound(ctx.e2e.options.connectionId, 'leads', 'cli');
-      const summary = await done;
-      await engine.shutdown(1000);
-      return summary;
-    };
+    const pass = (): Promise<RunSummary> => ctx.e2e.leadsPass();
     const addLead = async (lead: Record<string, string>): Promise<string> => {
       const answer = await ctx.e2e.sandbox.post('project/proxy-leads/add', lead);
       if (answer.status !== 200 || answer.body.status !== 'success') throw new Error(`proxy-leads/add answered ${answer.status}: ${JSON.stringify(answer.body)}`);

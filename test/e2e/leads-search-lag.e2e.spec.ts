@@ -18,13 +18,7 @@ describe('lead delivery into HubSpot: a lost create answer and a search that lag
   let crm: LeadFixture;
   let e2e: E2eSync;
 
-  const pass = async (): Promise<RunSummary> => {
-    const engine = e2e.engine();
-    const { done } = await engine.outbound(e2e.options.connectionId, 'leads', 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
-  };
+  const pass = (): Promise<RunSummary> => e2e.leadsPass();
 
   beforeAll(async () => {
     const made = hubspot.createCrm({ leads: faults });

@@ -30,13 +30,7 @@ describe.each(presets)('lead delivery into $preset: a note whose outcome is unkn
   let dealId: string;
   let seq = 0;
 
-  const pass = async (): Promise<RunSummary> => {
-    const engine = e2e.engine();
-    const { done } = await engine.outbound(e2e.options.connectionId, 'leads', 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
-  };
+  const pass = (): Promise<RunSummary> => e2e.leadsPass();
   /** a lead of the contact with the open deal: it goes as a note on that deal */
   const addLead = async (title: string): Promise<string> => {
     seq += 1;

@@ -17,13 +17,7 @@ describe('e2e: the proxy-lead window', () => {
   let crm: LeadFixture;
   const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
   const periods = () => e2e.serviceCalls!.calls.filter((c) => c.path.endsWith('/project/proxy-leads')).map((c) => new URLSearchParams(c.query).get('period'));
-  const pass = async (): Promise<RunSummary> => {
-    const engine = e2e.engine();
-    const { done } = await engine.outbound(e2e.options.connectionId, 'leads', 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
-  };
+  const pass = (): Promise<RunSummary> => e2e.leadsPass();
   const docs = () => e2e.sandbox.app.get(SandboxDocumentStore);
   const insert = (lead: Partial<ProxyLeadDoc>) => docs().insert<ProxyLeadDoc>(e2e.sandbox.projectId, PROXY_LEAD_KIND, {
     title: 'Заявка', text: '', name: 'Клиент', phone: '', email: '', tracker: '1000005', creation_date: `${day(0)} 00:00:01`, order_id: '', ...lead,
