@@ -21,6 +21,10 @@ describe('first start with the default config', () => {
     token = printedToken(running.output.text()) ?? '';
     run = await waitForFinishedRun(running.url, token, DEMO, undefined, 60_000);
     firstRunMs = Date.now() - started;
+    // the run's row says succeeded a moment before the engine logs its summary and counts it in /metrics
+    // (the lease released, the summary read back): wait for that line, which goes out with the 'finished' event
+    const until = Date.now() + 10_000;
+    while (!running.output.text().includes(`run 1 ${DEMO} `) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 50));
   }, 90_000);
 
   afterAll(async () => {
