@@ -130,9 +130,13 @@ class GenericLeadCrm implements LeadCrm {
     const stageList = pipeline.stages !== undefined && pipeline.stages !== null
       ? asList(pipeline.stages)
       : this.requests.stages ? asList(await this.call('stages', { pipeline: pipeline.id })) : [];
-    const stages = stageList.map((s) => ({ id: text(getPath(s, 'id')), name: text(getPath(s, 'name')) }));
-    const stage = delivery.stage === undefined ? stages[0] : pick(stages, delivery.stage);
-    if (!stage) throw new Error(`${this.where}: lead_delivery.stage: pipeline ${named(pipeline)} has no stage ${delivery.stage === undefined ? '(none at all)' : `"${delivery.stage}"`} (its stages: ${list(stages)})`);
+    const stages = stageList.map((s) => ({ id: text(getPath(s, 'id')), name: text(getPath(s, 'name')), refused: text(getPath(s, 'refused')) }));
+    // a stage the CRM takes no new deal in (amoCRM's unsorted one) is its pipeline's, but never the default
+    const open = stages.filter((s) => !s.refused);
+    const found = delivery.stage === undefined ? open[0] : pick(stages, delivery.stage);
+    if (!found) throw new Error(`${this.where}: lead_delivery.stage: pipeline ${named(pipeline)} has no stage ${delivery.stage === undefined ? 'a deal can be created in' : `"${delivery.stage}"`} (its stages: ${list(stages)})`);
+    if (found.refused) throw new Error(`${this.where}: lead_delivery.stage: stage ${named(found)} of pipeline ${named(pipeline)} takes no new deals: ${found.refused} (stages it takes them in: ${list(open)})`);
+    const stage: Named = { id: found.id, name: found.name };
     let responsible: Named | null = null;
     if (delivery.responsible !== undefined) {
       const users = asList(await this.call('users', {})).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));

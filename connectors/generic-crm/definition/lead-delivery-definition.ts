@@ -41,8 +41,10 @@ export class LeadRequestDefinition {
 
 /**
  * The requests, with their variables and what `answer` gives:
- *   pipelines      –                                   → [{ id, name, main?, stages?: [{ id, name }] }]
- *   stages         pipeline                            → [{ id, name }] (when `pipelines` gives no stages)
+ *   pipelines      –                                   → [{ id, name, main?, stages?: [{ id, name, refused? }] }]
+ *   stages         pipeline                            → [{ id, name, refused? }] (when `pipelines` gives no stages)
+ *                  `refused`: why a deal cannot be created in the stage (amoCRM's unsorted stage); the default stage
+ *                  is the first without, and lead_delivery.stage naming one fails with the reason
  *   users          –                                   → [{ id, name }]
  *   deal_fields    –                                   → [{ key, name }]
  *   find_deals     field (key), value (proxy lead id), pipeline → [{ id, value }]: `value` the deal's lead_id_field,
