@@ -7,7 +7,8 @@ import {
   LEAD_DEFAULTS, LEAD_REQUIRED_REQUESTS, LeadDeliveryDefinition, LeadRequestDefinition, LeadRequestsDefinition,
 } from './definition/lead-delivery-definition';
 import { ErrorDefinition } from './definition/source-definition';
-import { Requester } from './http/requester';
+import { Requester, RequestSpec } from './http/requester';
+import { asList, readLookupPages } from './lead-pages';
 import { RetryPolicy } from './http/retry-policy';
 import { SourceError } from './http/source-error';
 import { getPath } from './records/paths';
@@ -129,9 +130,13 @@ class GenericLeadCrm implements LeadCrm {
     const stageList = pipeline.stages !== undefined && pipeline.stages !== null
       ? asList(pipeline.stages)
       : this.requests.stages ? asList(await this.call('stages', { pipeline: pipeline.id })) : [];
-    const stages = stageList.map((s) => ({ id: text(getPath(s, 'id')), name: text(getPath(s, 'name')) }));
-    const stage = delivery.stage === undefined ? stages[0] : pick(stages, delivery.stage);
-    if (!stage) throw new Error(`${this.where}: lead_delivery.stage: pipeline ${named(pipeline)} has no stage ${delivery.stage === undefined ? '(none at all)' : `"${delivery.stage}"`} (its stages: ${list(stages)})`);
+    const stages = stageList.map((s) => ({ id: text(getPath(s, 'id')), name: text(getPath(s, 'name')), refused: text(getPath(s, 'refused')) }));
+    // a stage the CRM takes no new deal in (amoCRM's unsorted one) is its pipeline's, but never the default
+    const open = stages.filter((s) => !s.refused);
+    const found = delivery.stage === undefined ? open[0] : pick(stages, delivery.stage);
+    if (!found) throw new Error(`${this.where}: lead_delivery.stage: pipeline ${named(pipeline)} has no stage ${delivery.stage === undefined ? 'a deal can be created in' : `"${delivery.stage}"`} (its stages: ${list(stages)})`);
+    if (found.refused) throw new Error(`${this.where}: lead_delivery.stage: stage ${named(found)} of pipeline ${named(pipeline)} takes no new deals: ${found.refused} (stages it takes them in: ${list(open)})`);
+    const stage: Named = { id: found.id, name: found.name };
     let responsible: Named | null = null;
     if (delivery.responsible !== undefined) {
       const users = asList(await this.call('users', {})).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
@@ -142,9 +147,27 @@ class GenericLeadCrm implements LeadCrm {
     return this;
   }
 
+  /**
+   * Every deal whose lead_id_field holds exactly this lead id: all pages of the CRM's search, each hit's value
+   * compared (a full-text search answers near misses too: amoCRM's `query=16` finds 160 and 1016), or read with
+   * read_deals when the search answers ids only.
+   */
   async findDeals(leadId: string): Promise<string[]> {
-    const found = asList(await this.call('find_deals', { field: this.targets.leadIdField, value: leadId, pipeline: this.targets.pipeline.id }));
-    return found.map((d) => text(typeof d === 'object' && d !== null ? getPath(d, 'id') : d)).filter(Boolean);
+    const field = this.targets.leadIdField;
+    const found = new Set<string>();
+    for (const page of await this.lookUp('find_deals', { field, value: leadId, pipeline: this.targets.pipeline.id })) {
+      const hits = page.map(toHit).filter((h) => h.id !== '');
+      const unread = hits.filter((h) => h.value === undefined).map((h) => h.id);
+      const read = unread.length && this.requests.read_deals?.path
+        ? (await this.lookUp('read_deals', { ids: unread, field })).flat().map(toHit)
+        : null;
+      for (const hit of hits) {
+        // a bare id without read_deals: the CRM's own filter matched the exact value (a declarative CRM's choice)
+        const value = hit.value ?? (read ? read.find((r) => r.id === hit.id)?.value ?? null : leadId);
+        if (value === leadId) found.add(hit.id);
+      }
+    }
+    return [...found];
   }
 
   async findContacts(query: { phone: string | null; email: string | null }): Promise<FoundContact[]> {
@@ -154,7 +177,7 @@ class GenericLeadCrm implements LeadCrm {
       phone_local: query.phone ? query.phone.slice(-10) : undefined,
       email: query.email ?? undefined,
     };
-    return asList(await this.call('find_contacts', variables)).map((c) => ({
+    return (await this.lookUp('find_contacts', variables)).flat().map((c) => ({
       id: text(getPath(c, 'id')),
       phones: optionalTexts(getPath(c, 'phones')),
       emails: optionalTexts(getPath(c, 'emails')),
@@ -165,9 +188,9 @@ class GenericLeadCrm implements LeadCrm {
   async contactDeals(contact: FoundContact & { deals?: string[] }): Promise<ContactDeal[]> {
     if (contact.deals && contact.deals.length === 0) return [];
     const since = new Date(Date.now() - (this.delivery.duplicate_days ?? LEAD_DEFAULTS.duplicate_days) * 86_400_000);
-    const found = asList(await this.call('contact_deals', {
+    const found = (await this.lookUp('contact_deals', {
       contact: contact.id, deal_ids: contact.deals ?? [], pipeline: this.targets.pipeline.id, since: since.toISOString(), since_ms: since.getTime(),
-    }));
+    })).flat();
     return found.map((d) => {
       const created = getPath(d, 'created');
       const at = created === undefined || created === null || created === '' ? null : new Date(typeof created === 'number' && created < 1e11 ? created * 1000 : (created as string));
@@ -239,27 +262,49 @@ class GenericLeadCrm implements LeadCrm {
   }
 
   private async call(name: keyof LeadRequestsDefinition, variables: TemplateVariables, requester = this.reads): Promise<unknown> {
+    const request = this.request(name);
+    const answer = await requester.send(await this.spec(request, variables));
+    return this.evaluate(name, request, answer.body, variables);
+  }
+
+  /** A look-up through every page of its matches (the request's paginator): a list of what `answer` gives, per page. */
+  private async lookUp(name: keyof LeadRequestsDefinition, variables: TemplateVariables): Promise<unknown[][]> {
+    const request = this.request(name);
+    return readLookupPages(request, await this.spec(request, variables), this.reads,
+      (body) => this.evaluate(name, request, body, variables), `${this.where}: lead_delivery.requests.${name}`);
+  }
+
+  private request(name: keyof LeadRequestsDefinition): LeadRequestDefinition {
     const request = this.requests[name] as LeadRequestDefinition | undefined;
     if (!request?.path) throw new Error(`${this.where}: lead_delivery.requests.${name} is missing`);
-    const answer = await requester.send({
+    return request;
+  }
+
+  private async spec(request: LeadRequestDefinition, variables: TemplateVariables): Promise<RequestSpec> {
+    return {
       method: request.method ?? 'GET',
       path: String(await renderTemplate(request.path, variables)),
       query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
       body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
       headers: request.headers,
-    });
-    if (!request.answer) return answer.body;
+    };
+  }
+
+  private async evaluate(name: keyof LeadRequestsDefinition, request: LeadRequestDefinition, body: unknown, variables: TemplateVariables): Promise<unknown> {
+    if (!request.answer) return body;
     try {
-      return await jsonata(request.answer.replace(/^=/, '')).evaluate(answer.body ?? {}, variables);
+      return await jsonata(request.answer.replace(/^=/, '')).evaluate(body ?? {}, variables);
     } catch (error) {
       throw new Error(`${this.where}: lead_delivery.requests.${name}.answer: ${(error as Error).message}`);
     }
   }
 }
 
-function asList(value: unknown): unknown[] {
-  if (value === undefined || value === null) return [];
-  return Array.isArray(value) ? value : [value];
+/** A find_deals / read_deals entry: { id, value } (value: the deal's lead_id_field, null when it has none) or a bare id. */
+function toHit(entry: unknown): { id: string; value?: string | null } {
+  if (typeof entry !== 'object' || entry === null) return { id: text(entry) };
+  const value = getPath(entry, 'value');
+  return { id: text(getPath(entry, 'id')), value: value === undefined || value === null ? null : text(value) };
 }
 
 /** A find_notes / read_notes entry: { id, text } (a note without text is no match) or a bare id (text unknown). */

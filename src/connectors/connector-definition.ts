@@ -151,6 +151,8 @@ export interface CatalogStage {
   id: string;
   name: string;
   outcome: 'won' | 'lost' | 'open';
+  /** false: the CRM takes no new deal in this stage through its API (amoCRM's unsorted stage); absent: it does */
+  creatable?: false;
 }
 
 export interface CatalogPipeline {

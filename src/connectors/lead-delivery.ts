@@ -66,7 +66,10 @@ export interface NewDeal {
 export interface LeadCrm {
   /** what deals are made with, by the CRM's ids and names (for the dry run and messages) */
   targets: { pipeline: Named; stage: Named; responsible: Named | null; leadIdField: string; visitField: string };
-  /** deals whose lead_id_field holds this proxy lead id (the look-up before a create whose outcome is unknown) */
+  /**
+   * deals whose lead_id_field holds exactly this proxy lead id (the look-up before a create whose outcome is
+   * unknown): every page of the CRM's matches, each deal's value compared (a search answers near misses too)
+   */
   findDeals(leadId: string): Promise<string[]>;
   /**
    * How long (ms) a created deal may take to show in findDeals (a search index the CRM fills after the write,

@@ -12,7 +12,7 @@ export interface Proposal {
   visit_field: string | null;
   /** attribution value -> deal field id, for `write_back.fields`; null when no field fits */
   write_back: { fields: Partial<Record<AttributionValue, string>> } | null;
-  /** where delivered leads would go: the first pipeline, its first open stage, a field for the lead's id */
+  /** where delivered leads would go: the first pipeline, its first open stage a deal can be created in, a field for the lead's id */
   lead_delivery: { pipeline: string; stage: string | null; lead_id_field: string | null } | null;
   /** what the user should know: a missing visit field and how to create one, statuses assumed */
   notes: string[];
@@ -69,7 +69,7 @@ export function propose(catalog: SourceCatalog, statuses: ProjectStatuses): Prop
     visit_field: visit?.id ?? null,
     write_back: Object.keys(fields).length > 0 ? { fields } : null,
     lead_delivery: main
-      ? { pipeline: main.id, stage: main.stages.find((s) => s.outcome === 'open')?.id ?? null, lead_id_field: leadId?.id ?? null }
+      ? { pipeline: main.id, stage: main.stages.find((s) => s.outcome === 'open' && s.creatable !== false)?.id ?? null, lead_id_field: leadId?.id ?? null }
       : null,
     notes,
   };

@@ -67,7 +67,7 @@ describe.each([amocrm, bitrix24, pipedrive, hubspot])('discover: preset $preset'
     expect(result.proposed.visit_field).toBe(visit.id);
     expect(result.proposed.write_back).toEqual({ fields: { utm_campaign: utm.id, ...(city ? { city: city.id } : {}) } });
     const main = fixture.catalog.pipelines[0];
-    expect(result.proposed.lead_delivery).toEqual({ pipeline: main.id, stage: main.stages.find((s) => s.outcome === 'open')!.id, lead_id_field: null });
+    expect(result.proposed.lead_delivery).toEqual({ pipeline: main.id, stage: fixture.leadStage, lead_id_field: null });
     expect(result.proposed.notes).toEqual([]);
   });
 

@@ -43,4 +43,10 @@ describe('the proposed mapping', () => {
     expect(proposal.lead_delivery).toEqual({ pipeline: 'p1', stage: 'new', lead_id_field: 'f6' });
     expect(propose(catalog(['tracker']), projectStatuses(null)).write_back).toBeNull();
   });
+
+  it('proposes as lead_delivery.stage the first open stage a deal can be created in (not amoCRM\'s unsorted one)', () => {
+    const withUnsorted = catalog(['Лид ID']);
+    withUnsorted.pipelines[0].stages.unshift({ id: '70010', name: 'Неразобранное', outcome: 'open', creatable: false });
+    expect(propose(withUnsorted, projectStatuses(null)).lead_delivery).toEqual({ pipeline: 'p1', stage: 'new', lead_id_field: 'f0' });
+  });
 });

@@ -44,10 +44,14 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
     }
     if (request.method === 'GET' && path === '/users') return { body: { users: [{ id: 'u1', name: 'Анна' }, { id: 'u2', name: 'Борис' }] } };
     if (request.method === 'GET' && path === '/deal-fields') return { body: { fields: [{ code: 'visit', label: 'Визит' }, { code: 'lead_no', label: 'ID заявки' }, { code: 'comment', label: 'Комментарий' }] } };
-    if (request.method === 'GET' && path === '/deals') {
-      const found = q.has('field') ? deals.filter((d) => d.fields[q.get('field')!] === q.get('value')) : deals;
-      return { body: { deals: found.map((d) => ({ ...d, fields: d.fields })) } };
+    if (request.method === 'GET' && path === '/deals' && q.has('field')) {
+      // a search: the value anywhere in the field, `per_page` (at most 20) a page from `page` 1
+      const found = deals.filter((d) => (d.fields[q.get('field')!] ?? '').includes(q.get('value')!));
+      const size = Math.min(Number(q.get('per_page') ?? 20), 20);
+      const page = Number(q.get('page') ?? 1);
+      return { body: { deals: found.slice((page - 1) * size, page * size), total_pages: Math.ceil(found.length / size) } };
     }
+    if (request.method === 'GET' && path === '/deals') return { body: { deals } };
     if (request.method === 'GET' && path === '/contacts') {
       const found = contacts.filter((c) => (q.has('phone') ? c.phones.some((p) => digits(p).endsWith(digits(q.get('phone')!).slice(-10))) : c.emails.some((e) => e.toLowerCase() === q.get('email')!.toLowerCase())));
       return { body: { contacts: found } };
@@ -63,6 +67,7 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
       if (options.leads?.refuseTitle && String(body.title).includes(options.leads.refuseTitle)) return { status: 422, body: { error: 'invalid', message: 'title is not allowed' } };
       const deal = addDeal({ title: body.title, pipeline: body.pipeline, stage: body.stage, owner: body.owner ?? null, contact: body.contact ?? null, fields: body.fields ?? {} });
       created.push(deal);
+      if (options.leads?.loseDealAnswers?.includes(created.length)) return DROP;
       return { status: 201, body: { deal } };
     }
     const note = /^\/deals\/(\d+)\/notes$/.exec(path);
@@ -92,6 +97,9 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
       const d = addDeal({ title: `${contact.name}: open deal`, pipeline, stage, owner: null, contact: c.id, fields: {} });
       return { contactId: String(c.id), dealId: String(d.id) };
     },
+    addLookupDecoys: (leadId, count, fields, where) => Array.from({ length: count }, (_, n) => String(addDeal({
+      title: `Deal ${n}`, pipeline: where.pipeline, stage: where.stage, owner: null, contact: null, fields: { [fields.leadId]: `${leadId}${n}` },
+    }).id)),
   };
   return { handler, leads };
 }
@@ -112,7 +120,12 @@ const REQUESTS = {
   pipelines: { path: '/pipelines', answer: "=[pipelines.{ 'id': id, 'name': name, 'stages': stages }]" },
   users: { path: '/users', answer: '=users' },
   deal_fields: { path: '/deal-fields', answer: "=[fields.{ 'key': code, 'name': label }]" },
-  find_deals: { path: '/deals', query: { field: '{{field}}', value: '{{value}}' }, answer: '=[deals.$string(id)]' },
+  // a search answering near misses, 20 a page: every page, each hit's value compared
+  find_deals: {
+    path: '/deals', query: { field: '{{field}}', value: '{{value}}' },
+    paginator: { type: 'page_number', page_param: 'page', size_param: 'per_page', page_size: 20, total_pages_path: 'total_pages' },
+    records: 'deals', answer: "=[deals.{ 'id': $string(id), 'value': $lookup(fields, $field) }]",
+  },
   find_contacts: { path: '/contacts', query: { phone: '{{phone}}', email: '{{email}}' }, answer: "=[contacts.{ 'id': $string(id), 'phones': phones, 'emails': emails }]" },
   contact_deals: { path: '/contacts/{{contact}}/deals', answer: "=[deals.{ 'id': $string(id), 'pipeline': pipeline, 'open': status = 'open', 'created': created }]" },
   create_contact: { method: 'POST', path: '/contacts', body: { name: '{{name}}', phone: '{{phone}}', email: '{{email}}' }, answer: '=$string(contact.id)' },
@@ -186,5 +199,47 @@ describe.each([
     expect(crm.notesOf(dealId)).toHaveLength(1);
     const [row] = await e2e.store.getRepository(LeadDeliveryEntity).findBy({ connection_id: e2e.options.connectionId });
     expect(row).toMatchObject({ state: 'attached', deal_id: dealId, note_id: lookup ? expect.stringMatching(/^\d+$/) : null });
+  });
+});
+
+/**
+ * A deal create whose answer is lost, on a declarative CRM whose look-up is a search paged 20 at a time: 25 other
+ * deals hold numbers containing the lead id and come first. The look-up reads both pages, compares each hit's value,
+ * finds the deal that landed and does not create a second one.
+ */
+describe('declarative lead delivery, a deal create\'s answer lost behind a page of near misses', () => {
+  let e2e: E2eSync;
+  let close: () => Promise<void>;
+  let crm: LeadFixture;
+  let requests: FixtureRequest[];
+
+  beforeAll(async () => {
+    const made = createCrm({ leads: { loseDealAnswers: [1] } });
+    crm = made.leads;
+    const server = await startCrmServer(made.handler);
+    requests = server.requests;
+    close = () => server.close();
+    e2e = await E2eSync.start({
+      connectionId: 'decl-paged-lookup', connector: 'generic-crm',
+      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', duplicates: 'create', requests: REQUESTS } },
+    });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    await close?.();
+  });
+
+  it('finds the deal that landed on the second page and creates no second one', async () => {
+    const answer = await e2e.sandbox.post('project/proxy-leads/add', { title: 'Заказ', name: 'Пётр', phone: '+7 916 000-11-22', email: '', text: '', tracker: '1000300' });
+    const leadId = String(answer.body.id);
+    crm.addLookupDecoys(leadId, 25, { leadId: 'lead_no', other: 'comment' }, { pipeline: 'p2', stage: 's21' });
+    const run = await e2e.leadsPass();
+    expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: null });
+    expect(run.flowCounters).toMatchObject({ created: 1, attached: 0, rejected: 0 });
+    expect(crm.createdDeals().map((d) => d.fields.lead_no)).toEqual([leadId]);
+    const lookups = requests.filter((r) => r.path === '/deals' && r.query.get('value') === leadId);
+    expect(lookups.map((r) => r.query.get('page'))).toEqual(['1', '2']);
+    const [row] = await e2e.store.getRepository(LeadDeliveryEntity).findBy({ connection_id: e2e.options.connectionId });
+    expect(row).toMatchObject({ state: 'created', deal_id: crm.createdDeals()[0].id });
   });
 });

@@ -28,6 +28,11 @@ export class DiscoverListDefinition {
   @IsOptional() @IsString() pipeline?: string;
   /** stages: what the CRM says the stage means, `=JSONata` giving won, lost or open (default open) */
   @IsOptional() @IsString() outcome?: string;
+  /**
+   * stages: `=JSONata`, false for a stage the CRM takes no new deal in through its API (amoCRM's unsorted one, type
+   * 1); lead delivery's proposal skips it. Default true
+   */
+  @IsOptional() @IsString() creatable?: string;
 }
 
 export const OUTCOMES = ['won', 'lost', 'open'] as const;

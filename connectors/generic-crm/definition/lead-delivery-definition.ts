@@ -3,6 +3,7 @@ import {
   IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
 } from 'class-validator';
 import { cronProblem } from 'tracker-sync/connector';
+import { PaginatorDefinition } from './stream-definition';
 import { WRITE_METHODS, WriteMethod } from './write-back-definition';
 import { isPlainObject } from './validators';
 
@@ -24,15 +25,32 @@ export class LeadRequestDefinition {
   @IsOptional() body?: unknown;
   @IsOptional() @IsObject() headers?: Record<string, string>;
   @IsOptional() @IsString() answer?: string;
+  /**
+   * A look-up the CRM pages (find_deals, find_contacts, contact_deals, read_deals): one of the streams' paginators
+   * (`page_number`, `offset`, `cursor`, `next_url`, `link_header`); every page is read, since a match on a later
+   * page decides whether a deal or contact is created. `reslice_at`: the offset the CRM's search cannot page past
+   * (HubSpot: 10,000); a look-up that would need it fails instead of deciding on part of the matches.
+   */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+  /**
+   * with a paginator: the dotted path of the page's items in the answer (what the paginator counts: an `answer`
+   * that keeps only exact matches may keep none of a full page); default: the answer's list
+   */
+  @IsOptional() @IsString() records?: string;
 }
 
 /**
  * The requests, with their variables and what `answer` gives:
- *   pipelines      –                                   → [{ id, name, main?, stages?: [{ id, name }] }]
- *   stages         pipeline                            → [{ id, name }] (when `pipelines` gives no stages)
+ *   pipelines      –                                   → [{ id, name, main?, stages?: [{ id, name, refused? }] }]
+ *   stages         pipeline                            → [{ id, name, refused? }] (when `pipelines` gives no stages)
+ *                  `refused`: why a deal cannot be created in the stage (amoCRM's unsorted stage); the default stage
+ *                  is the first without, and lead_delivery.stage naming one fails with the reason
  *   users          –                                   → [{ id, name }]
  *   deal_fields    –                                   → [{ key, name }]
- *   find_deals     field (key), value (proxy lead id), pipeline → [id]
+ *   find_deals     field (key), value (proxy lead id), pipeline → [{ id, value }]: `value` the deal's lead_id_field,
+ *                  compared exactly with the lead id (a search hit is no match by itself); or [id]: ids read with
+ *                  read_deals, or without it ids the CRM matched exactly itself
+ *   read_deals     ids (of find_deals, one page of them), field → [{ id, value }] (optional; a search that answers ids only)
  *   find_contacts  phone (79120001122), phone_local (9120001122), phone_plus (+79120001122), email → [{ id, phones?, emails?, deals? }]
  *   contact_deals  contact, deal_ids (the contact's `deals`), pipeline, since (ISO) → [{ id, pipeline, open, created }]
  *   create_contact name, phone (+79120001122 or ''), email → id
@@ -51,6 +69,7 @@ export class LeadRequestsDefinition {
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) users?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) deal_fields?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) find_deals?: LeadRequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) read_deals?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) find_contacts?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) contact_deals?: LeadRequestDefinition;
   @IsOptional() @ValidateNested() @Type(() => LeadRequestDefinition) create_contact?: LeadRequestDefinition;

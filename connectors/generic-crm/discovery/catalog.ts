@@ -84,10 +84,12 @@ async function readPipelines(definition: DiscoverDefinition, requester: Requeste
 
 async function stage(item: unknown, definition: DiscoverListDefinition): Promise<CatalogStage> {
   const outcome = definition.outcome ? await text(item, definition.outcome) : 'open';
+  const creatable = definition.creatable ? await pick(item, definition.creatable) : true;
   return {
     id: await text(item, definition.id ?? 'id'),
     name: await text(item, definition.name ?? 'name'),
     outcome: (OUTCOMES as readonly string[]).includes(outcome) ? (outcome as Outcome) : 'open',
+    ...(creatable === false ? { creatable: false as const } : {}),
   };
 }
 
