@@ -247,6 +247,7 @@ class GenericLeadCrm implements LeadCrm {
       query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
       body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
       headers: request.headers,
+      recordWrite: requester === this.creates,
     });
     if (!request.answer) return answer.body;
     try {
