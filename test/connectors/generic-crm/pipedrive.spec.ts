@@ -41,6 +41,12 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
       .toEqual(['/api/v2/deals', '/api/v2/deals/archived']);
   });
 
+  it('deals come from two lists, so the deals stream is not sorted as a whole: its cursor moves at the read\'s end', () => {
+    const streams = connector.streams(typedSettings(connector, pipedrive.settings('http://127.0.0.1:1')));
+    expect(streams.find((st) => st.name === 'deals')).toEqual({ name: 'deals', incremental: true, sorted: false });
+    expect(streams.find((st) => st.name === 'clients')).toEqual({ name: 'clients', incremental: true, sorted: true });
+  });
+
   it('a deal archived after a sync is read again, by the next incremental read, with its state (the archiving moved update_time)', async () => {
     const fixture = pipedrive.createCrm();
     const server = await startCrmServer(fixture.handler);
