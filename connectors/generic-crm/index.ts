@@ -30,8 +30,12 @@ export default defineConnector<GenericCrmSettings>({
     const source = resolveSource(settings);
     return enabledStreams(source).map((name) => {
       // a `from` stream follows the window and cursor of the stream whose pages it reads
-      const incremental = source.streams[pagesStreamOf(source, name)]?.incremental;
-      return { name, incremental: !!incremental, sorted: !!incremental?.sorted };
+      const pages = source.streams[pagesStreamOf(source, name)];
+      const incremental = pages?.incremental;
+      // lists read one after the other (more_requests), each sorted, are not one sorted sequence: the cursor
+      // then moves at the stream's complete end, to the latest record read
+      const sorted = !!incremental?.sorted && !(pages?.more_requests?.length);
+      return { name, incremental: !!incremental, sorted };
     });
   },
 

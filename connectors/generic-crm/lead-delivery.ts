@@ -263,7 +263,8 @@ class GenericLeadCrm implements LeadCrm {
 
   private async call(name: keyof LeadRequestsDefinition, variables: TemplateVariables, requester = this.reads): Promise<unknown> {
     const request = this.request(name);
-    const answer = await requester.send(await this.spec(request, variables));
+    // a create's 403 may be that record's refusal, not the token's (the requester's recordWrite rule)
+    const answer = await requester.send({ ...(await this.spec(request, variables)), recordWrite: requester === this.creates });
     return this.evaluate(name, request, answer.body, variables);
   }
 

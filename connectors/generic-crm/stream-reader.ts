@@ -1,6 +1,7 @@
 import type { Page, ReadContext, SourceProgress } from 'tracker-sync/connector';
 import { saveStageCounts } from './discovery/stage-counts';
 import { formatDate } from './dates';
+import { RequestDefinition } from './definition/stream-definition';
 import { RequestSpec } from './http/requester';
 import { SourceError } from './http/source-error';
 import { mapEmbedded, mapPage, PageInputs, ReadStats } from './page-mapper';
@@ -73,12 +74,31 @@ async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: Rea
   }
 }
 
+/** The stream's list, then each of its `more_requests`, every one paged to its end. */
 async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition): AsyncGenerator<RawPage> {
-  const { pages: plan, requester, context } = inputs;
+  const { pages: plan } = inputs;
   const guard = new RepeatGuard(inputs.where);
+  const first = plan.definition.request ?? {};
+  for (const [index, request] of [first, ...(plan.definition.more_requests ?? []).map((more) => mergedRequest(first, more))].entries()) {
+    if (index > 0) {
+      reslice.startOver(inputs.cursor.since);
+      position.restarted(); // its total (total_path) adds to what the lists before it fetched
+    }
+    yield* fetchList(inputs, request, reslice, writer, position, guard);
+  }
+}
+
+function mergedRequest(base: RequestDefinition, more: RequestDefinition): RequestDefinition {
+  return { ...base, ...more, query: { ...(base.query ?? {}), ...(more.query ?? {}) } };
+}
+
+async function* fetchList(
+  inputs: StreamReadInputs, request: RequestDefinition, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition, guard: RepeatGuard,
+): AsyncGenerator<RawPage> {
+  const { pages: plan, requester, context } = inputs;
   let state = plan.paginator.first();
   while (!context.signal?.aborted) {
-    const spec = await requestFor(inputs, state, reslice.sliceStart);
+    const spec = await requestFor(inputs, request, state, reslice.sliceStart);
     const description = requester.describe(spec);
     guard.beforeRequest(description);
     const answer = await requester.send(spec);
@@ -123,9 +143,8 @@ class SourcePosition {
   }
 }
 
-async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart: Date | null): Promise<RequestSpec> {
+async function requestFor(inputs: StreamReadInputs, request: RequestDefinition, state: PageState, sliceStart: Date | null): Promise<RequestSpec> {
   const { pages: plan, source, cursor } = inputs;
-  const request = plan.definition.request ?? {};
   const method = request.method ?? 'GET';
   const variables: TemplateVariables = {
     // undefined on a first run: a lone "{{cursor}}" is then left out of the request

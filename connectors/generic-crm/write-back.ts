@@ -114,6 +114,7 @@ async function writeBatch(
       query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
       body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
       headers: request.headers,
+      recordWrite: true,
     });
     body = answer.body;
   } catch (error) {
@@ -127,7 +128,10 @@ async function writeBatch(
   );
 }
 
-/** A 4xx answer, or an error object in a 2xx one, refuses the batch's deals; credentials, 429, 5xx and the network fail the run. */
+/**
+ * A 4xx answer (a 403 too: Pipedrive's refusal of an archived deal), or an error object in a 2xx one, refuses
+ * the batch's deals; refused credentials, 429, 5xx and the network fail the run.
+ */
 function isRecordRefusal(error: unknown): error is SourceError {
   if (!(error instanceof SourceError) || error.credentialsRefused || error.status === undefined) return false;
   return error.status < 500 && error.status !== 429;

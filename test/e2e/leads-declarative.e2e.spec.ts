@@ -64,7 +64,8 @@ function createCrm(options: { leads?: LeadFixtureOptions } = {}): { handler: Fix
       return { status: 201, body: { contact } };
     }
     if (request.method === 'POST' && path === '/deals') {
-      if (options.leads?.refuseTitle && String(body.title).includes(options.leads.refuseTitle)) return { status: 422, body: { error: 'invalid', message: 'title is not allowed' } };
+      // a 403 refusing this one create (not the token): the lead's rejection, the pass goes on
+      if (options.leads?.refuseTitle && String(body.title).includes(options.leads.refuseTitle)) return { status: 403, body: { error: 'forbidden', message: 'title is not allowed' } };
       const deal = addDeal({ title: body.title, pipeline: body.pipeline, stage: body.stage, owner: body.owner ?? null, contact: body.contact ?? null, fields: body.fields ?? {} });
       created.push(deal);
       if (options.leads?.loseDealAnswers?.includes(created.length)) return DROP;

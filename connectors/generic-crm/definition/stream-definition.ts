@@ -155,6 +155,12 @@ export class StreamDefinition {
   @IsOptional() @IsBoolean() enabled?: boolean;
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
   /**
+   * Lists read after `request`, each in full, with the stream's paginator, records path, window and cursor: a
+   * CRM that keeps some records apart (Pipedrive's archived deals, GET /v2/deals/archived). Each is merged
+   * over `request` (its `query` key by key), so it says only what differs, most often the path.
+   */
+  @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => RequestDefinition) more_requests?: RequestDefinition[];
+  /**
    * Take the records from another stream's pages instead of fetching (clients embedded in orders): that
    * stream's request, paginator, window and cursor are used, each page fetched once per run.
    */

@@ -15,6 +15,12 @@ export interface RequestSpec {
   query?: Record<string, unknown>;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * The request writes the records it names (a write-back batch, a lead's deal, contact or note): a 403 then
+   * refuses those records (an archived deal, a deal the user may not edit), not the connection, unless the
+   * CRM's answer names the credentials (a token without the scope).
+   */
+  recordWrite?: boolean;
 }
 
 export interface SourceAnswer {
@@ -90,7 +96,7 @@ export class Requester {
       }
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
-        const refused = isCredentialRefusal(response.status) ? `${CREDENTIALS_REFUSED}: ` : '';
+        const refused = isCredentialRefusal(response.status, text, spec.recordWrite) ? `${CREDENTIALS_REFUSED}: ` : '';
         const answer = `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`;
         const reason = isRouteGone(response.status) ? `${this.notServed(spec.method, request.url)} (${answer})` : `${refused}${answer}`;
         throw new SourceError(where(), reason, response.status, !!refused, jsonOrUndefined(text));
@@ -167,18 +173,25 @@ export class Requester {
 
 /**
  * A CRM refusing the connection's token or key fails the run (never a record): the message says so before
- * the CRM's own answer. 401/403 (after one fresh OAuth2 token), or an error object whose code names the
- * credentials (Bitrix24 `expired_token`, `invalid_token`, `NO_AUTH_FOUND`, `INVALID_CREDENTIALS`...).
+ * the CRM's own answer. 401 (after one fresh OAuth2 token); 403 to a read; 403 to a record's write only when
+ * the answer names the credentials (a missing scope: HubSpot `MISSING_SCOPES`, Pipedrive "Scope and URL
+ * mismatch"), else it is that record's refusal (Pipedrive refuses the update of an archived deal); or an error
+ * object whose code names the credentials (Bitrix24 `expired_token`, `invalid_token`, `NO_AUTH_FOUND`,
+ * `INVALID_CREDENTIALS`...).
  */
 const CREDENTIALS_REFUSED = "the CRM refused the connection's credentials (settings.token / settings.auth)";
 const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.?denied/i;
+/** a 403 answer to a write that is about the token, not the record */
+const NAMES_CREDENTIALS = /token|credential|scope|api.?key|unauthori[sz]ed|authenticat/i;
 
 function isRouteGone(status: number): boolean {
   return status === 404 || status === 410;
 }
 
-function isCredentialRefusal(status: number): boolean {
-  return status === 401 || status === 403;
+function isCredentialRefusal(status: number, answer: string, recordWrite = false): boolean {
+  if (status === 401) return true;
+  if (status !== 403) return false;
+  return !recordWrite || NAMES_CREDENTIALS.test(answer);
 }
 
 function jsonOrUndefined(text: string): unknown {

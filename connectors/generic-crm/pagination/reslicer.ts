@@ -16,6 +16,13 @@ export class Reslicer {
     private readonly where: string,
   ) {}
 
+  /** A further list of the stream (`more_requests`) starts at the window's start again. */
+  startOver(sliceStart: Date | null): void {
+    this.sliceStart = sliceStart;
+    this.boundaryTime = -Infinity;
+    this.boundaryIds = new Set<string>();
+  }
+
   private get limit(): number | undefined {
     return this.plan.definition.paginator?.reslice_at;
   }

@@ -20,12 +20,44 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
     crm.requests.length = 0;
     const since = new Date('2024-01-15T10:00:00Z');
     const { records } = await readAll(connector, 'deals', pipedrive.settings(crm.url), { since, until: new Date('2024-01-16T00:00:00Z') });
-    expect(records.map((r) => r.id)).toEqual(['1001', '1002']);
+    expect(records.map((r) => r.id)).toEqual(['1001', '1002', '1004']);
     const lists = crm.requests.filter((r) => r.path === '/api/v2/deals');
     expect(lists.map((r) => Object.fromEntries(r.query))).toEqual([
       { updated_since: '2024-01-15T10:00:00Z', sort_by: 'update_time', sort_direction: 'asc', limit: '500' },
       { updated_since: '2024-01-15T10:00:00Z', sort_by: 'update_time', sort_direction: 'asc', limit: '500', cursor: expect.any(String) },
     ]);
+    // then the archived deals, with the same window (the same cursor)
+    const archived = crm.requests.filter((r) => r.path === '/api/v2/deals/archived');
+    expect(archived.map((r) => Object.fromEntries(r.query))).toEqual([
+      { updated_since: '2024-01-15T10:00:00Z', sort_by: 'update_time', sort_direction: 'asc', limit: '500' },
+    ]);
+  });
+
+  it('reads archived deals too (GET /v2/deals leaves them out since 2025-07-15), each with its own status', async () => {
+    crm.requests.length = 0;
+    const { records } = await readAll(connector, 'deals', pipedrive.settings(crm.url));
+    expect(records.map((r) => [r.id, (r as { status?: string }).status])).toEqual([['1001', '0'], ['1002', '1'], ['1003', '2'], ['1004', '1']]);
+    expect([...new Set(crm.requests.filter((r) => r.path.startsWith('/api/v2/deals') && !r.path.endsWith('/products')).map((r) => r.path))])
+      .toEqual(['/api/v2/deals', '/api/v2/deals/archived']);
+  });
+
+  it('deals come from two lists, so the deals stream is not sorted as a whole: its cursor moves at the read\'s end', () => {
+    const streams = connector.streams(typedSettings(connector, pipedrive.settings('http://127.0.0.1:1')));
+    expect(streams.find((st) => st.name === 'deals')).toEqual({ name: 'deals', incremental: true, sorted: false });
+    expect(streams.find((st) => st.name === 'clients')).toEqual({ name: 'clients', incremental: true, sorted: true });
+  });
+
+  it('a deal archived after a sync is read again, by the next incremental read, with its state (the archiving moved update_time)', async () => {
+    const fixture = pipedrive.createCrm();
+    const server = await startCrmServer(fixture.handler);
+    try {
+      const since = new Date(Date.now() - 1000);
+      fixture.archiveDeal('1003');
+      const { records } = await readAll(connector, 'deals', pipedrive.settings(server.url), { since, until: new Date(Date.now() + 1000) });
+      expect(records.map((r) => [r.id, (r as { status?: string }).status])).toEqual([['1003', '2']]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('sends the token in the x-api-token header, never in the URL', async () => {
@@ -82,31 +114,48 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
   it('custom field keys written for the v1 preset still name the same fields (visit_field by its 40-hex key)', async () => {
     const settings = { ...pipedrive.settings(crm.url), visit_field: pipedrive.FIELD_KEYS.tracker };
     const { records } = await readAll(connector, 'deals', settings);
-    expect(records.map((r) => [r.id, (r as { visit_id?: string | null }).visit_id])).toEqual([['1001', '777001'], ['1002', null], ['1003', '777003']]);
+    expect(records.map((r) => [r.id, (r as { visit_id?: string | null }).visit_id])).toEqual([['1001', '777001'], ['1002', null], ['1003', '777003'], ['1004', null]]);
   });
 
   it('reads the products of a page of deals in one /v2/deals/products request (deal_ids), their catalog by ids, and each deal\'s flow', async () => {
     crm.requests.length = 0;
     await readAll(connector, 'deals', pipedrive.settings(crm.url));
-    const sent = crm.requests.filter((r) => r.path !== '/api/v2/deals' && r.path !== '/api/v2/dealFields');
+    const sent = crm.requests.filter((r) => !['/api/v2/deals', '/api/v2/deals/archived', '/api/v2/dealFields'].includes(r.path));
     const pages = crm.requests.filter((r) => r.path === '/api/v2/deals').length;
-    expect(pages).toBe(2); // the fixture's pages of 2
-    expect(sent.filter((r) => r.path === '/api/v2/deals/products').map((r) => r.query.getAll('deal_ids'))).toEqual([['1001', '1002'], ['1003']]);
+    expect(pages).toBe(2); // the fixture's pages of 2, then one page of archived deals
+    // one string of comma-joined ids (the live API refuses deal_ids=1001&deal_ids=1002 with 400)
+    expect(sent.filter((r) => r.path === '/api/v2/deals/products').map((r) => r.query.getAll('deal_ids'))).toEqual([['1001,1002'], ['1003'], ['1004']]);
     expect(sent.filter((r) => r.path === '/api/v2/products').map((r) => r.query.get('ids'))).toEqual(['2001,2002,2004', '2003']);
     expect(sent.filter((r) => r.path === '/api/v2/productFields')).toHaveLength(2);
     // v2 has no change log of a deal: one v1 flow request per deal, changes only
     const flows = sent.filter((r) => /^\/api\/v1\/deals\/\d+\/flow$/.test(r.path));
     expect(flows.map((r) => [r.path, r.query.get('items')])).toEqual([
       ['/api/v1/deals/1001/flow', 'dealChange'], ['/api/v1/deals/1002/flow', 'dealChange'], ['/api/v1/deals/1003/flow', 'dealChange'],
+      ['/api/v1/deals/1004/flow', 'dealChange'],
     ]);
-    expect(sent.length).toBe(2 + 2 + 2 + 3);
+    expect(sent.length).toBe(3 + 2 + 2 + 4); // 1004 has no products: no catalog request for its page
+  });
+
+  it('sends at most 100 deal ids a /v2/deals/products request, comma-joined, and the fixture refuses the repeated form as the live API does', async () => {
+    const many = pipedrive.createCrm({ moreDeals: 230, pageSize: 500 });
+    const server = await startCrmServer(many.handler);
+    try {
+      await readAll(connector, 'deals', { ...pipedrive.settings(server.url), history: false }, { connectionId: 'pd-many' });
+      const batches = server.requests.filter((r) => r.path === '/api/v2/deals/products').map((r) => r.query.getAll('deal_ids'));
+      expect(batches.map((b) => [b.length, b[0].split(',').length])).toEqual([[1, 100], [1, 100], [1, 33], [1, 1]]);
+      const repeated = await fetch(`${server.url}/api/v2/deals/products?deal_ids=1001&deal_ids=1003`, { headers: { 'x-api-token': pipedrive.TOKEN } });
+      expect({ status: repeated.status, body: await repeated.json() }).toMatchObject({ status: 400, body: { success: false, error: 'querystring/deal_ids must be string' } });
+      expect(server.takeViolations()).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('`products: false` and `history: false` ask for neither', async () => {
     crm.requests.length = 0;
     const { records } = await readAll(connector, 'deals', { ...pipedrive.settings(crm.url), products: false, history: false });
     expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, history: _h, ...deal }) => deal));
-    expect([...new Set(crm.requests.map((r) => r.path))].sort()).toEqual(['/api/v2/dealFields', '/api/v2/deals']);
+    expect([...new Set(crm.requests.map((r) => r.path))].sort()).toEqual(['/api/v2/dealFields', '/api/v2/deals', '/api/v2/deals/archived']);
   });
 
   it('a token that may not see products (403): the deals go with their history, products left out with one warning', async () => {

@@ -147,3 +147,23 @@ describe.each(cases)('write-back request of preset $preset', (c) => {
     expect(outcomes.find((o) => o.id === c.deals[0])?.status).toBe(c.preset === 'amocrm' ? 'rejected' : 'written');
   });
 });
+
+describe('write-back into Pipedrive: an archived deal takes no update (changelog of 2025-07-15)', () => {
+  it('its refusal is that deal\'s rejection with Pipedrive\'s reason; the pass goes on and writes the others', async () => {
+    const crm = pipedrive.createCrm();
+    const server = await startCrmServer(crm.handler);
+    try {
+      crm.archiveDeal('1001');
+      const settings = toSettingsInstance(GenericCrmSettings, { ...pipedrive.settings(server.url), write_back: { fields: { channel: 'Lead source' } } });
+      const deals: DealWrite[] = [{ id: '1001', values: { channel: CHANNEL } }, { id: '1003', values: { channel: CHANNEL } }];
+      const outcomes = await collect(connector.write!.write(deals, { connectionId: 'wb-archived', settings, logger: quiet }));
+      expect(outcomes).toEqual([
+        { id: '1001', status: 'rejected', reason: 'HTTP 403: Archived deal cannot be updated. Unarchive the deal first.' },
+        { id: '1003', status: 'written' },
+      ]);
+      expect(crm.fieldsOf('1001')[pipedrive.FIELD_KEYS.leadSource]).toBe('Facebook');
+    } finally {
+      await server.close();
+    }
+  });
+});

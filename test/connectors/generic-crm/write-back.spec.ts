@@ -16,6 +16,9 @@ function handler(request: FixtureRequest): FixtureAnswer {
   if (request.method === 'PUT' && request.path === '/deals/13') return { status: 422, body: { error: 'invalid_stage', error_description: 'stage is closed' } };
   if (request.method === 'PUT' && request.path === '/deals/15') return { status: 409, raw: 'locked by another user' };
   if (request.method === 'PUT' && request.path === '/deals/14') return { status: 503, body: { error: 'down' } };
+  // one record's refusal (an archived deal) and the token's (a scope it lacks): both 403
+  if (request.method === 'PUT' && request.path === '/deals/16') return { status: 403, body: { error: 'forbidden', error_description: 'Archived deal cannot be updated' } };
+  if (request.method === 'PUT' && request.path === '/deals/17') return { status: 403, body: { error: 'insufficient_scope', error_description: 'The token lacks the scope deals:full' } };
   if (request.method === 'PUT') return { body: { ok: true } };
   return { status: 404, body: { error: 'no route' } };
 }
@@ -86,6 +89,19 @@ describe('generic-crm write-back', () => {
     ]);
     const puts = crm.requests.slice(before).filter((r) => r.method === 'PUT');
     expect(puts.map((r) => [r.path, r.body])).toEqual([['/deals/12', { abc: 'Ads / Search' }], ['/deals/13', { abc: 'SEO' }], ['/deals/15', { abc: 'SEO' }]]);
+  });
+
+  it('a 403 refusing one deal\'s write is that deal\'s rejection with the CRM\'s reason; a 403 naming the token fails the pass', async () => {
+    const settings = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
+    const deals: DealWrite[] = [{ id: '16', values: { channel: 'SEO' } }, { id: '12', values: { channel: 'SEO' } }];
+    const batches = await collect(connector.write!.write(deals, { connectionId: 'c', settings, logger: quiet }));
+    expect(batches).toEqual([
+      [{ id: '16', status: 'rejected', reason: 'HTTP 403: Archived deal cannot be updated' }],
+      [{ id: '12', status: 'written' }],
+    ]);
+    await expect(collect(connector.write!.write([{ id: '17', values: { channel: 'SEO' } }], { connectionId: 'c', settings, logger: quiet }))).rejects.toThrow(
+      /the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 403: .*insufficient_scope/,
+    );
   });
 
   it('fails the pass on a refused token, a CRM that is down, or a field the CRM does not have (naming the key)', async () => {
