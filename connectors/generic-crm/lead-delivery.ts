@@ -241,16 +241,32 @@ class GenericLeadCrm implements LeadCrm {
   private async call(name: keyof LeadRequestsDefinition, variables: TemplateVariables, requester = this.reads): Promise<unknown> {
     const request = this.requests[name] as LeadRequestDefinition | undefined;
     if (!request?.path) throw new Error(`${this.where}: lead_delivery.requests.${name} is missing`);
-    const answer = await requester.send({
+    const spec = {
       method: request.method ?? 'GET',
       path: String(await renderTemplate(request.path, variables)),
       query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
       body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
       headers: request.headers,
-    });
-    if (!request.answer) return answer.body;
+    };
+    if (!request.paging) return this.answerOf(name, request, (await requester.send(spec)).body, variables);
+    // a paged list: every page's answer, joined
+    const all: unknown[] = [];
+    const tokens = new Set<string>();
+    for (let token: string | undefined; ; ) {
+      const page = await requester.send(token === undefined ? spec : { ...spec, query: { ...spec.query, [request.paging.token_param]: token } });
+      all.push(...asList(await this.answerOf(name, request, page.body, variables)));
+      const next = getPath(page.body, request.paging.token_path);
+      if (next === undefined || next === null || next === '') return all;
+      token = String(next);
+      if (tokens.has(token)) throw new Error(`${this.where}: lead_delivery.requests.${name}: the CRM gave the page token ${token} twice`);
+      tokens.add(token);
+    }
+  }
+
+  private async answerOf(name: string, request: LeadRequestDefinition, body: unknown, variables: TemplateVariables): Promise<unknown> {
+    if (!request.answer) return body;
     try {
-      return await jsonata(request.answer.replace(/^=/, '')).evaluate(answer.body ?? {}, variables);
+      return await jsonata(request.answer.replace(/^=/, '')).evaluate(body ?? {}, variables);
     } catch (error) {
       throw new Error(`${this.where}: lead_delivery.requests.${name}.answer: ${(error as Error).message}`);
     }

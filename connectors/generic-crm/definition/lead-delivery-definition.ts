@@ -17,6 +17,17 @@ import { isPlainObject } from './validators';
  * requests: `{{name}}` or `=JSONata` with the variables bound as `$name`); `answer` is JSONata over the CRM's
  * answer (variables bound too) giving what the step needs (see LeadRequestsDefinition).
  */
+/**
+ * A list the CRM pages with a cursor (HubSpot's owners: `paging.next.after`, sent back as `after`): the request is sent
+ * again with the token until none comes, and the pages' answers (lists) are joined.
+ */
+export class LeadPagingDefinition {
+  /** dotted path of the next page's token in an answer */
+  @IsString() @IsNotEmpty() token_path: string;
+  /** the query parameter that carries it */
+  @IsString() @IsNotEmpty() token_param: string;
+}
+
 export class LeadRequestDefinition {
   @IsOptional() @IsIn(['GET', ...WRITE_METHODS]) method?: 'GET' | WriteMethod;
   @IsString() @IsNotEmpty() path: string;
@@ -24,6 +35,8 @@ export class LeadRequestDefinition {
   @IsOptional() body?: unknown;
   @IsOptional() @IsObject() headers?: Record<string, string>;
   @IsOptional() @IsString() answer?: string;
+  /** a list read page by page (`users`: a CRM with more users than one page) */
+  @IsOptional() @ValidateNested() @Type(() => LeadPagingDefinition) paging?: LeadPagingDefinition;
 }
 
 /**

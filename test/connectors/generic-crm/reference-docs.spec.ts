@@ -49,6 +49,7 @@ const HEADINGS = new Map<Class, string>([
   [leadDeliveryDefinition.LeadDeliveryDefinition, 'settings.lead_delivery'],
   [leadDeliveryDefinition.LeadRequestsDefinition, 'settings.lead_delivery.requests'],
   [leadDeliveryDefinition.LeadRequestDefinition, 'settings.lead_delivery.requests.<step>'],
+  [leadDeliveryDefinition.LeadPagingDefinition, 'settings.lead_delivery.requests.<step>.paging'],
   [StagesDefinition, 'settings.stages'],
   [discoverDefinition.DiscoverDefinition, 'settings.discover'],
   [discoverDefinition.DiscoverListDefinition, 'settings.discover.<list>'],
