@@ -32,4 +32,21 @@ describe('e2e: HubSpot search limit → engine → sandbox', () => {
       await server.close();
     }
   });
+
+  it('a portal whose daily limit is spent mid-run: the run fails at once, saying so, after one 429', async () => {
+    const crm = hubspot.createCrm({ dailyLimit: 3 });
+    const server = await startCrmServer(crm.handler);
+    const e2e = await E2eSync.start({ connectionId: 'hubspot-daily', connector: 'generic-crm', settings: hubspot.settings(server.url) });
+    try {
+      const started = Date.now();
+      const run = await e2e.run();
+      expect(run.status).toBe('failed');
+      expect(run.error).toMatch(/the CRM's daily request limit is spent: the run stops without retrying/);
+      expect(crm.limits.dailyLimited).toBe(1);
+      expect(Date.now() - started).toBeLessThan(8000);
+    } finally {
+      await e2e.stop();
+      await server.close();
+    }
+  });
 });
