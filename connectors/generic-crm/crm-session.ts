@@ -50,7 +50,7 @@ export class CrmSession {
       const source = resolveSource(this.context.settings);
       const redactor = new Redactor();
       redactor.add(source.token);
-      const limits = createSourceLimits(source.rate_limit);
+      const limits = createSourceLimits(source.rate_limit, source.rate_limits);
       try {
         const auth = createAuthenticator({
           definition: source.auth ?? {},

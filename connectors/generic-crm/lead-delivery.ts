@@ -139,7 +139,8 @@ class GenericLeadCrm implements LeadCrm {
     const stage: Named = { id: found.id, name: found.name };
     let responsible: Named | null = null;
     if (delivery.responsible !== undefined) {
-      const users = asList(await this.call('users', {})).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
+      // every page of the CRM's users: the responsible one may be on any
+      const users = (await this.lookUp('users', {})).flat().map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
       responsible = pick(users, delivery.responsible) ?? null;
       if (!responsible) throw new Error(`${this.where}: lead_delivery.responsible: the CRM has no user "${delivery.responsible}" (its users: ${list(users)})`);
     }

@@ -4,7 +4,7 @@ import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNeste
 import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { DiscoverDefinition } from './definition/discover-definition';
-import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, KindRateLimitDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
@@ -34,6 +34,8 @@ export class GenericCrmSettings {
   @IsOptional() @IsString() visit_field?: string = 'tracker';
   @IsOptional() @ValidateNested() @Type(() => StreamsDefinition) streams?: StreamsDefinition;
   @IsOptional() @ValidateNested() @Type(() => RateLimitDefinition) rate_limit?: RateLimitDefinition;
+  /** limits of kinds of request besides rate_limit (a preset's `rate_limits.search`); checked when the session opens */
+  @IsOptional() @IsObject() rate_limits?: Record<string, KindRateLimitDefinition>;
   @IsOptional() @ValidateNested() @Type(() => RetryDefinition) retry?: RetryDefinition;
   /** error objects inside 2xx answers */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];

@@ -13,7 +13,9 @@ import { renderTemplate, TemplateVariables } from './templates';
 
 /**
  * A preset's `webhooks:` section (declarative, no code per CRM):
- *   verify:   how its calls are verified (type hmac | basic | path_secret | header_secret | form_field, and its keys)
+ *   verify:   how its calls are verified (type hmac | digest | basic | path_secret | header_secret | form_field, and its
+ *             keys; or type versions: `versions` by name, each one of those, and `defaults`, the names accepted
+ *             unless the connection's webhook.signature_versions names others)
  *   register: the CRM's API for registrations, when it has one:
  *     auth:   the connection's auth types it works with (absent = any); with another, `steps` are printed
  *     list:   { request, records, id, url, events } — the registrations; `url`, `id`, `events` are paths (or `=JSONata` over $fields)
@@ -40,7 +42,11 @@ function sectionOf(settings: GenericCrmSettings): WebhooksSection | null {
 /** The preset's verify block, in the daemon's terms (snake_case keys of the YAML → the capability's). */
 function verification(settings: GenericCrmSettings): WebhookVerification | null {
   const verify = sectionOf(settings)?.verify;
-  if (!verify || typeof verify.type !== 'string') return null;
+  return verify ? ruleOf(verify) : null;
+}
+
+function ruleOf(verify: Record<string, unknown>): WebhookVerification | null {
+  if (typeof verify.type !== 'string') return null;
   const text = (key: string) => (typeof verify[key] === 'string' ? (verify[key] as string) : undefined);
   switch (verify.type) {
     case 'hmac':
@@ -49,6 +55,21 @@ function verification(settings: GenericCrmSettings): WebhookVerification | null 
         encoding: text('encoding') === 'base64' ? 'base64' : 'hex', signed: text('signed') ?? 'body', prefix: text('prefix'),
         timestampHeader: text('timestamp_header'), maxAgeMs: typeof verify.max_age_seconds === 'number' ? verify.max_age_seconds * 1000 : undefined,
       };
+    case 'digest':
+      return {
+        type: 'digest', header: text('header')!, algorithm: text('algorithm') === 'sha1' ? 'sha1' : 'sha256',
+        encoding: text('encoding') === 'base64' ? 'base64' : 'hex', signed: text('signed') ?? '{{secret}}{{body}}',
+        versionHeader: text('version_header'), version: text('version'),
+      };
+    case 'versions': {
+      const versions: Record<string, WebhookVerification> = {};
+      for (const [name, rule] of Object.entries(isPlainObject(verify.versions) ? verify.versions : {})) {
+        const parsed = isPlainObject(rule) ? ruleOf(rule) : null;
+        if (parsed) versions[name] = parsed;
+      }
+      const defaults = Array.isArray(verify.defaults) ? verify.defaults.map(String) : Object.keys(versions).slice(0, 1);
+      return { type: 'versions', versions, defaults };
+    }
     case 'basic':
     case 'path_secret':
       return { type: verify.type };

@@ -4,7 +4,7 @@
  * call proves it comes from the CRM, for a CRM without a preset (a preset names its own way).
  */
 import { Type } from 'class-transformer';
-import { IsOptional, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsIn, IsOptional, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { DURATION, durationMs } from './alert-config';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToLowerCase, ToText } from './config-transforms';
@@ -65,6 +65,12 @@ export class WebhookConfig {
   @Doc('A burst of calls makes one run, this long after the last call (at most 10m).', { type: 'duration' })
   @ToText() @DurationUpTo(MAX_DEBOUNCE_MS)
   debounce = '3s';
+
+  @Doc('The signature versions a call may carry, for a CRM that signs several ways (HubSpot: `v3`, the default; `v1` or `v2` for apps that send them, e.g. CRM object subscriptions). v1 and v2 sign no timestamp: a call caught once can be replayed at any time, so opt in only when the app sends no v3.', {
+    type: 'string[]',
+  })
+  @IsOptional() @IsArray() @ArrayNotEmpty() @IsIn(['v1', 'v2', 'v3'], { each: true })
+  signature_versions?: string[];
 
   @Doc('How calls are verified, for a CRM without a preset (a preset verifies as its CRM signs).', { type: 'mapping', nested: () => WebhookVerifyConfig })
   @IsOptional() @Mapping() @ValidateNested() @Type(() => WebhookVerifyConfig)

@@ -20,6 +20,27 @@ export type WebhookVerification =
       timestampHeader?: string;
       maxAgeMs?: number;
     }
+  /**
+   * a plain hash (no HMAC) of a template that holds the secret (`{{secret}}{{body}}`: HubSpot's v1 and v2 signatures);
+   * with `versionHeader`, only a call whose header names `version` is checked this way. No timestamp is signed:
+   * a call caught once can be replayed for ever
+   */
+  | {
+      type: 'digest';
+      header: string;
+      algorithm: 'sha256' | 'sha1';
+      encoding: 'hex' | 'base64';
+      /** a template of {{secret}}, {{method}}, {{uri}}, {{body}}, {{header.<name>}} */
+      signed: string;
+      versionHeader?: string;
+      version?: string;
+    }
+  /**
+   * the CRM signs each call several ways, by version (HubSpot: v3, and v1 or v2 for some apps): a call passes when
+   * one of the `accepted` versions verifies it; `accepted` is the connection's `webhook.signature_versions`, else
+   * `defaults`
+   */
+  | { type: 'versions'; versions: Record<string, WebhookVerification>; defaults: string[]; accepted?: string[] }
   /** HTTP Basic auth whose password is the secret (the user name is not checked) */
   | { type: 'basic' }
   /** the secret is the URL's last part: POST /hooks/{connection}/{secret} */

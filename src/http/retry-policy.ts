@@ -9,6 +9,20 @@ export function isRetryableStatus(status: number): boolean {
   return status === 429 || status >= 500;
 }
 
+/**
+ * A 429 that says a daily quota is spent (HubSpot's body names its policy: `"policyName": "DAILY"`, reset at the
+ * account's midnight): no wait of seconds or minutes helps, so it is never retried and the caller fails at once.
+ */
+export function isDailyQuotaSpent(status: number, body: string): boolean {
+  if (status !== 429) return false;
+  try {
+    const parsed = JSON.parse(body) as { policyName?: unknown } | null;
+    return typeof parsed === 'object' && parsed !== null && parsed.policyName === 'DAILY';
+  } catch {
+    return false;
+  }
+}
+
 export interface Backoff {
   baseMs: number;
   maxMs: number;

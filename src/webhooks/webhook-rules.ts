@@ -12,11 +12,15 @@ import type { WebhookVerification } from '../connectors/webhook-capability';
 export function verificationOf(connection: ConnectionConfig, registry: ConnectorRegistry): WebhookVerification | null {
   if (connection.webhook?.verify) return fromConfig(connection.webhook.verify);
   const capability = registry.get(connection.connector)?.webhooks;
+  let rule: WebhookVerification | null;
   try {
-    return capability?.verification(connection.settings) ?? null;
+    rule = capability?.verification(connection.settings) ?? null;
   } catch {
     return null;
   }
+  // a CRM that signs by versions: the ones the connection opted in to (webhook.signature_versions), else its defaults
+  if (rule?.type === 'versions' && connection.webhook?.signature_versions) return { ...rule, accepted: connection.webhook.signature_versions };
+  return rule;
 }
 
 export function fromConfig(verify: WebhookVerifyConfig): WebhookVerification {

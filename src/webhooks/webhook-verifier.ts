@@ -47,7 +47,39 @@ export function verifyWebhookCall(rule: WebhookVerification, secret: string, cal
     }
     case 'hmac':
       return verifyHmac(rule, secret, call);
+    case 'digest':
+      return verifyDigest(rule, secret, call);
+    case 'versions':
+      return verifyVersions(rule, secret, call);
   }
+}
+
+/** A call passes when one accepted version verifies it; refused, the reason names each version's. */
+function verifyVersions(rule: Extract<WebhookVerification, { type: 'versions' }>, secret: string, call: WebhookCall): Verdict {
+  const reasons: string[] = [];
+  for (const name of rule.accepted ?? rule.defaults) {
+    const version = rule.versions[name];
+    if (!version) {
+      reasons.push(`${name}: not a signature version of this CRM (${Object.keys(rule.versions).join(', ')})`);
+      continue;
+    }
+    const verdict = verifyWebhookCall(version, secret, call);
+    if (verdict.ok) return OK;
+    reasons.push(`${name}: ${verdict.reason}`);
+  }
+  return refuse(reasons.join('; '));
+}
+
+function verifyDigest(rule: Extract<WebhookVerification, { type: 'digest' }>, secret: string, call: WebhookCall): Verdict {
+  if (rule.versionHeader) {
+    const version = header(call, rule.versionHeader);
+    if (version?.trim() !== rule.version) return refuse(`the ${rule.versionHeader} header is not ${rule.version}`);
+  }
+  const sent = header(call, rule.header);
+  if (sent === undefined) return refuse(`no ${rule.header} header`);
+  const expected = createHash(rule.algorithm).update(signedText(rule.signed, call, secret), 'utf8').digest(rule.encoding);
+  const same = rule.encoding === 'hex' ? sameText(sent.trim().toLowerCase(), expected) : sameText(sent.trim(), expected);
+  return same ? OK : refuse(`the ${rule.header} signature is wrong`);
 }
 
 function verifyHmac(rule: Extract<WebhookVerification, { type: 'hmac' }>, secret: string, call: WebhookCall): Verdict {
@@ -68,9 +100,13 @@ function verifyHmac(rule: Extract<WebhookVerification, { type: 'hmac' }>, secret
   return same ? OK : refuse(`the ${rule.header} signature is wrong`);
 }
 
-/** `{{method}}{{uri}}{{body}}{{header.x-hubspot-request-timestamp}}` → the text that was signed. */
-export function signedText(template: string, call: WebhookCall): string {
+/**
+ * `{{method}}{{uri}}{{body}}{{header.x-hubspot-request-timestamp}}` → the text that was signed; `{{secret}}` only for
+ * a plain hash (`digest`), whose secret is part of the text.
+ */
+export function signedText(template: string, call: WebhookCall, secret?: string): string {
   return template.replace(/\{\{\s*([\w.-]+)\s*\}\}/g, (_match, name: string) => {
+    if (name === 'secret') return secret ?? '';
     if (name === 'method') return call.method.toUpperCase();
     if (name === 'uri') return call.uri;
     if (name === 'body') return call.body.toString('utf8');

@@ -31,6 +31,16 @@ export class RateLimitDefinition {
   @IsNumber() @IsPositive() per_seconds: number;
 }
 
+/**
+ * A limit of one kind of request besides the general one (HubSpot's search endpoints: 4 a second per token):
+ * `rate_limits: { search: { per_second: 4, path: '/search$' } }`. `path` is a JavaScript regular expression
+ * of the request paths of the kind; such a request waits for both limiters.
+ */
+export interface KindRateLimitDefinition {
+  per_second: number;
+  path: string;
+}
+
 export class RetryAnswerDefinition {
   @IsOptional() @IsInt() status?: number;
   @IsOptional() @IsString() body_contains?: string;

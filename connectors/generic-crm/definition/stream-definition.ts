@@ -143,6 +143,12 @@ export class EnrichDefinition {
   @IsOptional() @IsInt() @Min(1) batch_size?: number;
   /** pages of one batch's answer; `inject: none` leaves `{{page.<param>}}` to the request's templates */
   @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+  /**
+   * path of a fetched record's own next-page token, for a CRM whose batch answer pages each record apart (HubSpot's
+   * associations: a result's `paging.next.after`): the keys with a token are sent again, `$after` (key → token)
+   * bound in the request's templates, until no token comes
+   */
+  @IsOptional() @IsString() record_paging?: string;
   /** each fetched record becomes these fields (paths or =JSONata); default: kept as fetched */
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
   /** answers that leave the feature (or, without one, this enrichment) out instead of failing the read */

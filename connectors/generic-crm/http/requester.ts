@@ -1,11 +1,11 @@
 import axios, { AxiosResponse } from 'axios';
-import { sleep } from 'tracker-sync/connector';
+import { isDailyQuotaSpent, sleep } from 'tracker-sync/connector';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
 import { ErrorDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';
 import { Redactor } from './redactor';
 import { RetryPolicy } from './retry-policy';
-import { SourceLimits } from './source-limits';
+import { scheduleRequest, SourceLimits } from './source-limits';
 import { excerpt, SourceError } from './source-error';
 
 export interface RequestSpec {
@@ -74,7 +74,7 @@ export class Requester {
       }
       let response: AxiosResponse<string>;
       try {
-        response = await this.options.limits.limiter.schedule(() => this.transmit(request));
+        response = await scheduleRequest(this.options.limits, request.url.pathname, () => this.transmit(request));
       } catch (error) {
         if (this.options.signal?.aborted) throw new SourceError(where(), 'aborted');
         const reason = `network error ${networkCode(error)}`;
@@ -98,7 +98,9 @@ export class Requester {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
         const refused = isCredentialRefusal(response.status, text, spec.recordWrite) ? `${CREDENTIALS_REFUSED}: ` : '';
         const answer = `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`;
-        const reason = isRouteGone(response.status) ? `${this.notServed(spec.method, request.url)} (${answer})` : `${refused}${answer}`;
+        const reason = isRouteGone(response.status)
+          ? `${this.notServed(spec.method, request.url)} (${answer})`
+          : isDailyQuotaSpent(response.status, text) ? `${DAILY_QUOTA_SPENT} (${answer})` : `${refused}${answer}`;
         throw new SourceError(where(), reason, response.status, !!refused, jsonOrUndefined(text));
       }
       const body = this.parse(text, response.status, where);
@@ -183,6 +185,9 @@ const CREDENTIALS_REFUSED = "the CRM refused the connection's credentials (setti
 const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.?denied/i;
 /** a 403 answer to a write that is about the token, not the record */
 const NAMES_CREDENTIALS = /token|credential|scope|api.?key|unauthori[sz]ed|authenticat/i;
+
+/** A 429 of a spent daily quota fails the run at once: retrying it for minutes would only spend more of the next day's. */
+const DAILY_QUOTA_SPENT = "the CRM's daily request limit is spent: the run stops without retrying; it can go again once the CRM resets the limit (usually at midnight in the account's time zone)";
 
 function isRouteGone(status: number): boolean {
   return status === 404 || status === 410;

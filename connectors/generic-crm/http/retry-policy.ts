@@ -1,4 +1,4 @@
-import { backoffDelayMs, Backoff, isRetryableStatus, parseRetryAfterMs } from 'tracker-sync/connector';
+import { backoffDelayMs, Backoff, isDailyQuotaSpent, isRetryableStatus, parseRetryAfterMs } from 'tracker-sync/connector';
 import { RetryDefinition } from '../definition/source-definition';
 
 /** A source's `retry` settings over the shared policy (src/http/retry-policy.ts): attempts, waits, extra answers to retry. */
@@ -20,7 +20,7 @@ export class RetryPolicy {
         (rule.status !== undefined || rule.body_contains !== undefined),
     );
     if (extra) return `HTTP ${status}${extra.body_contains ? ` ${extra.body_contains}` : ''}`;
-    if (!isRetryableStatus(status)) return null;
+    if (!isRetryableStatus(status) || isDailyQuotaSpent(status, text)) return null;
     return status === 429 ? 'HTTP 429 too many requests' : `HTTP ${status}`;
   }
 

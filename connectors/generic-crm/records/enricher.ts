@@ -122,14 +122,29 @@ export async function enrichPage(
       const ids = [...idSet];
       for (let start = 0; start < ids.length; start += batchSize) {
         const batch = { ...variables, ids: ids.slice(start, start + batchSize), partition: partition || undefined };
-        for await (const item of fetchBatch(definition, compiled, requester, batch)) {
-          const owner = await compiled.match(item);
-          const value = compiled.mapping ? await readFields(compiled.mapping, item) : item;
-          for (const key of keysOf(owner)) {
-            const list = related.get(key.id);
-            if (list) list.push(value);
-            else related.set(key.id, [value]);
+        let pending = new Map<string, string>();
+        const tokens = new Set<string>();
+        for (let after: Record<string, string> | undefined; ; ) {
+          for await (const item of fetchBatch(definition, compiled, requester, after ? { ...batch, after } : batch)) {
+            const owners = keysOf(await compiled.match(item));
+            const value = compiled.mapping ? await readFields(compiled.mapping, item) : item;
+            for (const key of owners) {
+              const list = related.get(key.id);
+              if (list) list.push(value);
+              else related.set(key.id, [value]);
+            }
+            const token = definition.record_paging ? getPath(item, definition.record_paging) : undefined;
+            if (token !== undefined && token !== null && token !== '' && owners.length) pending.set(owners[0].id, String(token));
           }
+          if (pending.size === 0) break;
+          for (const [id, token] of pending) {
+            if (tokens.has(`${id} ${token}`)) throw new Error(`enrich ${definition.name}: record ${id} came back with page token ${token} again`);
+            tokens.add(`${id} ${token}`);
+          }
+          // the next request: only the keys with more, each with its token
+          after = Object.fromEntries(pending);
+          batch.ids = [...pending.keys()];
+          pending = new Map();
         }
       }
     }
