@@ -3,7 +3,7 @@
  * read the file again; connections added, changed and removed take effect (rows, cron jobs), a file that does not
  * load is refused with its problems and the running config stays. The CLI (init) asks a running daemon to reload.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { createCliApp } from '../../src/cli/cli-app';
@@ -12,7 +12,7 @@ import type { CliOutput } from '../../src/cli/output/cli-output';
 import { SchedulerService } from '../../src/scheduler';
 import { freePort } from '../support/spawn-entry';
 import { spawnDaemon } from './daemon-child';
-import { api, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
+import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
 
 const TOKEN = 'config-reload-test-token';
 const DEMO = resolve('config/demo');
@@ -112,6 +112,64 @@ describe('config reload of a running daemon (POST /api/config/reload)', () => {
     expect(running.daemon.app.get(SchedulerService).hasJob('change-me')).toBe(true);
   });
 });
+
+describe('config reload during a run', () => {
+  const dir = tempDir('reload-run');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  const fewDeals = join(dir.path, 'few-deals.csv');
+  let running: RunningDaemon;
+
+  /** The demo's 1000 deals in batches of 25 at 20 ms an answer: the run is still sending when the file changes. */
+  function slow(dealsPath: string) {
+    const connection = sheet('slow', undefined, { sync: { batch_size: 25 } });
+    connection.settings.deals.path = dealsPath;
+    return connection;
+  }
+
+  beforeAll(async () => {
+    // the header and the first ten deals of the demo
+    writeFileSync(fewDeals, readFileSync(join(DEMO, 'deals.csv')).subarray(0, nthLineEnd(readFileSync(join(DEMO, 'deals.csv')), 11)));
+    writeConfig(file, dataDir, [slow(join(DEMO, 'deals.csv'))], { sandbox: { seed: 'demo', latency_ms: 20 } });
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, file);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  it('a run in flight finishes under the settings it started with; the next run takes the new ones', async () => {
+    const started = await api<{ run_id: number }>(running.url, TOKEN, '/api/connections/slow/sync', { method: 'POST', body: '{}' });
+    expect(started.status).toBe(202);
+    await until(async () => ((await api<RunJson>(running.url, TOKEN, `/api/runs/${started.body.run_id}`)).body.streams?.deals?.sent ?? 0) >= 10);
+
+    writeConfig(file, dataDir, [slow(fewDeals)], { sandbox: { seed: 'demo', latency_ms: 20 } });
+    const reload = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect(reload.body).toMatchObject({ changed: ['slow'] });
+
+    const first = await waitForFinishedRun(running.url, TOKEN, 'slow', started.body.run_id);
+    expect({ status: first.status, read: first.streams.deals.read }).toEqual({ status: 'succeeded', read: 1000 });
+    const next = await api<{ run_id: number }>(running.url, TOKEN, '/api/connections/slow/resync', { method: 'POST', body: '{}' });
+    const second = await waitForFinishedRun(running.url, TOKEN, 'slow', next.body.run_id);
+    expect({ status: second.status, read: second.streams.deals.read }).toEqual({ status: 'succeeded', read: 10 });
+  }, 90_000);
+});
+
+/** The offset after the n-th line break. */
+function nthLineEnd(bytes: Buffer, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = bytes.indexOf(10, at + 1);
+  return at + 1;
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
 
 describe('config reload of a daemon process: SIGHUP, and the CLI asking it', () => {
   const dir = tempDir('reload-hup');
