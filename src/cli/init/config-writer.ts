@@ -99,10 +99,10 @@ export class ConfigDocument {
     const seq = pair.value;
     if (isSeq(seq) && seq.flow) {
       if (seq.items.length > 0) throw new ConfigError(['connections: is a flow list ([...]): write it as a block list (one "- id: ..." per line) for init to add to it'], this.path);
-      // `connections: []` becomes `connections:` with the new item under it
-      const removed = { at: seq.range![0], length: seq.range![1] - seq.range![0], text: '' };
-      this.source = applyEdit(this.source, removed);
-      return underEmptyKey(this.source, topPair(this.source, 'connections')!, blockText(node, INDENT, true));
+      // `connections: []` becomes `connections:` with the new item under it: one edit from `[` to the line's end
+      const [start, end] = seq.range!;
+      const below = underEmptyKey(this.source, pair, blockText(node, INDENT, true));
+      return { at: start, length: below.at - start, text: this.source.slice(end, below.at) + below.text };
     }
     if (isSeq(seq)) return atBlockEnd(this.source, seq, blockText(node, columnOf(this.source, seq.range![0]), true));
     if (isScalar(seq) && seq.value === null) return underEmptyKey(this.source, pair, blockText(node, INDENT, true));
