@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../config';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { startupWarnings } from '../../connectors/startup-warnings';
 import { ConnectionsService } from '../../engine';
 import { SchedulerService } from '../../scheduler/scheduler.service';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
@@ -72,6 +73,10 @@ export class ConfigReloadService {
     await this.connections.syncFromConfig();
     await this.scheduler.rebuild([...answer.added, ...answer.changed, ...answer.removed]);
     this.logger.log(reloadLine(answer));
+    // what the connectors warn about at start, for the connections that are new or changed
+    const touched = new Set([...answer.added, ...answer.changed]);
+    const fresh = { ...next, connections: next.connections.filter((c) => touched.has(c.id)) } as TrackerSyncConfig;
+    for (const warning of startupWarnings(fresh, this.registry)) this.logger.warn(this.scrubber.text(warning));
     return answer;
   }
 }
