@@ -34,7 +34,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        AppConfigModule.forRoot(config),
+        AppConfigModule.forRoot(config, boot.source),
         LoggerModule.forRoot({ pinoHttp: { logger: boot.logger, autoLogging: false, quietReqLogger: true } }),
         ObservabilityModule,
         StoreModule.forRoot({ dataDir: config.data_dir, url: config.store.url }),

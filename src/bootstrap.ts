@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
+import { ConfigSource, loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
 import { startupWarnings } from './connectors/startup-warnings';
@@ -29,6 +29,8 @@ export interface BootContext {
   sandbox: SandboxOptions | null;
   /** how the typed client reaches the service (real or embedded) */
   tracker: TrackerClientOptions;
+  /** where the config was read: a reload reads it there again */
+  source: ConfigSource;
 }
 
 export interface PrepareOptions {
@@ -52,7 +54,7 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
   const port = options.ephemeralPort || config.server.port === 0 ? await freePort() : config.server.port;
   const sandbox = config.tracker.base_url ? null : embeddedSandbox(config);
   const tracker = trackerTarget(config, port, sandbox);
-  return { config, registry, logger, port, sandbox, tracker };
+  return { config, registry, logger, port, sandbox, tracker, source: new ConfigSource(argv, env) };
 }
 
 /**

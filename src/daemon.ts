@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { setupOpenApi } from './admin/openapi';
+import { ConfigReloadAnswer, ConfigReloadService } from './application/config/config-reload.service';
 import { AppModule } from './app.module';
 import { BootContext, prepareBoot, PrepareOptions, SANDBOX_PATH } from './bootstrap';
 import { SyncService } from './engine';
@@ -23,6 +24,8 @@ export interface Daemon {
   start(): Promise<void>;
   /** SIGTERM: lets the batch in flight finish and checkpoint, then closes everything */
   stop(): Promise<void>;
+  /** SIGHUP: reads the config file again (ConfigReloadService); a file that does not load is refused, the old config stays */
+  reload(): Promise<ConfigReloadAnswer>;
 }
 
 export async function createDaemonApp(options: PrepareOptions = {}): Promise<Daemon> {
@@ -55,6 +58,9 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       } else {
         boot.logger.info(`service: ${boot.tracker.baseUrl} (project ${boot.tracker.project ?? '?'})`);
       }
+    },
+    reload() {
+      return app.get(ConfigReloadService).reload();
     },
     async stop() {
       // batches waiting for the shared request budget are not in flight: they must not hold the shutdown

@@ -3,6 +3,7 @@
  * `npm start` runs this on the defaults of config/tracker-sync.yaml.
  */
 import 'reflect-metadata';
+import { ConfigReloadRefusedError } from './application/config/config-reload.service';
 import { ConfigError } from './config';
 import { createDaemonApp } from './daemon';
 
@@ -21,6 +22,14 @@ async function main(): Promise<void> {
   };
   process.once('SIGTERM', () => shutdown('SIGTERM'));
   process.once('SIGINT', () => shutdown('SIGINT'));
+  // SIGHUP (Node's default ends the process): read the config again; the outcome is logged either way
+  process.on('SIGHUP', () => {
+    daemon.boot.logger.info('SIGHUP received: reading the config again');
+    // a file that does not load is logged with its problems by the reload itself
+    daemon.reload().catch((error: unknown) => {
+      if (!(error instanceof ConfigReloadRefusedError)) daemon.boot.logger.error(`the config was not reloaded: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  });
 }
 
 main().catch((error: unknown) => {

@@ -9,6 +9,7 @@ import { AdminAuthMiddleware } from './auth/admin-auth.middleware';
 import { AdminTokenService } from './auth/admin-token.service';
 import { ClusterController } from './cluster/cluster.controller';
 import { ClusterStatusService } from './cluster/cluster-status.service';
+import { ConfigController } from './config/config.controller';
 import { ConnectionsController } from './connections/connections.controller';
 import { AdminExceptionFilter } from './errors/admin-exception.filter';
 import { RunsController } from './runs/runs.controller';
@@ -17,7 +18,7 @@ import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
   imports: [ApplicationModule, EngineModule, ClusterModule, AlertsModule],
-  controllers: [ConnectionsController, RunsController, ClusterController, AlertsController],
+  controllers: [ConnectionsController, RunsController, ClusterController, AlertsController, ConfigController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],
 })

@@ -7,14 +7,18 @@ import { collectSecretValues, scrubText } from '../application/secrets/secret-va
  * a connector's request; the alert channels' URLs carry tokens (Slack hooks, Telegram bots).
  */
 export function alertScrubber(config: TrackerSyncConfig): (text: string) => string {
+  // read at each use: a config reload puts new connections (their secrets) in `config.connections`; the
+  // secrets seen before stay known, since a run started under the old settings may still echo them
   const found = new Set<string>();
-  for (const connection of config.connections ?? []) collectSecretValues(connection.settings, found);
-  collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key, token: config.admin?.token }, found);
-  for (const alert of config.alerts ?? []) {
-    collectSecretValues({ bot_token: alert.bot_token }, found);
-    if (alert.url && alert.type !== 'email') found.add(alert.url);
-    collectSecretValues(alert.url, found);
-  }
-  const secrets = [...found].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
-  return (text) => scrubText(text, secrets);
+  return (text) => {
+    for (const connection of config.connections ?? []) collectSecretValues(connection.settings, found);
+    collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key, token: config.admin?.token }, found);
+    for (const alert of config.alerts ?? []) {
+      collectSecretValues({ bot_token: alert.bot_token }, found);
+      if (alert.url && alert.type !== 'email') found.add(alert.url);
+      collectSecretValues(alert.url, found);
+    }
+    const secrets = [...found].filter((s) => s.length >= 4).sort((a, b) => b.length - a.length);
+    return scrubText(text, secrets);
+  };
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
 import { SchedulerModule } from '../scheduler/scheduler.module';
 import { DiscoveryService } from '../discovery/discovery.service';
+import { ConfigReloadService } from './config/config-reload.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
 import { ProjectStatusesCheck } from './connections/project-statuses-check';
 import { ConnectionControlService } from './connections/connection-control.service';
@@ -20,6 +21,7 @@ const SERVICES = [
   ProjectStatusesCheck,
   OpenRejectionsService,
   DiscoveryService,
+  ConfigReloadService,
 ];
 
 /**

@@ -1,5 +1,6 @@
 export { AppConfigModule } from './app-config.module';
 export { ConfigError } from './config-error';
+export { ConfigSource } from './config-source';
 export { listConfigKeys } from './config-keys';
 export type { ConfigKey } from './config-keys';
 export * from './config.schema';

@@ -72,6 +72,23 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     this.apply(connection);
   }
 
+  /**
+   * After a config reload: the jobs of these connections (added, changed, removed) follow the config now held;
+   * a removed one loses its jobs. The other connections' jobs are left as they are.
+   */
+  async rebuild(connectionIds: string[]): Promise<void> {
+    if (!this.options.runJobs) return;
+    const configured = new Set(this.config.connections.map((c) => c.id));
+    for (const id of connectionIds) {
+      if (configured.has(id)) {
+        await this.refresh(id);
+        continue;
+      }
+      this.jobs.remove(jobName(id));
+      for (const flow of OUTBOUND_FLOW_NAMES) this.jobs.remove(flowJobName(id, flow));
+    }
+  }
+
   /** When the connection's next scheduled run fires; null when paused or unscheduled. */
   async nextRun(connectionId: string): Promise<Date | null> {
     const name = jobName(connectionId);

@@ -45,6 +45,14 @@ describe('OpenAPI documents of the daemon', () => {
     expect(paths.filter((path) => !path.startsWith('/api/'))).toEqual(['/health', '/hooks/{connection}', '/hooks/{connection}/{secret}']);
   });
 
+  it('documents POST /api/config/reload: what changed, or 400 with the problems by path', async () => {
+    const doc = (await json('/docs-json')) as OpenApiDocument & { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const reload = doc.paths['/api/config/reload'] as { post?: { responses: Record<string, unknown> } };
+    expect(Object.keys(reload.post?.responses ?? {}).sort()).toEqual(['200', '400', '401']);
+    expect(Object.keys(doc.components.schemas.ConfigReloadResponse.properties).sort()).toEqual(['added', 'changed', 'file', 'removed', 'restart_required']);
+    expect(Object.keys(doc.components.schemas.ConfigReloadRefusedResponse.properties)).toEqual(expect.arrayContaining(['message', 'problems']));
+  });
+
   it("shows the embedded sandbox's operations at /sandbox/docs, under their mounted paths", async () => {
     const ui = await fetch(`${running.url}/sandbox/docs`);
     expect(ui.status).toBe(200);

@@ -86,6 +86,8 @@ describe('cli init (flags, no terminal)', () => {
     expect(answer.stdout).toContain('connection amo: service: ok: ');
     expect(answer.stdout).toContain('connection amo: source: ok: ');
     expect(answer.stdout).toMatch(/^deals: read 5 · sent 5 · unchanged 0 · rejected 0/m);
+    // no daemon runs this config: init says what to do for one to take the connection
+    expect(answer.stdout).toContain('\nno running daemon was reached: restart the daemon or send it SIGHUP to take the new config\n');
 
     const text = readFileSync(config, 'utf8');
     expect(text.startsWith('# tracker-sync config of the shop (kept by init)\ndata_dir: ')).toBe(true);

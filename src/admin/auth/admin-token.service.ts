@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { TrackerSyncConfig } from '../../config';
-import { readOrCreateTokenFile } from './admin-token-file';
+import { readOrCreateTokenFile } from '../../config/admin-token-file';
 
 /**
  * The admin API's bearer token: `ADMIN_TOKEN`, else config `admin.token`, else a token generated

@@ -1,11 +1,12 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import type { Response } from 'express';
 import { EngineStoppingError, InvalidRunOptionsError, RunInProgressError, UnknownConnectionError, UnknownRunError } from '../../engine';
+import { ConfigReloadRefusedError } from '../../application/config/config-reload.service';
 import { SecretScrubber } from '../../application/secrets/secret-scrubber.service';
 
 /**
  * Turns what the services throw into answers: unknown connection or run → 404, a run already
- * going → 409 with its id, options the engine refuses → 400, shutting down → 503, anything
+ * going → 409 with its id, options the engine refuses and a config file that does not load → 400, shutting down → 503, anything
  * unexpected → 500 with its message. Every answer is scrubbed.
  */
 @Catch()
@@ -34,6 +35,10 @@ export class AdminExceptionFilter implements ExceptionFilter {
     }
     if (error instanceof InvalidRunOptionsError) {
       return { status: HttpStatus.BAD_REQUEST, body: { statusCode: 400, error: 'Bad Request', message: [error.message] } };
+    }
+    if (error instanceof ConfigReloadRefusedError) {
+      const body = { statusCode: 400, error: 'Bad Request', message: error.message, file: error.file, problems: error.problems };
+      return { status: HttpStatus.BAD_REQUEST, body };
     }
     if (error instanceof EngineStoppingError) {
       return { status: HttpStatus.SERVICE_UNAVAILABLE, body: { statusCode: 503, error: 'Service Unavailable', message: error.message } };

@@ -10,10 +10,18 @@ import { collectSecretValues, scrubKnownSecrets, scrubText } from './secret-valu
  */
 @Injectable()
 export class SecretScrubber {
-  private readonly secrets: string[];
+  private secrets: string[] = [];
 
   constructor(config: TrackerSyncConfig) {
-    const found = new Set<string>();
+    this.learn(config);
+  }
+
+  /**
+   * Adds the secrets of a config (a reloaded one): those of the config before stay known, since a run going
+   * under the old settings may still echo them.
+   */
+  learn(config: TrackerSyncConfig): void {
+    const found = new Set<string>(this.secrets);
     for (const connection of config.connections ?? []) collectSecretValues({ ...connection.settings, webhook_secret: connection.webhook?.secret }, found);
     collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, found);
     collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, found);

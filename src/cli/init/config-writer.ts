@@ -1,51 +1,66 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import { dirname } from 'path';
-import { Document, isMap, isSeq, Pair, parseDocument, YAMLMap, YAMLSeq } from 'yaml';
+import { Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap } from 'yaml';
 import { ConfigError, validateConfig } from '../../config';
 import type { SettingsValidator } from '../../config';
+import { appendSection, applyEdit, atBlockEnd, blockText, columnOf, scalarText, TextEdit, topPair, underEmptyKey } from './yaml-text-edits';
+
+/** Indent of a section's entries when init writes the section (or its first entry) itself. */
+const INDENT = 2;
 
 /**
- * The config file as a YAML document (the `yaml` package's Document API), so a connection is added with the
- * file's comments, order and formatting kept. Nothing is written unless the new text loads.
+ * The config file as text, edited by inserting text where the parsed document says (yaml-text-edits.ts): the
+ * new connection goes after the last line of the `connections:` list, a `tracker:` value replaces only its
+ * scalar, and every other byte of the file stays as it was (comments, their alignment, order). Each edit is
+ * parsed again; nothing is written unless the new text loads.
  */
 export class ConfigDocument {
   private constructor(
     readonly path: string,
-    readonly doc: Document,
+    private source: string,
   ) {}
 
   static read(path: string): ConfigDocument {
     const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
-    const doc: Document = parseDocument(text);
+    const config = new ConfigDocument(path, text);
+    const doc = config.doc;
     if (doc.errors.length > 0) throw new ConfigError(doc.errors.map((e) => e.message), path);
-    if (doc.contents === null || doc.contents === undefined) doc.contents = new YAMLMap();
-    if (!isMap(doc.contents)) throw new ConfigError(['the file must be a mapping of sections (server:, tracker:, connections:, ...)'], path);
-    return new ConfigDocument(path, doc);
+    if (doc.contents !== null && doc.contents !== undefined && !isMap(doc.contents)) {
+      throw new ConfigError(['the file must be a mapping of sections (server:, tracker:, connections:, ...)'], path);
+    }
+    return config;
+  }
+
+  /** The file parsed now (a fresh Document each time: it also makes the nodes of a new connection). */
+  get doc(): Document {
+    return parseDocument(this.source);
   }
 
   hasConnection(id: string): boolean {
-    return this.connections().items.some((item) => isMap(item) && item.get('id') === id);
+    const seq = topPair(this.source, 'connections')?.value;
+    return isSeq(seq) && seq.items.some((item) => isMap(item) && item.get('id') === id);
   }
 
   /** `tracker:` keys set (the section created when absent), other keys of it kept. */
   setTracker(values: Record<string, string>): void {
-    for (const [key, value] of Object.entries(values)) this.doc.setIn(['tracker', key], value);
+    for (const [key, value] of Object.entries(values)) this.edit(this.trackerEdit(key, value));
   }
 
   /** Appends a connection; `settingsPairs` go under its `settings:` after the plain ones (comments kept on them). */
   addConnection(connection: { id: string; connector: string; schedule?: string; settings: Record<string, unknown> }, settingsPairs: Pair[] = []): void {
+    const doc = new Document();
     const node = new YAMLMap();
-    node.add(new Pair(this.doc.createNode('id'), this.doc.createNode(connection.id)));
-    node.add(new Pair(this.doc.createNode('connector'), this.doc.createNode(connection.connector)));
-    if (connection.schedule) node.add(new Pair(this.doc.createNode('schedule'), this.doc.createNode(connection.schedule)));
-    const settings = this.doc.createNode(connection.settings) as YAMLMap;
+    node.add(new Pair(doc.createNode('id'), doc.createNode(connection.id)));
+    node.add(new Pair(doc.createNode('connector'), doc.createNode(connection.connector)));
+    if (connection.schedule) node.add(new Pair(doc.createNode('schedule'), doc.createNode(connection.schedule)));
+    const settings = doc.createNode(connection.settings) as YAMLMap;
     for (const pair of settingsPairs) settings.add(pair);
-    node.add(new Pair(this.doc.createNode('settings'), settings));
-    this.connections().add(node);
+    node.add(new Pair(doc.createNode('settings'), settings));
+    this.edit(this.connectionEdit(node));
   }
 
   text(): string {
-    return this.doc.toString({ lineWidth: 0 });
+    return this.source;
   }
 
   /**
@@ -67,16 +82,55 @@ export class ConfigDocument {
   }
 
   clone(): ConfigDocument {
-    return new ConfigDocument(this.path, this.doc.clone());
+    return new ConfigDocument(this.path, this.source);
   }
 
-  private connections(): YAMLSeq {
-    let seq = this.doc.get('connections');
-    if (!isSeq(seq)) {
-      if (seq !== undefined && seq !== null) throw new ConfigError(['connections: must be a list'], this.path);
-      seq = new YAMLSeq();
-      this.doc.set('connections', seq);
-    }
-    return seq as YAMLSeq;
+  /** Applies one edit; the text must still parse (else the edit is a bug here, named as such). */
+  private edit(edit: TextEdit): void {
+    const next = applyEdit(this.source, edit);
+    const errors = parseDocument(next).errors;
+    if (errors.length > 0) throw new Error(`init: editing ${this.path} broke its YAML (${errors[0].message}); the file is untouched`);
+    this.source = next;
   }
+
+  private connectionEdit(node: YAMLMap): TextEdit {
+    const pair = topPair(this.source, 'connections');
+    if (!pair) return appendSection(this.source, `connections:\n${blockText(node, INDENT, true)}`);
+    const seq = pair.value;
+    if (isSeq(seq) && seq.flow) {
+      if (seq.items.length > 0) throw new ConfigError(['connections: is a flow list ([...]): write it as a block list (one "- id: ..." per line) for init to add to it'], this.path);
+      // `connections: []` becomes `connections:` with the new item under it: one edit from `[` to the line's end
+      const [start, end] = seq.range!;
+      const below = underEmptyKey(this.source, pair, blockText(node, INDENT, true));
+      return { at: start, length: below.at - start, text: this.source.slice(end, below.at) + below.text };
+    }
+    if (isSeq(seq)) return atBlockEnd(this.source, seq, blockText(node, columnOf(this.source, seq.range![0]), true));
+    if (isScalar(seq) && seq.value === null) return underEmptyKey(this.source, pair, blockText(node, INDENT, true));
+    throw new ConfigError(['connections: must be a list'], this.path);
+  }
+
+  private trackerEdit(key: string, value: string): TextEdit {
+    const pair = topPair(this.source, 'tracker');
+    const entry = new Document({ [key]: value });
+    if (!pair) return appendSection(this.source, `tracker:\n${blockText(entry.contents as YAMLMap, INDENT, false)}`);
+    const map = pair.value;
+    if (isScalar(map) && map.value === null) return underEmptyKey(this.source, pair, blockText(entry.contents as YAMLMap, INDENT, false));
+    if (!isMap(map) || map.flow) throw new ConfigError(['tracker: must be a block mapping (one "key: value" per line) for init to set its keys'], this.path);
+    const existing = map.items.find((item) => isScalar(item.key) && item.key.value === key);
+    if (!existing) return atBlockEnd(this.source, map, blockText(entry.contents as YAMLMap, columnOf(this.source, map.range![0]), false));
+    if (!isScalar(existing.value)) throw new ConfigError([`tracker.${key}: must be a single value for init to set it`], this.path);
+    return scalarEdit(this.source, existing.value, value);
+  }
+}
+
+/** Only the scalar's own text is replaced: a comment after it keeps its place. */
+function scalarEdit(source: string, node: Scalar, value: string): TextEdit {
+  const [start, end] = node.range!;
+  // `key:` with no value: the value goes after a space
+  const text = (start === end && source[start - 1] === ':' ? ' ' : '') + scalarText(value);
+  // a trailing comment stays in its column where the new value leaves room (one space at least)
+  const gap = /^[ \t]*(?=#)/.exec(source.slice(end))?.[0];
+  if (gap === undefined) return { at: start, length: end - start, text };
+  const spaces = Math.max(1, end + gap.length - start - text.length);
+  return { at: start, length: end - start + gap.length, text: text + ' '.repeat(spaces) };
 }

@@ -9,6 +9,7 @@ import { proposalText, proposedSettingsNodes } from '../../discovery/proposal-ya
 import { createCliApp } from '../cli-app';
 import type { CliContext } from '../cli-context';
 import { checkCommand } from '../commands/check.command';
+import { askDaemonToReload } from '../daemon-reload';
 import { syncCommand } from '../commands/sync.command';
 import type { CliOutput } from '../output/cli-output';
 import { discoverLines } from '../output/discover.format';
@@ -19,7 +20,7 @@ import { answersFromFlags, ask, askAnswers, InitAnswers, InitCancelled, InitFlag
  * `init`: a generic-crm connection from nothing. The answers (questions on a terminal, else flags), then the
  * CRM's discovery through a copy of the config with the new connection, the proposed mapping (accepted, or a
  * stage's group changed), the connection written into the config file (comments and order kept; the secrets in
- * <data_dir>/.env, 0600, as ${NAME} references), `check`, and a first sync offered.
+ * <data_dir>/.env, 0600, as ${NAME} references), a running daemon asked to reload it, `check`, and a first sync offered.
  */
 export async function initCommand(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flags: InitFlags, interactive: boolean): Promise<number> {
   try {
@@ -66,7 +67,11 @@ async function init(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flag
   out.line(`wrote connection ${answers.connection} into ${path}; its secrets ${Object.keys(secrets).join(', ')} into ${dotenv} (mode 0600)`);
 
   const configArgv = ['node', 'cli.js', '--config', path];
-  const checked = await withApp(configArgv, env, (ctx) => checkCommand(ctx, out, answers.connection));
+  const checked = await withApp(configArgv, env, async (ctx) => {
+    // a daemon already running this config takes the new connection now, or the user is told to restart it
+    await askDaemonToReload(ctx, path, env, out);
+    return checkCommand(ctx, out, answers.connection);
+  });
   if (checked !== 0) {
     out.error(`fix the connection in ${path}, then: npm run cli -- check ${answers.connection}`);
     return checked;

@@ -31,6 +31,11 @@ export function readOrCreateTokenFile(dataDir: string): StoredToken {
   }
 }
 
+/** The token a daemon generated under `dataDir`, or null (the CLI reads it to ask a running daemon to reload). */
+export function readTokenFile(dataDir: string): string | null {
+  return readToken(join(dataDir, ADMIN_TOKEN_FILE));
+}
+
 function readToken(path: string): string | null {
   try {
     return readFileSync(path, 'utf8').trim() || null;

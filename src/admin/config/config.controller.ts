@@ -1,0 +1,25 @@
+import { HttpCode, Post } from '@nestjs/common';
+import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
+import { ConfigReloadService } from '../../application/config/config-reload.service';
+import { AdminController } from '../admin-controller.decorator';
+import { ConfigReloadRefusedResponse, ConfigReloadResponse } from './config-reload.response';
+
+@AdminController('config')
+export class ConfigController {
+  constructor(private readonly reloads: ConfigReloadService) {}
+
+  @Post('reload')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'read the config file again and take its connections (as SIGHUP does)',
+    description:
+      'Connections added, changed and removed take effect now (rows, schedules); runs in flight finish under the old ' +
+      'settings. A file that does not load is refused with its problems and the running config stays. Other sections ' +
+      'are listed in `restart_required` when they changed: they take effect at the next restart.',
+  })
+  @ApiOkResponse({ type: ConfigReloadResponse })
+  @ApiBadRequestResponse({ type: ConfigReloadRefusedResponse, description: 'the file does not load: problems lists each, by path; nothing changed' })
+  reload(): Promise<ConfigReloadResponse> {
+    return this.reloads.reload();
+  }
+}

@@ -1,0 +1,106 @@
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../config';
+import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { startupWarnings } from '../../connectors/startup-warnings';
+import { ConnectionsService } from '../../engine';
+import { SchedulerService } from '../../scheduler/scheduler.service';
+import { SecretScrubber } from '../secrets/secret-scrubber.service';
+
+/** What a reload changed: connection ids, and the sections that differ but only take effect at a restart. */
+export interface ConfigReloadAnswer {
+  file: string;
+  added: string[];
+  changed: string[];
+  removed: string[];
+  restart_required: string[];
+}
+
+/** The file on disk does not load: nothing was replaced. */
+export class ConfigReloadRefusedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`the configuration ${file} was not reloaded (${problems.length === 1 ? '1 problem' : `${problems.length} problems`}); the running one stays`);
+    this.name = 'ConfigReloadRefusedError';
+  }
+}
+
+/**
+ * Reads the config file again (SIGHUP, POST /api/config/reload) and, when it loads, puts its connections in
+ * place of the running ones: rows written, cron jobs of the added, changed and removed connections rebuilt.
+ * Everything reads `config.connections` when it starts something, and a run keeps the connection object it
+ * started with, so runs in flight finish under the old settings. The other sections (server, store, tracker,
+ * ...) are wired at start: a change there is reported as needing a restart and the running values stay.
+ */
+@Injectable()
+export class ConfigReloadService {
+  private readonly logger = new Logger('Config');
+  /** one reload at a time: two SIGHUPs in a row apply in order */
+  private queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly registry: ConnectorRegistry,
+    private readonly connections: ConnectionsService,
+    private readonly scheduler: SchedulerService,
+    private readonly scrubber: SecretScrubber,
+    @Optional() @Inject(ConfigSource) private readonly source: ConfigSource | null,
+  ) {}
+
+  /** @throws ConfigReloadRefusedError with every problem of the file; the running config is then untouched. */
+  reload(): Promise<ConfigReloadAnswer> {
+    const next = this.queue.then(() => this.apply());
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async apply(): Promise<ConfigReloadAnswer> {
+    if (!this.source) throw new Error('this process was not started from a config file: there is nothing to reload');
+    const file = this.source.path;
+    let next: TrackerSyncConfig;
+    try {
+      next = loadConfig({ argv: this.source.argv, env: this.source.env, settingsValidator: this.registry.validateSettings });
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      const refused = new ConfigReloadRefusedError(file, error.problems);
+      this.logger.error(this.scrubber.text([refused.message, ...error.problems.map((p) => `  ${p}`)].join('\n')));
+      throw refused;
+    }
+    const answer = { file, ...connectionChanges(this.config, next), restart_required: sectionsChanged(this.config, next) };
+    this.config.connections.splice(0, this.config.connections.length, ...next.connections);
+    this.scrubber.learn(next);
+    await this.connections.syncFromConfig();
+    await this.scheduler.rebuild([...answer.added, ...answer.changed, ...answer.removed]);
+    this.logger.log(reloadLine(answer));
+    // what the connectors warn about at start, for the connections that are new or changed
+    const touched = new Set([...answer.added, ...answer.changed]);
+    const fresh = { ...next, connections: next.connections.filter((c) => touched.has(c.id)) } as TrackerSyncConfig;
+    for (const warning of startupWarnings(fresh, this.registry)) this.logger.warn(this.scrubber.text(warning));
+    return answer;
+  }
+}
+
+function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): { added: string[]; changed: string[]; removed: string[] } {
+  const old = new Map(before.connections.map((c) => [c.id, JSON.stringify(c)]));
+  const now = new Set(after.connections.map((c) => c.id));
+  return {
+    added: after.connections.filter((c) => !old.has(c.id)).map((c) => c.id),
+    changed: after.connections.filter((c) => old.has(c.id) && old.get(c.id) !== JSON.stringify(c)).map((c) => c.id),
+    removed: before.connections.filter((c) => !now.has(c.id)).map((c) => c.id),
+  };
+}
+
+function sectionsChanged(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  keys.delete('connections');
+  const section = (config: TrackerSyncConfig, key: string) => JSON.stringify((config as unknown as Record<string, unknown>)[key]);
+  return [...keys].filter((key) => section(before, key) !== section(after, key)).sort();
+}
+
+function reloadLine(answer: ConfigReloadAnswer): string {
+  const parts = (['added', 'changed', 'removed'] as const).filter((k) => answer[k].length).map((k) => `${k} ${answer[k].join(', ')}`);
+  const connections = parts.length ? `connections ${parts.join('; ')}` : 'no connection changed';
+  const restart = answer.restart_required.length ? `; ${answer.restart_required.join(', ')} changed too: they take effect at the next restart` : '';
+  return `config ${answer.file} reloaded: ${connections}${restart}`;
+}

@@ -1,0 +1,265 @@
+/**
+ * A running daemon takes a changed config without a restart: POST /api/config/reload (admin token) and SIGHUP
+ * read the file again; connections added, changed and removed take effect (rows, cron jobs), a file that does not
+ * load is refused with its problems and the running config stays. The CLI (init) asks a running daemon to reload.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { stringify } from 'yaml';
+import { createCliApp } from '../../src/cli/cli-app';
+import { askDaemonToReload } from '../../src/cli/daemon-reload';
+import type { CliOutput } from '../../src/cli/output/cli-output';
+import { SchedulerService } from '../../src/scheduler';
+import { freePort } from '../support/spawn-entry';
+import { spawnDaemon } from './daemon-child';
+import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
+
+const TOKEN = 'config-reload-test-token';
+const DEMO = resolve('config/demo');
+
+/** A spreadsheet connection on the bundled demo files. */
+function sheet(id: string, schedule?: string, extra: Record<string, unknown> = {}) {
+  return {
+    id,
+    connector: 'spreadsheet',
+    ...(schedule ? { schedule } : {}),
+    settings: {
+      deals: { path: join(DEMO, 'deals.csv'), status_map: { new: '0', in_work: '0', '142': '1', '143': '2' } },
+      clients: { path: join(DEMO, 'clients.csv') },
+      managers: { path: join(DEMO, 'managers.csv') },
+    },
+    ...extra,
+  };
+}
+
+function writeConfig(file: string, dataDir: string, connections: unknown[], more: Record<string, unknown> = {}): void {
+  writeFileSync(file, stringify({ data_dir: dataDir, sandbox: { seed: 'demo' }, log: { level: 'info' }, ...more, connections }));
+}
+
+interface ConnectionJson {
+  id: string;
+  schedule: string | null;
+  next_run_at: string | null;
+}
+
+async function connections(url: string): Promise<ConnectionJson[]> {
+  const { status, body } = await api<{ connections: ConnectionJson[] }>(url, TOKEN, '/api/connections');
+  expect(status).toBe(200);
+  return body.connections;
+}
+
+describe('config reload of a running daemon (POST /api/config/reload)', () => {
+  const dir = tempDir('reload');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  let running: RunningDaemon;
+
+  beforeAll(async () => {
+    writeConfig(file, dataDir, [sheet('keep', '*/15 * * * *'), sheet('change-me', '0 * * * *'), sheet('remove-me', '*/5 * * * *')]);
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, file);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  it('answers 401 without the admin token', async () => {
+    expect((await api(running.url, null, '/api/config/reload', { method: 'POST' })).status).toBe(401);
+  });
+
+  it('takes a connection added, one changed and one removed: rows, schedules and runs follow the new file', async () => {
+    const scheduler = running.daemon.app.get(SchedulerService);
+    expect(scheduler.hasJob('remove-me')).toBe(true);
+    writeConfig(
+      file,
+      dataDir,
+      [sheet('keep', '*/15 * * * *'), sheet('change-me', '30 2 * * *', { statuses: 'map' }), sheet('added', '*/10 * * * *')],
+      { sandbox: { seed: 'demo', latency_ms: 1 } },
+    );
+
+    const { status, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect({ status, body }).toEqual({
+      status: 200,
+      body: { file: resolve(file), added: ['added'], changed: ['change-me'], removed: ['remove-me'], restart_required: ['sandbox'] },
+    });
+
+    const listed = await connections(running.url);
+    expect(listed.map((c) => [c.id, c.schedule])).toEqual([['keep', '*/15 * * * *'], ['change-me', '30 2 * * *'], ['added', '*/10 * * * *']]);
+    const changed = new Date(listed[1].next_run_at!);
+    expect([changed.getMinutes(), changed.getHours()]).toEqual([30, 2]);
+    expect(listed[2].next_run_at).not.toBeNull();
+    expect([scheduler.hasJob('added'), scheduler.hasJob('remove-me')]).toEqual([true, false]);
+    expect((await api(running.url, TOKEN, '/api/connections/remove-me')).status).toBe(404);
+
+    // the daemon runs the added connection
+    const started = await api<{ run_id: number }>(running.url, TOKEN, '/api/connections/added/sync', { method: 'POST', body: '{}' });
+    expect(started.status).toBe(202);
+    const run = await waitForFinishedRun(running.url, TOKEN, 'added', started.body.run_id);
+    expect(run.status).toBe('succeeded');
+  }, 60_000);
+
+  it('refuses a file that does not load with 400 and its problems by path; the running config stays', async () => {
+    writeConfig(file, dataDir, [sheet('keep', 'every minute'), { ...sheet('added'), colour: 'blue' }]);
+    const before = await connections(running.url);
+
+    const { status, body } = await api<{ message: string; file: string; problems: string[] }>(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect(status).toBe(400);
+    expect(body.file).toBe(resolve(file));
+    expect(body.message).toBe(`the configuration ${resolve(file)} was not reloaded (2 problems); the running one stays`);
+    expect(body.problems).toEqual([expect.stringMatching(/^connections\[0\]\.schedule: /), expect.stringMatching(/^connections\[1\]\.colour: /)]);
+    expect(await connections(running.url)).toEqual(before);
+    expect(running.daemon.app.get(SchedulerService).hasJob('change-me')).toBe(true);
+  });
+});
+
+describe('config reload during a run', () => {
+  const dir = tempDir('reload-run');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  const fewDeals = join(dir.path, 'few-deals.csv');
+  let running: RunningDaemon;
+
+  /** The demo's 1000 deals in batches of 25 at 20 ms an answer: the run is still sending when the file changes. */
+  function slow(dealsPath: string) {
+    const connection = sheet('slow', undefined, { sync: { batch_size: 25 } });
+    connection.settings.deals.path = dealsPath;
+    return connection;
+  }
+
+  beforeAll(async () => {
+    // the header and the first ten deals of the demo
+    writeFileSync(fewDeals, readFileSync(join(DEMO, 'deals.csv')).subarray(0, nthLineEnd(readFileSync(join(DEMO, 'deals.csv')), 11)));
+    writeConfig(file, dataDir, [slow(join(DEMO, 'deals.csv'))], { sandbox: { seed: 'demo', latency_ms: 20 } });
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, file);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  it('a run in flight finishes under the settings it started with; the next run takes the new ones', async () => {
+    const started = await api<{ run_id: number }>(running.url, TOKEN, '/api/connections/slow/sync', { method: 'POST', body: '{}' });
+    expect(started.status).toBe(202);
+    await until(async () => ((await api<RunJson>(running.url, TOKEN, `/api/runs/${started.body.run_id}`)).body.streams?.deals?.sent ?? 0) >= 10);
+
+    writeConfig(file, dataDir, [slow(fewDeals)], { sandbox: { seed: 'demo', latency_ms: 20 } });
+    const reload = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect(reload.body).toMatchObject({ changed: ['slow'] });
+
+    const first = await waitForFinishedRun(running.url, TOKEN, 'slow', started.body.run_id);
+    expect({ status: first.status, read: first.streams.deals.read }).toEqual({ status: 'succeeded', read: 1000 });
+    const next = await api<{ run_id: number }>(running.url, TOKEN, '/api/connections/slow/resync', { method: 'POST', body: '{}' });
+    const second = await waitForFinishedRun(running.url, TOKEN, 'slow', next.body.run_id);
+    expect({ status: second.status, read: second.streams.deals.read }).toEqual({ status: 'succeeded', read: 10 });
+  }, 90_000);
+});
+
+/** The offset after the n-th line break. */
+function nthLineEnd(bytes: Buffer, n: number): number {
+  let at = -1;
+  for (let i = 0; i < n; i++) at = bytes.indexOf(10, at + 1);
+  return at + 1;
+}
+
+async function until(condition: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > end) throw new Error(`not true within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('config reload of a daemon process: SIGHUP, and the CLI asking it', () => {
+  const dir = tempDir('reload-hup');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  let port: number;
+  let child: ReturnType<typeof spawnDaemon>;
+  let url: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    writeConfig(file, dataDir, [sheet('first')], { server: { port } });
+    child = spawnDaemon(['--config', file], { ADMIN_TOKEN: TOKEN, PORT: String(port), LOG_FORMAT: 'json' });
+    url = (await child.waitFor(/listening on (http:\/\/\S+)/, 60_000))[1];
+  }, 90_000);
+
+  afterAll(async () => {
+    await child?.stop();
+    dir.remove();
+  });
+
+  async function cliAsks(env: NodeJS.ProcessEnv): Promise<{ stdout: string[]; stderr: string[] }> {
+    const stdout: string[] = [];
+    const stderr: string[] = [];
+    const out: CliOutput = { line: (t) => stdout.push(t), error: (t) => stderr.push(t), isTTY: false };
+    const cli = await createCliApp(['node', 'cli.js', '--config', file], { PATH: process.env.PATH, LOG_LEVEL: 'error', ...env });
+    try {
+      await askDaemonToReload(cli.context, file, env, out);
+    } finally {
+      await cli.close();
+    }
+    return { stdout, stderr };
+  }
+
+  it('SIGHUP reads the file again: a connection added; the process keeps running', async () => {
+    writeConfig(file, dataDir, [sheet('first'), sheet('second', '*/10 * * * *')], { server: { port } });
+    child.proc.kill('SIGHUP');
+    await child.waitFor(/reloaded: connections added second/, 20_000);
+    expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'second']);
+    expect(child.proc.exitCode).toBeNull();
+  }, 30_000);
+
+  it('SIGHUP with a file that does not load: the problems logged, the old config kept, the process alive', async () => {
+    writeConfig(file, dataDir, [sheet('first', 'every minute')], { server: { port } });
+    child.proc.kill('SIGHUP');
+    await child.waitFor(/was not reloaded \(1 problem\); the running one stays[\s\S]*connections\[0\]\.schedule/, 20_000);
+    expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'second']);
+    expect(child.proc.exitCode).toBeNull();
+  }, 30_000);
+
+  it('the CLI asks the daemon through its admin API (the address and token of the config)', async () => {
+    // as init writes it for the real service: the tracker section waits for a restart, and the CLI says so
+    writeConfig(file, dataDir, [sheet('first'), sheet('second', '*/10 * * * *'), sheet('third')], { server: { port }, tracker: { timeout_ms: 20000 } });
+    const said = await cliAsks({ ADMIN_TOKEN: TOKEN, PORT: String(port) });
+    expect(said).toEqual({
+      stdout: [
+        `the running daemon at http://127.0.0.1:${port} reloaded the config (connections added: third; changed: none; removed: none)`,
+        'tracker changed too: restart the daemon for it to take effect',
+      ],
+      stderr: [],
+    });
+    expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'second', 'third']);
+  }, 60_000);
+
+  it('the CLI sends SIGHUP to the daemon of the same store when its admin API cannot be reached', async () => {
+    writeConfig(file, dataDir, [sheet('first'), sheet('third')], { server: { port } });
+    const pid = child.proc.pid;
+    // a port nobody listens on: the admin API is not reached, the store's daemon row (pid, this host) is
+    const said = await cliAsks({ ADMIN_TOKEN: TOKEN, PORT: String(await freePort()) });
+    expect(said.stdout).toEqual([`sent SIGHUP to the running daemon (pid ${pid}): it reads ${file} again and logs what changed`]);
+    await child.waitFor(/reloaded: connections removed second/, 20_000);
+    expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'third']);
+  }, 60_000);
+
+  it('the CLI says plainly when no daemon can be reached', async () => {
+    const other = tempDir('reload-none');
+    try {
+      const lone = join(other.path, 'tracker-sync.yaml');
+      writeConfig(lone, join(other.path, 'data'), [sheet('first')], { server: { port: await freePort() } });
+      const stdout: string[] = [];
+      const out: CliOutput = { line: (t) => stdout.push(t), error: (t) => stdout.push(t), isTTY: false };
+      const cli = await createCliApp(['node', 'cli.js', '--config', lone], { PATH: process.env.PATH, LOG_LEVEL: 'error' });
+      try {
+        await askDaemonToReload(cli.context, lone, { ADMIN_TOKEN: TOKEN }, out);
+      } finally {
+        await cli.close();
+      }
+      expect(stdout).toEqual(['no running daemon was reached: restart the daemon or send it SIGHUP to take the new config']);
+    } finally {
+      other.remove();
+    }
+  }, 60_000);
+});
