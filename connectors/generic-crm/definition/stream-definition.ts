@@ -115,10 +115,20 @@ export class EnrichOptionalDefinition {
   @IsOptional() @IsArray() @IsInt({ each: true }) statuses?: number[];
   /** texts of an error answer (any status, or an error object in a 2xx) that mean the same (the CRM's own code) */
   @IsOptional() @IsArray() @IsString({ each: true }) body_contains?: string[];
-  /** dotted path, in a 2xx answer, of an error that means the same (Bitrix24 batch `result.result_error.rows`) */
+  /**
+   * dotted path, in a 2xx answer, of the errors of a batch's commands, keyed by command (Bitrix24 `batch`:
+   * `result.result_error`). The request is refused when every command failed with a text of `body_contains`;
+   * any other failed command leaves out the records of its key alone, with a warning naming each.
+   */
   @IsOptional() @IsString() error_path?: string;
+  /** dotted path of the commands that answered (Bitrix24 `result.result`): with any there, the batch was not refused */
+  @IsOptional() @IsString() answers_path?: string;
+  /** =JSONata over a command's key (`$`) giving the key of the records it was for (`=$substring($, 1)` for 'd201'); default the key */
+  @IsOptional() @IsString() command_id?: string;
   /** how to grant it, for the warning and `check` */
   @IsOptional() @IsString() grant?: string;
+  /** how to grant it when the refusal names this text (the CRM's code): the cause decides the advice */
+  @IsOptional() @IsObject() grants?: Record<string, string>;
 }
 
 /**
