@@ -5,7 +5,8 @@ import { RequestSpec } from './http/requester';
 import { SourceError } from './http/source-error';
 import { mapEmbedded, mapPage, PageInputs, ReadStats } from './page-mapper';
 import { PageSpill, RawPage, SpillWriter } from './page-spill';
-import { PageState } from './pagination/paginator';
+import { PaginatorDefinition, RequestDefinition } from './definition/stream-definition';
+import { Paginator, PageState } from './pagination/paginator';
 import { RepeatGuard } from './pagination/repeat-guard';
 import { Reslicer } from './pagination/reslicer';
 import { getPath } from './records/paths';
@@ -76,27 +77,35 @@ async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: Rea
 async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition): AsyncGenerator<RawPage> {
   const { pages: plan, requester, context } = inputs;
   const guard = new RepeatGuard(inputs.where);
-  let state = plan.paginator.first();
+  const way = readWay(inputs);
+  let state = way.paginator.first();
   while (!context.signal?.aborted) {
-    const spec = await requestFor(inputs, state, reslice.sliceStart);
+    const spec = await requestFor(inputs, way.request ?? {}, way.definition, state, reslice.sliceStart);
     const description = requester.describe(spec);
     guard.beforeRequest(description);
     const answer = await requester.send(spec);
     const raw = selectRecords(answer.body, plan.definition.records ?? '', answer.url);
-    const totalPath = plan.definition.paginator?.total_path;
+    const totalPath = way.definition?.total_path;
     if (totalPath) position.answered(Number(getPath(answer.body, totalPath)));
     if (raw.length > 0) guard.afterPage(JSON.stringify(raw), description);
     await writer?.write(raw);
     yield raw;
-    const next = plan.paginator.next(state, answer, raw.length);
+    const next = way.paginator.next(state, answer, raw.length, raw);
     if (!next) return;
     if (reslice.shouldRestart(next)) {
-      state = plan.paginator.first();
+      state = way.paginator.first();
       position.restarted();
     } else {
       state = next;
     }
   }
+}
+
+/** A read without a cursor goes the stream's `first_read` way when it has one. */
+function readWay(inputs: StreamReadInputs): { request: RequestDefinition | undefined; paginator: Paginator; definition: PaginatorDefinition | undefined } {
+  const plan = inputs.pages;
+  if (inputs.cursor.since === null && plan.firstRead) return plan.firstRead;
+  return { request: plan.definition.request, paginator: plan.paginator, definition: plan.definition.paginator };
 }
 
 /**
@@ -123,21 +132,22 @@ class SourcePosition {
   }
 }
 
-async function requestFor(inputs: StreamReadInputs, state: PageState, sliceStart: Date | null): Promise<RequestSpec> {
+async function requestFor(
+  inputs: StreamReadInputs, request: RequestDefinition, paginator: PaginatorDefinition | undefined, state: PageState, sliceStart: Date | null,
+): Promise<RequestSpec> {
   const { pages: plan, source, cursor } = inputs;
-  const request = plan.definition.request ?? {};
   const method = request.method ?? 'GET';
   const variables: TemplateVariables = {
     // undefined on a first run: a lone "{{cursor}}" is then left out of the request
     cursor: sliceStart ? formatDate(sliceStart, plan.cursorFormat.format, plan.cursorFormat.timezone) : undefined,
     until: formatDate(cursor.until, plan.cursorFormat.format, plan.cursorFormat.timezone),
     visit_field: source.visit_field,
-    page_size: plan.definition.paginator?.page_size,
+    page_size: paginator?.page_size,
   };
   const query = (await renderTemplate(request.query ?? {}, variables)) as Record<string, unknown>;
   let body = request.body === undefined ? undefined : await renderTemplate(request.body, variables);
   if (state.url) return { method, path: state.url, body, headers: request.headers };
-  const inject = plan.definition.paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
+  const inject = paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
   if (inject === 'body') body = { ...((body as object) ?? {}), ...state.params };
   else if (inject === 'query') Object.assign(query, state.params);
   const path = String(await renderTemplate(request.path ?? '', variables));

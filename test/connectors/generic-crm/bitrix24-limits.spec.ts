@@ -53,7 +53,9 @@ describe('Bitrix24 batch: one bad command leaves out its deal alone', () => {
     const enrich = preset.streams.deals.enrich.map((entry) => (entry.name === 'product_rows' ? { ...entry, batch_size: 60 } : entry));
     const crm = bitrix24.createCrm({ moreDeals: 60, richDeals: true, pageSize: 70 });
     await withServer(crm, async (server) => {
-      const { records, logs } = await readAll(connector, 'deals', { ...bitrix24.settings(server.url), streams: { deals: { enrich } } }, { connectionId: 'b24' });
+      // an incremental read (pages of `start`, 70 here) brings the 63 deals in one page
+      const since = new Date('2024-01-01T00:00:00Z');
+      const { records, logs } = await readAll(connector, 'deals', { ...bitrix24.settings(server.url), streams: { deals: { enrich } } }, { connectionId: 'b24', since });
       expect(records).toHaveLength(63);
       const without = (records as WithFeatures[]).filter((r) => r.products === undefined && r.id !== '202').map((r) => r.id);
       expect(without).toHaveLength(10);
@@ -123,7 +125,8 @@ describe('Bitrix24 OPERATION_TIME_LIMIT', () => {
     const crm = bitrix24.createCrm({ operationTimeLimit: { method: 'crm.item.list', afterCalls: 1, resetInMs: 1500 } });
     await withServer(crm, async (server) => {
       const started = Date.now();
-      const { records } = await readAll(connector, 'deals', bitrix24.settings(server.url));
+      // an incremental read: pages of 2 by `start`
+      const { records } = await readAll(connector, 'deals', bitrix24.settings(server.url), { since: new Date('2024-01-01T00:00:00Z') });
       expect(records.map((r) => r.id)).toEqual(['201', '202', '203']);
       const lists = server.requests.filter((r) => r.path.endsWith('crm.item.list.json'));
       // page 1, page 2 blocked once, page 2 after the reset: no burst of quick retries
@@ -138,10 +141,32 @@ describe('Bitrix24 large reads: updatedTime ties', () => {
   it('deals of one updatedTime are ordered by id too, so pages of `start` neither repeat nor skip one', async () => {
     // nine deals saved in one second (an import): the portal orders such ties as it likes unless told `order[id]`
     await withServer(bitrix24.createCrm({ moreDeals: 9, sameUpdatedTime: '2024-01-17T09:00:00+03:00' }), async (server) => {
-      const { records } = await readAll(connector, 'deals', bitrix24.settings(server.url));
+      const { records } = await readAll(connector, 'deals', bitrix24.settings(server.url), { since: new Date('2024-01-01T00:00:00Z') });
       const ids = records.map((r) => r.id);
       expect(ids.slice(3).sort()).toEqual(Array.from({ length: 9 }, (_, i) => String(1201 + i)));
       expect(server.requests.find((r) => r.path.endsWith('crm.item.list.json'))!.query.get('order[id]')).toBe('ASC');
+    });
+  });
+});
+
+describe('Bitrix24 large reads: the first read by id (huge-data.md)', () => {
+  it('a deal deleted mid-read shifts no page: `filter[>id]` of the last id, `order[id]`, `start=-1`, every other deal read', async () => {
+    // pages of 50 either way; deal 201 goes after the first page was answered
+    await withServer(bitrix24.createCrm({ moreDeals: 60, pageSize: 50, deleteAfterList: [201] }), async (server) => {
+      const { records } = await readAll(connector, 'deals', bitrix24.settings(server.url));
+      expect(records).toHaveLength(63);
+      const lists = server.requests.filter((r) => r.path.endsWith('crm.item.list.json'));
+      expect(lists.map((r) => [r.query.get('start'), r.query.get('filter[>id]'), r.query.get('order[id]'), r.query.get('order[updatedTime]')])).toEqual([
+        ['-1', null, 'ASC', null], ['-1', '1247', 'ASC', null],
+      ]);
+    });
+  });
+
+  it('a later read pages by `start` over updatedTime (then id) from the cursor', async () => {
+    await withServer(bitrix24.createCrm(), async (server) => {
+      await readAll(connector, 'deals', bitrix24.settings(server.url), { since: new Date('2024-01-15T11:30:00Z') });
+      const list = server.requests.find((r) => r.path.endsWith('crm.item.list.json'))!;
+      expect([list.query.get('start'), list.query.get('order[updatedTime]'), list.query.get('order[id]'), list.query.get('filter[>id]')]).toEqual([null, 'ASC', 'ASC', null]);
     });
   });
 });
