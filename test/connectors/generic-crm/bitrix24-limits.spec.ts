@@ -111,6 +111,24 @@ describe('Bitrix24 user.get: 50 users a page', () => {
     });
   });
 
+  it('lead_delivery.responsible: a webhook without the user scope is told so, not "no user"', async () => {
+    const crm = bitrix24.createCrm();
+    const refusing: FixtureHandler = (request, server) => {
+      const commands = Object.keys((request.body?.cmd ?? {}) as Record<string, string>);
+      if (!request.path.endsWith('/batch.json') || !String(Object.values(request.body?.cmd ?? {})[0]).startsWith('user.get')) return crm.handler(request, server);
+      const denied = Object.fromEntries(commands.map((key) => [key, { error: 'insufficient_scope', error_description: '' }]));
+      return { body: { result: { result: [], result_error: denied, result_total: [], result_next: [], result_time: [] } } };
+    };
+    await withServer({ handler: refusing }, async (server) => {
+      const plain = { ...bitrix24.settings(server.url), lead_delivery: responsibleOnPage3 };
+      const settings = toSettingsInstance(connector.settingsClass, plain);
+      const result = await connector.check(settings, { connectionId: 'b24', settings, logger: { log: () => {}, warn: () => {} } });
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/user\.get answered .*insufficient_scope/);
+      expect(result.message).not.toMatch(/no user/);
+    });
+  });
+
   it('discover lists all 120 users', async () => {
     await withServer(bitrix24.createCrm({ moreUsers: 117 }), async (server) => {
       const settings = toSettingsInstance(connector.settingsClass, bitrix24.settings(server.url));
