@@ -37,8 +37,9 @@ export class RetryPolicy {
     return status === 429 ? 'HTTP 429 too many requests' : `HTTP ${status}`;
   }
 
+  /** a rule's own attempts; never more than one where the caller allows one (a create is sent once) */
   attemptsFor(rule: RetryAnswerDefinition | undefined): number {
-    return rule?.max_attempts ?? this.maxAttempts;
+    return this.maxAttempts === 1 ? 1 : rule?.max_attempts ?? this.maxAttempts;
   }
 
   /**

@@ -153,6 +153,19 @@ describe('Bitrix24 OPERATION_TIME_LIMIT', () => {
       expect(Date.now() - started).toBeLessThan(10_000);
     });
   });
+
+  it('a command blocked inside batch (OPERATION_TIME_LIMIT in result_error, HTTP 200): the batch is sent again (backing off) until the method is free, no deal loses its products', async () => {
+    const crm = bitrix24.createCrm({ operationTimeLimit: { method: 'crm.item.productrow.list', afterCalls: 2, resetInMs: 1500 } });
+    await withServer(crm, async (server) => {
+      const { records, logs } = await readAll(connector, 'deals', bitrix24.settings(server.url));
+      expect(features(records)).toEqual([['201', 2, 3], ['202', null, 1], ['203', 1, 2]]);
+      expect(logs.filter((l) => l.includes('left out'))).toEqual([]);
+      const rowBatches = server.requests.filter((r) => r.path.endsWith('/batch.json') && String(Object.values(r.body.cmd)[0]).startsWith('crm.item.productrow.list'));
+      // the batch answer names no reset time (a batch is not accounted): backed off (base_ms 5 here) past the reset
+      expect(rowBatches.length).toBeGreaterThanOrEqual(2);
+      expect(rowBatches[rowBatches.length - 1].at - rowBatches[0].at).toBeGreaterThanOrEqual(1000);
+    });
+  });
 });
 
 describe('Bitrix24 large reads: updatedTime ties', () => {
