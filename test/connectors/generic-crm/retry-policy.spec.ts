@@ -1,7 +1,7 @@
 import { RetryPolicy } from '../../../connectors/generic-crm/http/retry-policy';
 
 describe('generic-crm RetryPolicy: an extra rule with its own attempts and reset time', () => {
-  const rule = { body_contains: '"OPERATION_TIME_LIMIT"', reset_at_path: 'time.operating_reset_at', max_wait_ms: 600_000, max_attempts: 15 };
+  const rule = { body_contains: '"error":"OPERATION_TIME_LIMIT"', reset_at_path: 'time.operating_reset_at', max_wait_ms: 600_000, max_attempts: 15 };
 
   it('matches the code in any answer (a 429, or a batch command in a 200) and takes its own attempts', () => {
     const policy = new RetryPolicy({ extra: [rule] });
