@@ -9,7 +9,7 @@ export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './c
 /** lead delivery (proxy leads as CRM deals): the optional `leads` capability and its errors */
 export * from './connectors/lead-delivery';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
-export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseRetryAfterMs, sleep } from './http/retry-policy';
+export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
 export type { Backoff } from './http/retry-policy';
 /** the cron check of the scheduler: why a schedule is not usable (undefined when it is) */
 export { cronProblem } from './config/cron-expression';

@@ -63,7 +63,7 @@ export async function mapPage(
   const page: Page & { rejected: RejectedInput[] } = { records: [], refs: [], rejected: [] };
   for (const [index, item] of selected.entries()) {
     const ref = `${plan.stream} page ${stats.pages} item ${index + 1}`;
-    const result = await mapRecord(plan, item, custom, inputs.enrich.leftOut());
+    const result = await mapRecord(plan, item, custom, await inputs.enrich.leftOutOf(item, async () => `${recordName(plan)} ${await idOf(plan, item)}`));
     if (result.rejected) {
       const rawText = inputs.redact(excerpt(JSON.stringify(item)));
       page.rejected.push({ ...result.rejected, ref, excerpt: rawText });
@@ -119,7 +119,7 @@ export async function mapEmbedded(
   const rejected: RejectedInput[] = [];
   for (const { item, owner } of found) {
     const ref = `${plan.stream} in ${owners.stream} ${owner.id} (page ${stats.pages})`;
-    const result = await mapRecord(plan, item, custom, inputs.enrich.leftOut());
+    const result = await mapRecord(plan, item, custom, await inputs.enrich.leftOutOf(item, async () => `${recordName(plan)} ${await idOf(plan, item)}`));
     if (result.rejected) {
       rejected.push({ ...result.rejected, ref, excerpt: inputs.redact(excerpt(JSON.stringify(item))) });
       stats.rejected++;
@@ -163,6 +163,11 @@ async function mapRecord(plan: StreamPlan, item: Record<string, unknown>, custom
     if (!(error instanceof FieldError)) throw error;
     return { rejected: { id: await idOf(plan, item), field: error.field, reason: error.message } };
   }
+}
+
+/** 'deal', 'client', 'manager' (or the stream's own name), for messages about one record */
+function recordName(plan: StreamPlan): string {
+  return ({ deals: 'deal', clients: 'client', managers: 'manager' } as Record<string, string>)[plan.stream] ?? plan.stream;
 }
 
 async function idOf(plan: StreamPlan, item: Record<string, unknown>): Promise<string> {

@@ -1,5 +1,6 @@
 import type { CoreStream } from 'tracker-sync/connector';
-import { StreamDefinition } from './definition/stream-definition';
+import { deepMerge } from './definition/merge';
+import { PaginatorDefinition, StreamDefinition } from './definition/stream-definition';
 import { Requester } from './http/requester';
 import { Paginator } from './pagination/paginator';
 import { createPaginator } from './pagination/strategies';
@@ -17,6 +18,8 @@ export interface StreamPlan {
   fields: CompiledField[];
   filter: ((record: unknown) => Promise<unknown>) | null;
   paginator: Paginator;
+  /** a read without a cursor: its request (merged over the stream's) and paginator, when the stream has its own */
+  firstRead: { request: StreamDefinition['request']; paginator: Paginator; definition: PaginatorDefinition | undefined } | null;
   build: BuildOptions;
   /** how `{{cursor}}` is written */
   cursorFormat: DateSpec;
@@ -43,6 +46,13 @@ export function planStream(stream: CoreStream, given: StreamDefinition, source: 
     fields,
     filter: definition.filter ? compileExpression(definition.filter.replace(/^=/, ''), `${where}.filter`) : null,
     paginator: createPaginator(definition.paginator),
+    firstRead: definition.first_read
+      ? {
+        request: deepMerge(definition.request ?? {}, definition.first_read.request ?? {}),
+        paginator: createPaginator(definition.first_read.paginator ?? definition.paginator),
+        definition: definition.first_read.paginator ?? definition.paginator,
+      }
+      : null,
     incremental: !!incremental,
     cursorFormat: {
       format: incremental?.cursor_format ?? incremental?.format ?? 'iso',

@@ -1,12 +1,12 @@
 import type { Page, ReadContext, SourceProgress } from 'tracker-sync/connector';
 import { saveStageCounts } from './discovery/stage-counts';
 import { formatDate } from './dates';
-import { RequestDefinition } from './definition/stream-definition';
 import { RequestSpec } from './http/requester';
 import { SourceError } from './http/source-error';
 import { mapEmbedded, mapPage, PageInputs, ReadStats } from './page-mapper';
 import { PageSpill, RawPage, SpillWriter } from './page-spill';
-import { PageState } from './pagination/paginator';
+import { PaginatorDefinition, RequestDefinition } from './definition/stream-definition';
+import { Paginator, PageState } from './pagination/paginator';
 import { RepeatGuard } from './pagination/repeat-guard';
 import { Reslicer } from './pagination/reslicer';
 import { getPath } from './records/paths';
@@ -78,13 +78,17 @@ async function* rawPages(inputs: StreamReadInputs, reslice: Reslicer, stats: Rea
 async function* fetchPages(inputs: StreamReadInputs, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition): AsyncGenerator<RawPage> {
   const { pages: plan } = inputs;
   const guard = new RepeatGuard(inputs.where);
-  const first = plan.definition.request ?? {};
-  for (const [index, request] of [first, ...(plan.definition.more_requests ?? []).map((more) => mergedRequest(first, more))].entries()) {
+  const way = readWay(inputs);
+  const lists: ReadWay[] = [
+    way,
+    ...(plan.definition.more_requests ?? []).map((more) => ({ ...mainWay(plan), request: mergedRequest(plan.definition.request ?? {}, more) })),
+  ];
+  for (const [index, list] of lists.entries()) {
     if (index > 0) {
       reslice.startOver(inputs.cursor.since);
       position.restarted(); // its total (total_path) adds to what the lists before it fetched
     }
-    yield* fetchList(inputs, request, reslice, writer, position, guard);
+    yield* fetchList(inputs, list, reslice, writer, position, guard);
   }
 }
 
@@ -93,30 +97,44 @@ function mergedRequest(base: RequestDefinition, more: RequestDefinition): Reques
 }
 
 async function* fetchList(
-  inputs: StreamReadInputs, request: RequestDefinition, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition, guard: RepeatGuard,
+  inputs: StreamReadInputs, way: ReadWay, reslice: Reslicer, writer: SpillWriter | null, position: SourcePosition, guard: RepeatGuard,
 ): AsyncGenerator<RawPage> {
   const { pages: plan, requester, context } = inputs;
-  let state = plan.paginator.first();
+  let state = way.paginator.first();
   while (!context.signal?.aborted) {
-    const spec = await requestFor(inputs, request, state, reslice.sliceStart);
+    const spec = await requestFor(inputs, way.request ?? {}, way.definition, state, reslice.sliceStart);
     const description = requester.describe(spec);
     guard.beforeRequest(description);
     const answer = await requester.send(spec);
     const raw = selectRecords(answer.body, plan.definition.records ?? '', answer.url);
-    const totalPath = plan.definition.paginator?.total_path;
+    const totalPath = way.definition?.total_path;
     if (totalPath) position.answered(Number(getPath(answer.body, totalPath)));
     if (raw.length > 0) guard.afterPage(JSON.stringify(raw), description);
     await writer?.write(raw);
     yield raw;
-    const next = plan.paginator.next(state, answer, raw.length);
+    const next = way.paginator.next(state, answer, raw.length, raw);
     if (!next) return;
     if (reslice.shouldRestart(next)) {
-      state = plan.paginator.first();
+      state = way.paginator.first();
       position.restarted();
     } else {
       state = next;
     }
   }
+}
+
+/** One list of the stream: the request, its paginator and the paginator's settings. */
+type ReadWay = { request: RequestDefinition | undefined; paginator: Paginator; definition: PaginatorDefinition | undefined };
+
+/** A read without a cursor goes the stream's `first_read` way when it has one. */
+function readWay(inputs: StreamReadInputs): ReadWay {
+  const plan = inputs.pages;
+  if (inputs.cursor.since === null && plan.firstRead) return plan.firstRead;
+  return mainWay(plan);
+}
+
+function mainWay(plan: StreamReadInputs['pages']): ReadWay {
+  return { request: plan.definition.request, paginator: plan.paginator, definition: plan.definition.paginator };
 }
 
 /**
@@ -143,7 +161,9 @@ class SourcePosition {
   }
 }
 
-async function requestFor(inputs: StreamReadInputs, request: RequestDefinition, state: PageState, sliceStart: Date | null): Promise<RequestSpec> {
+async function requestFor(
+  inputs: StreamReadInputs, request: RequestDefinition, paginator: PaginatorDefinition | undefined, state: PageState, sliceStart: Date | null,
+): Promise<RequestSpec> {
   const { pages: plan, source, cursor } = inputs;
   const method = request.method ?? 'GET';
   const variables: TemplateVariables = {
@@ -151,12 +171,12 @@ async function requestFor(inputs: StreamReadInputs, request: RequestDefinition, 
     cursor: sliceStart ? formatDate(sliceStart, plan.cursorFormat.format, plan.cursorFormat.timezone) : undefined,
     until: formatDate(cursor.until, plan.cursorFormat.format, plan.cursorFormat.timezone),
     visit_field: source.visit_field,
-    page_size: plan.definition.paginator?.page_size,
+    page_size: paginator?.page_size,
   };
   const query = (await renderTemplate(request.query ?? {}, variables)) as Record<string, unknown>;
   let body = request.body === undefined ? undefined : await renderTemplate(request.body, variables);
   if (state.url) return { method, path: state.url, body, headers: request.headers };
-  const inject = plan.definition.paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
+  const inject = paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
   if (inject === 'body') body = { ...((body as object) ?? {}), ...state.params };
   else if (inject === 'query') Object.assign(query, state.params);
   const path = String(await renderTemplate(request.path ?? '', variables));

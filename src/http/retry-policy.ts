@@ -45,6 +45,18 @@ export function parseRetryAfterMs(header: unknown, maxMs = Infinity, now = Date.
   return Math.min(maxMs, Math.max(0, Math.round(ms)));
 }
 
+/**
+ * A reset time some APIs name in the body of a 429 instead of `Retry-After` (Bitrix24's `operating_reset_at`):
+ * a Unix time in seconds (a number or its text), as ms from now, capped at maxMs; null when absent, unreadable
+ * or already past (the limit did not lift: the caller backs off instead).
+ */
+export function parseResetAtMs(value: unknown, maxMs = Infinity, now = Date.now()): number | null {
+  const seconds = typeof value === 'number' ? value : typeof value === 'string' && /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : NaN;
+  if (!Number.isFinite(seconds)) return null;
+  const ms = Math.ceil(seconds * 1000 - now);
+  return ms > 0 ? Math.min(maxMs, ms) : null;
+}
+
 /** Waits `ms`; an abort ends the wait at once (the caller then sees `signal.aborted`). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {

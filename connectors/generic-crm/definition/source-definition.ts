@@ -44,6 +44,15 @@ export interface KindRateLimitDefinition {
 export class RetryAnswerDefinition {
   @IsOptional() @IsInt() status?: number;
   @IsOptional() @IsString() body_contains?: string;
+  /**
+   * dotted path of the Unix time (seconds) when the limit lifts, read in this answer or else in the last successful
+   * answer of the same path (Bitrix24's OPERATION_TIME_LIMIT: `time.operating_reset_at`): the retry waits until then
+   */
+  @IsOptional() @IsString() reset_at_path?: string;
+  /** the longest wait for that time (default 600000: 10 minutes) */
+  @IsOptional() @IsInt() @Min(0) max_wait_ms?: number;
+  /** attempts for this answer (default retry.max_attempts) */
+  @IsOptional() @IsInt() @Min(1) max_attempts?: number;
 }
 
 export class RetryDefinition {

@@ -20,7 +20,7 @@ export class RequestDefinition {
   @IsOptional() @IsObject() headers?: Record<string, string>;
 }
 
-export const PAGINATOR_TYPES = ['none', 'page_number', 'offset', 'cursor', 'next_url', 'link_header'] as const;
+export const PAGINATOR_TYPES = ['none', 'page_number', 'offset', 'cursor', 'next_url', 'link_header', 'keyset'] as const;
 export type PaginatorType = (typeof PAGINATOR_TYPES)[number];
 
 export class PaginatorDefinition {
@@ -42,9 +42,11 @@ export class PaginatorDefinition {
   /** cursor: dotted path of the next token in the body, and the parameter that sends it back */
   @IsOptional() @IsString() token_path?: string;
   @IsOptional() @IsString() token_param?: string;
+  /** keyset: the field of the page's last record whose value goes into token_param (`id` into `filter[>id]`) */
+  @IsOptional() @IsString() key_field?: string;
   /** next_url: dotted path of the next page's URL in the body */
   @IsOptional() @IsString() url_path?: string;
-  /** a page shorter than page_size is the last one (page_number, offset) */
+  /** a page shorter than page_size is the last one (page_number, offset, keyset) */
   @IsOptional() @IsBoolean() stop_on_short_page?: boolean;
   /**
    * Search endpoints that cap the reachable offset (HubSpot: 10,000): when the numeric token would reach it,
@@ -115,10 +117,20 @@ export class EnrichOptionalDefinition {
   @IsOptional() @IsArray() @IsInt({ each: true }) statuses?: number[];
   /** texts of an error answer (any status, or an error object in a 2xx) that mean the same (the CRM's own code) */
   @IsOptional() @IsArray() @IsString({ each: true }) body_contains?: string[];
-  /** dotted path, in a 2xx answer, of an error that means the same (Bitrix24 batch `result.result_error.rows`) */
+  /**
+   * dotted path, in a 2xx answer, of the errors of a batch's commands, keyed by command (Bitrix24 `batch`:
+   * `result.result_error`). The request is refused when every command failed with a text of `body_contains`;
+   * any other failed command leaves out the records of its key alone, with a warning naming each.
+   */
   @IsOptional() @IsString() error_path?: string;
+  /** dotted path of the commands that answered (Bitrix24 `result.result`): with any there, the batch was not refused */
+  @IsOptional() @IsString() answers_path?: string;
+  /** =JSONata over a command's key (`$`) giving the key of the records it was for (`=$substring($, 1)` for 'd201'); default the key */
+  @IsOptional() @IsString() command_id?: string;
   /** how to grant it, for the warning and `check` */
   @IsOptional() @IsString() grant?: string;
+  /** how to grant it when the refusal names this text (the CRM's code): the cause decides the advice */
+  @IsOptional() @IsObject() grants?: Record<string, string>;
 }
 
 /**
@@ -157,6 +169,16 @@ export class EnrichDefinition {
 
 export const STREAM_NAMES = ['managers', 'clients', 'deals'] as const;
 
+/**
+ * A read without a cursor (the first, or a full one) of a source whose pages by offset shift when a record is
+ * deleted or moves mid-read: its own request (merged over the stream's; a query value null drops a key) and
+ * paginator, e.g. by id with a keyset (Bitrix24's settings/performance/huge-data.md).
+ */
+export class FirstReadDefinition {
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+}
+
 export class StreamDefinition {
   @IsOptional() @IsBoolean() enabled?: boolean;
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
@@ -179,6 +201,7 @@ export class StreamDefinition {
   /** JSONata predicate; records for which it is false are skipped */
   @IsOptional() @IsString() filter?: string;
   @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
+  @IsOptional() @ValidateNested() @Type(() => FirstReadDefinition) first_read?: FirstReadDefinition;
   @IsOptional() @ValidateNested() @Type(() => IncrementalDefinition) incremental?: IncrementalDefinition;
   @IsOptional() @ValidateNested() @Type(() => DatesDefinition) dates?: DatesDefinition;
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;

@@ -48,6 +48,9 @@ export interface RequesterOptions {
 
 /** Sends one request: rate-limited, retried, authenticated, its JSON parsed and checked for error objects. */
 export class Requester {
+  /** request path -> the reset times (retry `reset_at_path`) its last successful answer named */
+  private readonly resets = new Map<string, Record<string, unknown>>();
+
   constructor(private readonly options: RequesterOptions) {}
 
   /** A stable text of the request (for the repeated-request guard). */
@@ -90,8 +93,12 @@ export class Requester {
         continue;
       }
       const retryReason = retry.retryReason(response.status, text);
-      if (retryReason && attempt < retry.maxAttempts) {
-        await sleep(retry.delayMs(attempt, header(response, 'retry-after')), this.options.signal);
+      const rule = retryReason ? retry.ruleFor(response.status, text) : undefined;
+      if (retryReason && attempt < retry.attemptsFor(rule)) {
+        const reset = rule?.reset_at_path
+          ? { rule, at: getPath(jsonOrUndefined(text), rule.reset_at_path) ?? this.resets.get(spec.path)?.[rule.reset_at_path] }
+          : undefined;
+        await sleep(retry.delayMs(attempt, header(response, 'retry-after'), reset), this.options.signal);
         continue;
       }
       if (retryReason || response.status >= 400) {
@@ -105,8 +112,17 @@ export class Requester {
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
+      this.rememberResets(spec.path, body);
       return { status: response.status, headers: flatHeaders(response), body, url: where(), bytes: text.length };
     }
+  }
+
+  /** "For the first retry, refer to operating_reset_at from the last successful response" (Bitrix24's limits page) */
+  private rememberResets(path: string, body: unknown): void {
+    const paths = this.options.retry.resetPaths;
+    if (paths.length === 0) return;
+    const found = Object.fromEntries(paths.map((resetPath) => [resetPath, getPath(body, resetPath)]).filter(([, value]) => value !== undefined));
+    if (Object.keys(found).length) this.resets.set(path, found);
   }
 
   private transmit(request: OutgoingRequest): Promise<AxiosResponse<string>> {

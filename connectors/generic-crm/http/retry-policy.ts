@@ -1,5 +1,8 @@
-import { backoffDelayMs, Backoff, isDailyQuotaSpent, isRetryableStatus, parseRetryAfterMs } from 'tracker-sync/connector';
-import { RetryDefinition } from '../definition/source-definition';
+import { backoffDelayMs, Backoff, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs } from 'tracker-sync/connector';
+import { RetryAnswerDefinition, RetryDefinition } from '../definition/source-definition';
+
+/** The longest wait for a reset time an answer names, unless its rule says otherwise (Bitrix24's window is 10 minutes). */
+export const DEFAULT_MAX_RESET_WAIT_MS = 600_000;
 
 /** A source's `retry` settings over the shared policy (src/http/retry-policy.ts): attempts, waits, extra answers to retry. */
 export class RetryPolicy {
@@ -11,21 +14,40 @@ export class RetryPolicy {
     this.backoff = { baseMs: definition.base_ms ?? 1000, maxMs: definition.max_ms ?? 60_000, jitter: false };
   }
 
-  /** why this answer deserves another attempt, or null */
-  retryReason(status: number, text: string): string | null {
-    const extra = (this.definition.extra ?? []).find(
+  /** the `extra` rule this answer matches, if any */
+  ruleFor(status: number, text: string): RetryAnswerDefinition | undefined {
+    return (this.definition.extra ?? []).find(
       (rule) =>
         (rule.status === undefined || rule.status === status) &&
         (rule.body_contains === undefined || text.includes(rule.body_contains)) &&
         (rule.status !== undefined || rule.body_contains !== undefined),
     );
+  }
+
+  /** the paths of reset times to remember from successful answers */
+  get resetPaths(): string[] {
+    return (this.definition.extra ?? []).flatMap((rule) => (rule.reset_at_path ? [rule.reset_at_path] : []));
+  }
+
+  /** why this answer deserves another attempt, or null */
+  retryReason(status: number, text: string): string | null {
+    const extra = this.ruleFor(status, text);
     if (extra) return `HTTP ${status}${extra.body_contains ? ` ${extra.body_contains}` : ''}`;
     if (!isRetryableStatus(status) || isDailyQuotaSpent(status, text)) return null;
     return status === 429 ? 'HTTP 429 too many requests' : `HTTP ${status}`;
   }
 
-  /** Retry-After (seconds or an HTTP date) wins over exponential backoff; both capped at max_ms. */
-  delayMs(attempt: number, retryAfter?: string): number {
-    return parseRetryAfterMs(retryAfter, this.backoff.maxMs) ?? backoffDelayMs(attempt, this.backoff);
+  /** a rule's own attempts; never more than one where the caller allows one (a create is sent once) */
+  attemptsFor(rule: RetryAnswerDefinition | undefined): number {
+    return this.maxAttempts === 1 ? 1 : rule?.max_attempts ?? this.maxAttempts;
+  }
+
+  /**
+   * A reset time the rule reads (until then, at most its max_wait_ms) wins; then Retry-After (seconds or an HTTP
+   * date); then exponential backoff. The last two capped at max_ms.
+   */
+  delayMs(attempt: number, retryAfter?: string, reset?: { at: unknown; rule: RetryAnswerDefinition }): number {
+    const untilReset = reset ? parseResetAtMs(reset.at, reset.rule.max_wait_ms ?? DEFAULT_MAX_RESET_WAIT_MS) : null;
+    return untilReset ?? parseRetryAfterMs(retryAfter, this.backoff.maxMs) ?? backoffDelayMs(attempt, this.backoff);
   }
 }

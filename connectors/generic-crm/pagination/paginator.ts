@@ -10,5 +10,5 @@ export interface PageState {
 export interface Paginator {
   first(): PageState;
   /** the next page, or null when this answer was the last one */
-  next(current: PageState, answer: SourceAnswer, recordCount: number): PageState | null;
+  next(current: PageState, answer: SourceAnswer, recordCount: number, records?: unknown[]): PageState | null;
 }

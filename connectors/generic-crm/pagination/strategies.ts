@@ -78,6 +78,25 @@ function isEmptyCollection(token: unknown): boolean {
   return typeof token === 'object' && token !== null && Object.keys(token).length === 0;
 }
 
+/**
+ * The next page asks for records past the last one's key (Bitrix24's `filter[>id]` with `start=-1`, huge-data.md):
+ * a record deleted or moved mid-read shifts no page. Ends on a short (or empty) page.
+ */
+export class KeysetPagination implements Paginator {
+  constructor(private readonly definition: PaginatorDefinition) {
+    if (!definition.key_field || !definition.token_param) throw new Error('paginator keyset needs key_field and token_param');
+  }
+  first(): PageState {
+    return { params: sizeParams(this.definition) };
+  }
+  next(current: PageState, _answer: SourceAnswer, recordCount: number, records: unknown[] = []): PageState | null {
+    if (isLastByCount(this.definition, recordCount)) return null;
+    const key = getPath(records[records.length - 1], this.definition.key_field!);
+    if (key === undefined || key === null || key === '') return null;
+    return { params: { ...current.params, [this.definition.token_param!]: key } };
+  }
+}
+
 /** The next page's URL in the body (amoCRM `_links.next.href`). */
 export class NextUrlPagination implements Paginator {
   constructor(private readonly definition: PaginatorDefinition) {
@@ -129,5 +148,7 @@ export function createPaginator(definition: PaginatorDefinition | undefined): Pa
       return new NextUrlPagination(d);
     case 'link_header':
       return new LinkHeaderPagination(d);
+    case 'keyset':
+      return new KeysetPagination(d);
   }
 }

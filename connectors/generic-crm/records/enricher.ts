@@ -46,6 +46,7 @@ export class EnrichSession {
         key: reader(definition.key ?? 'id', `${where}.key`),
         records: reader(definition.records ?? '', `${where}.records`),
         match: reader(definition.match ?? 'id', `${where}.match`),
+        commandId: definition.optional?.command_id ? reader(definition.optional.command_id, `${where}.optional.command_id`) : async (key) => key,
         mapping: definition.mapping ? compileMapping(definition.mapping, where) : null,
       };
       this.compiled.set(definition, found);
@@ -56,13 +57,35 @@ export class EnrichSession {
   /** The first refusal of a feature in a read warns; the feature is then left out of every later page. */
   refuse(definition: EnrichDefinition, answer: string): void {
     const what = definition.feature ?? definition.name;
-    const grant = definition.optional?.grant ? ` To send them: ${definition.optional.grant}.` : '';
+    const advice = grantFor(definition, answer);
+    const grant = advice ? ` To send them: ${advice}.` : '';
     const rest = definition.feature ? `The deals are sent without ${what}.` : 'The records are read without it.';
     const reason = `${what} left out: enrichment ${definition.name} was refused (${answer}).${grant} ${rest}`;
     this.unavailable.set(what, reason);
     this.warn(`${this.where}: ${reason}`);
   }
+
+  /**
+   * Features left out of this one record (a command of a batch failed for it: a catalog product deleted since the
+   * deal was saved, a deal deleted since the list), each warned naming the record; its other features still go.
+   */
+  async leftOutOf(item: Record<string, unknown>, name: () => Promise<string>): Promise<ReadonlySet<string>> {
+    const failed = item[LEFT_OUT] as Record<string, string> | undefined;
+    if (!failed) return this.leftOut();
+    const record = await name();
+    for (const [what, reason] of Object.entries(failed)) this.warn(`${this.where}: ${record}: ${what} left out for it alone: ${reason}`);
+    return new Set([...this.leftOut(), ...Object.keys(failed)]);
+  }
 }
+
+/** The advice of `grants` whose text the refusal names, else `grant`: a missing right is not a missing scope. */
+function grantFor(definition: EnrichDefinition, answer: string): string | undefined {
+  const byCause = Object.entries(definition.optional?.grants ?? {}).find(([text]) => answer.includes(text));
+  return byCause ? byCause[1] : definition.optional?.grant;
+}
+
+/** where a record keeps the features a failed command left out of it alone (feature -> reason) */
+const LEFT_OUT = '_left_out';
 
 const isFeature = (name: string): name is EnrichFeature => (ENRICH_FEATURES as readonly string[]).includes(name);
 
@@ -70,6 +93,8 @@ interface CompiledEnrich {
   key(record: unknown): Promise<unknown>;
   records(answer: unknown): Promise<unknown>;
   match(record: unknown): Promise<unknown>;
+  /** a failed command's key -> the key of the records it was for */
+  commandId(key: string): Promise<unknown>;
   mapping: CompiledField[] | null;
 }
 
@@ -116,6 +141,8 @@ export async function enrichPage(
     byPartition.get(key.partition)!.add(key.id);
   }
   const related = new Map<string, unknown[]>();
+  /** keys whose command failed alone -> the CRM's answer */
+  const failed = new Map<string, string>();
   const batchSize = definition.batch_size ?? 100;
   try {
     for (const [partition, idSet] of byPartition) {
@@ -125,7 +152,7 @@ export async function enrichPage(
         let pending = new Map<string, string>();
         const tokens = new Set<string>();
         for (let after: Record<string, string> | undefined; ; ) {
-          for await (const item of fetchBatch(definition, compiled, requester, after ? { ...batch, after } : batch)) {
+          for await (const item of fetchBatch(definition, compiled, requester, after ? { ...batch, after } : batch, failed)) {
             const owners = keysOf(await compiled.match(item));
             const value = compiled.mapping ? await readFields(compiled.mapping, item) : item;
             for (const key of owners) {
@@ -153,9 +180,12 @@ export async function enrichPage(
     session.refuse(definition, error.message);
     return;
   }
+  const what = definition.feature ?? definition.name;
   for (const [index, record] of records.entries()) {
     const previous = (record._related as Record<string, unknown> | undefined) ?? {};
     record._related = { ...previous, [definition.name]: recordKeys[index].flatMap((key) => related.get(key.id) ?? []) };
+    const failure = recordKeys[index].map((key) => failed.get(key.id)).find((reason) => reason !== undefined);
+    if (failure) record[LEFT_OUT] = { [what]: failure, ...((record[LEFT_OUT] as object | undefined) ?? {}) };
   }
 }
 
@@ -167,6 +197,7 @@ async function* fetchBatch(
   compiled: CompiledEnrich,
   requester: Requester,
   variables: TemplateVariables,
+  failed: Map<string, string>,
 ): AsyncGenerator<unknown> {
   const paginator = createPaginator(definition.paginator);
   const seen = new Set<string>();
@@ -176,6 +207,7 @@ async function* fetchBatch(
     if (seen.has(description)) throw new Error(`enrich ${definition.name}: the paginator came back to ${description}`);
     seen.add(description);
     const answer = await send(definition, requester, spec);
+    for (const [key, reason] of commandErrors(definition, spec, answer)) failed.set(String(await compiled.commandId(key)), reason);
     const found = answer.body === null ? undefined : await compiled.records(answer.body);
     // a JSONata selector answers a single match as the object itself
     const items = Array.isArray(found) ? found : typeof found === 'object' && found !== null ? [found] : [];
@@ -211,12 +243,29 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
     throw error;
   }
   if (optional?.error_path) {
-    const refusal = getPath(answer.body, optional.error_path);
-    if (refusal !== undefined && refusal !== null && refusal !== '' && !(Array.isArray(refusal) && refusal.length === 0)) {
-      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${JSON.stringify(refusal).slice(0, 200)}`);
+    const errors = entries(getPath(answer.body, optional.error_path));
+    const answered = optional.answers_path ? entries(getPath(answer.body, optional.answers_path)).length : 0;
+    const refusing = (error: unknown) => (optional.body_contains ?? []).some((needle) => JSON.stringify(error).includes(needle));
+    // the method itself refused (a missing scope or right fails every command alike); else each command is its records' own problem
+    if (errors.length && answered === 0 && errors.every(([, error]) => refusing(error))) {
+      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${JSON.stringify(Object.fromEntries(errors)).slice(0, 200)}`);
     }
   }
   return answer;
+}
+
+/** The failed commands of a batch answer that did not refuse the whole request: [command key, reason]. */
+function commandErrors(definition: EnrichDefinition, spec: RequestSpec, answer: SourceAnswer): [string, string][] {
+  const path = definition.optional?.error_path;
+  if (!path) return [];
+  return entries(getPath(answer.body, path)).map(([key, error]) => [
+    key, `enrichment ${definition.name}: command ${key} of ${spec.method} ${shortPath(spec.path)} answered ${JSON.stringify(error).slice(0, 200)}`,
+  ]);
+}
+
+/** An object's entries; a list (Bitrix24 answers an empty map as `[]`) or nothing has none. */
+function entries(value: unknown): [string, unknown][] {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
 }
 
 function isRefusal(error: SourceError, optional: NonNullable<EnrichDefinition['optional']>): boolean {

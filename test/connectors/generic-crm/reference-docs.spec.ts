@@ -39,6 +39,7 @@ const HEADINGS = new Map<Class, string>([
   [streamDefinition.RequestDefinition, 'streams.<name>.request'],
   [streamDefinition.PaginatorDefinition, 'streams.<name>.paginator'],
   [streamDefinition.IncrementalDefinition, 'streams.<name>.incremental'],
+  [streamDefinition.FirstReadDefinition, 'streams.<name>.first_read'],
   [streamDefinition.DatesDefinition, 'streams.<name>.dates'],
   [streamDefinition.CustomFieldsDefinition, 'streams.<name>.custom_fields'],
   [streamDefinition.LabelsDefinition, 'streams.<name>.custom_fields.labels'],
