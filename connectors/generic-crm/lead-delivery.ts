@@ -7,9 +7,10 @@ import {
   LEAD_DEFAULTS, LEAD_REQUIRED_REQUESTS, LeadDeliveryDefinition, LeadRequestDefinition, LeadRequestsDefinition,
 } from './definition/lead-delivery-definition';
 import { ErrorDefinition } from './definition/source-definition';
-import { Requester } from './http/requester';
+import { Requester, RequestSpec } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
 import { SourceError } from './http/source-error';
+import { listItems } from './pagination/list-pages';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { withSession } from './crm-session';
@@ -241,19 +242,25 @@ class GenericLeadCrm implements LeadCrm {
   private async call(name: keyof LeadRequestsDefinition, variables: TemplateVariables, requester = this.reads): Promise<unknown> {
     const request = this.requests[name] as LeadRequestDefinition | undefined;
     if (!request?.path) throw new Error(`${this.where}: lead_delivery.requests.${name} is missing`);
-    const answer = await requester.send({
+    const spec: RequestSpec = {
       method: request.method ?? 'GET',
       path: String(await renderTemplate(request.path, variables)),
       query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
       body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
       headers: request.headers,
-    });
-    if (!request.answer) return answer.body;
-    try {
-      return await jsonata(request.answer.replace(/^=/, '')).evaluate(answer.body ?? {}, variables);
-    } catch (error) {
-      throw new Error(`${this.where}: lead_delivery.requests.${name}.answer: ${(error as Error).message}`);
+    };
+    const answerOf = async (body: unknown) => {
+      if (!request.answer) return body;
+      try {
+        return await jsonata(request.answer.replace(/^=/, '')).evaluate(body ?? {}, variables);
+      } catch (error) {
+        throw new Error(`${this.where}: lead_delivery.requests.${name}.answer: ${(error as Error).message}`);
+      }
+    };
+    if (request.paginator) {
+      return listItems(requester, spec, request.paginator, `lead_delivery.requests.${name}`, async (body) => asList(await answerOf(body)));
     }
+    return answerOf((await requester.send(spec)).body);
   }
 }
 

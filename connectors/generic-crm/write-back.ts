@@ -80,7 +80,7 @@ export async function resolveFieldKeys(writeBack: WriteBackDefinition, requester
     for (const [value, field] of wanted) keys[value] = field;
     return keys;
   }
-  const labels = await fetchFieldLabels(writeBack.field_list, requester);
+  const labels = await fetchFieldLabels(writeBack.field_list, requester, 'write_back.field_list');
   for (const [value, field] of wanted) {
     const byName = [...labels].find(([, name]) => name.toLowerCase() === field.toLowerCase());
     const key = labels.has(field) ? field : byName?.[0];

@@ -3,6 +3,7 @@ import {
   IsIn, IsInt, IsNotEmpty, IsNumber, IsObject, IsOptional, IsString, Matches, Min, registerDecorator, ValidateNested, ValidationArguments,
 } from 'class-validator';
 import { cronProblem } from 'tracker-sync/connector';
+import { PaginatorDefinition } from './stream-definition';
 import { WRITE_METHODS, WriteMethod } from './write-back-definition';
 import { isPlainObject } from './validators';
 
@@ -24,6 +25,8 @@ export class LeadRequestDefinition {
   @IsOptional() body?: unknown;
   @IsOptional() @IsObject() headers?: Record<string, string>;
   @IsOptional() @IsString() answer?: string;
+  /** a list the CRM pages (amoCRM's deal fields: 50 a page): `answer` of every page, joined into one list */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
 }
 
 /**

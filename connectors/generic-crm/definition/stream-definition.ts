@@ -78,6 +78,8 @@ export class DatesDefinition {
 
 export class LabelsDefinition {
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /** a field list the CRM pages (amoCRM: 50 fields a page, `_links.next`): every page is read */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
   @IsOptional() @IsString() records?: string;
   @IsOptional() @IsString() key?: string;
   @IsOptional() @IsString() name?: string;

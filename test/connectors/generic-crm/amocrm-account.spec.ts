@@ -1,0 +1,63 @@
+import connector from '../../../connectors/generic-crm';
+import * as amocrm from '../../fixtures/crm/amocrm';
+import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
+import { readAll, typedSettings } from '../read-helper';
+
+/**
+ * amoCRM accounts as they are (test/fixtures/crm/specs/amocrm/BEHAVIOURS.md): more than 50 deal fields (answered
+ * 50 a page), a token of a user who is no administrator (403 on /api/v4/users).
+ */
+const quiet = { log: () => {}, warn: () => {} };
+
+async function check(plain: Record<string, unknown>) {
+  const settings = typedSettings(connector, plain);
+  return connector.check(settings, { connectionId: 'amo', settings, logger: quiet });
+}
+
+describe('amoCRM: an account with more than 50 deal fields', () => {
+  let crm: CrmServer;
+  beforeAll(async () => (crm = await startCrmServer(amocrm.createCrm({ extraFields: 60 }).handler)));
+  afterAll(() => crm.close());
+
+  const settings = () => ({
+    ...amocrm.settings(crm.url),
+    write_back: { fields: { utm_campaign: 'UTM campaign', utm_source: 405 } },
+    lead_delivery: { lead_id_field: 'ID заявки', fields: { 'Комментарий': '{{comment}}' } },
+  });
+
+  it('check finds the visit field, the write-back fields and lead_id_field on the second page of fields', async () => {
+    crm.requests.length = 0;
+    const result = await check(settings());
+    expect(result).toMatchObject({ ok: true });
+    expect(result.message).toContain('write_back: utm_campaign → 404, utm_source → 405');
+    expect(result.message).toContain('lead_id_field 407');
+    expect(JSON.stringify(result.warnings ?? [])).not.toMatch(/visit_field/);
+    const fieldPages = crm.requests.filter((r) => r.path === '/api/v4/leads/custom_fields');
+    // write-back, lead delivery and discovery each read both pages
+    expect(fieldPages.map((r) => r.query.get('page') ?? '1').sort()).toEqual(['1', '1', '1', '2', '2', '2']);
+  });
+
+  it('discovery lists every deal field', async () => {
+    const plain = typedSettings(connector, amocrm.settings(crm.url));
+    const catalog = await connector.catalog!(plain, { connectionId: 'amo', settings: plain, logger: quiet });
+    expect(catalog.deal_fields).toHaveLength(60 + amocrm.leadFields.length);
+    expect(catalog.deal_fields.map((f) => f.name)).toContain('tracker');
+  });
+
+  it('a visit field the CRM really lacks is still named', async () => {
+    const result = await check({ ...amocrm.settings(crm.url), visit_field: 'Нет такого' });
+    expect(result.warnings).toEqual([expect.stringMatching(/^visit_field "Нет такого" is not a deal field of the CRM/)]);
+  });
+});
+
+describe('amoCRM: reads', () => {
+  it('reads the deals of a big account as before', async () => {
+    const crm = await startCrmServer(amocrm.createCrm({ extraFields: 60 }).handler);
+    try {
+      const { records } = await readAll(connector, 'deals', amocrm.settings(crm.url));
+      expect(records).toEqual(amocrm.expected.deals);
+    } finally {
+      await crm.close();
+    }
+  });
+});
