@@ -61,15 +61,12 @@ export default defineConnector<GenericCrmSettings>({
 /** One page of the first stream, the enrichments, the catalog, write-back's fields and lead delivery's targets. */
 async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<CheckResult> {
   try {
-    const [first] = enabledStreams(resolveSource(settings));
-    if (!first) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
-    // One page of the first stream proves the URL, the credentials and the answer's shape.
+    const streams = enabledStreams(resolveSource(settings));
+    if (streams.length === 0) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
     const quiet = { log: () => {}, warn: () => {} };
-    const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
-    await probe.next();
-    await probe.return(undefined);
+    const { stream, leftOut } = await probeStreams(streams, settings, context);
     const origin = new URL(settings.base_url).origin;
-    const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
+    const answered = `${origin} answered the ${stream} request${leftOut.map((w) => `; ${w}`).join('')}${await enrichmentsLeftOut(settings, context)}`;
     const { warnings, uncovered } = await catalogReview(settings, context);
     const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
     // configured write-back fields are checked against the CRM's field list too
@@ -89,6 +86,27 @@ async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadC
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * One page of the first stream proves the URL, the credentials and the answer's shape. A stream the CRM leaves
+ * out for this token (its `optional` answers: amoCRM's users to a token of no administrator) is named, and the
+ * next stream proves them instead.
+ */
+async function probeStreams(streams: CoreStream[], settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<{ stream: CoreStream; leftOut: string[] }> {
+  const leftOut: string[] = [];
+  for (const stream of streams) {
+    const notices: string[] = [];
+    const keep = (message: string) => notices.push(message.replace(/^connection [^,]+, stream [^:]+: /, ''));
+    const logger = { log: () => {}, warn: keep, notice: keep };
+    const probe = readConnection(stream, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
+    await probe.next();
+    await probe.return(undefined);
+    const refused = notices.find((n) => n.startsWith(`${stream} left out: `));
+    if (!refused) return { stream, leftOut };
+    leftOut.push(refused);
+  }
+  return { stream: streams[streams.length - 1], leftOut };
 }
 
 /** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */

@@ -174,6 +174,12 @@ export class StreamDefinition {
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
   @IsOptional() @ValidateNested() @Type(() => CustomFieldsDefinition) custom_fields?: CustomFieldsDefinition;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EnrichDefinition) enrich?: EnrichDefinition[];
+  /**
+   * Answers that leave this stream out instead of failing the run (amoCRM lists users only to administrators:
+   * 403), with one warning naming the answer and `grant`. Only a stream without `incremental`: a cursor never
+   * passes records that were not read.
+   */
+  @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
 }
 
 export type MappingValue =

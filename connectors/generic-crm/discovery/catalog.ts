@@ -2,7 +2,9 @@ import jsonata from 'jsonata';
 import type { CatalogField, CatalogPipeline, CatalogStage, CatalogUser, ReadContext, SourceCatalog } from 'tracker-sync/connector';
 import { DiscoverDefinition, DiscoverListDefinition, Outcome, OUTCOMES } from '../definition/discover-definition';
 import { Requester } from '../http/requester';
+import { SourceError } from '../http/source-error';
 import { listItems } from '../pagination/list-pages';
+import { isRefusal } from '../records/enricher';
 import { getPath } from '../records/paths';
 import { GenericCrmSettings } from '../settings';
 import { sourceSession } from '../source-session';
@@ -118,8 +120,13 @@ async function fetchItems(definition: DiscoverListDefinition, requester: Request
     body: request.body === undefined ? undefined : await renderTemplate(request.body, {}),
   };
   const records = definition.records ?? '';
-  // =JSONata records may pick none of a page's items: the list then ends on the paginator's token or URL
-  return listItems(requester, spec, definition.paginator, `discover.${list}`, async (body) => asList(await pick(body, records)), !records.startsWith('='));
+  try {
+    // =JSONata records may pick none of a page's items: the list then ends on the paginator's token or URL
+    return await listItems(requester, spec, definition.paginator, `discover.${list}`, async (body) => asList(await pick(body, records)), !records.startsWith('='));
+  } catch (error) {
+    if (definition.optional && error instanceof SourceError && isRefusal(error, definition.optional)) return [];
+    throw error;
+  }
 }
 
 /** A list, or an object keyed by id (Bitrix24 crm.deal.fields) as its entries with the key as `_key`. */

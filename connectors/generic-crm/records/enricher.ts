@@ -1,4 +1,4 @@
-import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature } from '../definition/stream-definition';
+import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature, EnrichOptionalDefinition } from '../definition/stream-definition';
 import { Requester, RequestSpec, SourceAnswer } from '../http/requester';
 import { SourceError } from '../http/source-error';
 import { createPaginator } from '../pagination/strategies';
@@ -189,9 +189,7 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
     answer = await requester.send(spec);
   } catch (error) {
     if (optional && error instanceof SourceError && isRefusal(error, optional)) {
-      // the token is good (the deals were read): only this endpoint refuses it, so no "credentials refused" preamble
-      const answer = error.reason.slice(error.reason.search(/HTTP \d+/) >= 0 ? error.reason.search(/HTTP \d+/) : 0);
-      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${answer.slice(0, 200)}`);
+      throw new Refused(refusalText(spec, error));
     }
     throw error;
   }
@@ -204,10 +202,17 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
   return answer;
 }
 
-function isRefusal(error: SourceError, optional: NonNullable<EnrichDefinition['optional']>): boolean {
+/** An answer that means "not granted / not enabled" by the `optional` rule (default 401, 403, 404). */
+export function isRefusal(error: SourceError, optional: EnrichOptionalDefinition): boolean {
   if (error.status !== undefined && (optional.statuses ?? DEFAULT_REFUSALS).includes(error.status)) return true;
   const text = `${error.reason} ${error.answer === undefined ? '' : JSON.stringify(error.answer)}`;
   return (optional.body_contains ?? []).some((needle) => text.includes(needle));
+}
+
+/** `GET /api/v4/users answered HTTP 403: …`: the token is good (other requests went), so no "credentials refused" preamble. */
+export function refusalText(spec: RequestSpec, error: SourceError): string {
+  const at = error.reason.search(/HTTP \d+/);
+  return `${spec.method} ${shortPath(spec.path)} answered ${error.reason.slice(Math.max(at, 0)).slice(0, 200)}`;
 }
 
 function shortPath(path: string): string {

@@ -61,3 +61,27 @@ describe('amoCRM: reads', () => {
     }
   });
 });
+
+describe('amoCRM: a token of a user who is no administrator (403 on /api/v4/users)', () => {
+  let crm: CrmServer;
+  beforeAll(async () => (crm = await startCrmServer(amocrm.createCrm({ notAdmin: true }).handler)));
+  afterAll(() => crm.close());
+
+  it('leaves the managers out with one notice naming the right, and the deals keep responsible_user_id', async () => {
+    const managers = await readAll(connector, 'managers', amocrm.settings(crm.url));
+    expect(managers.records).toEqual([]);
+    const warnings = managers.logs.filter((l) => l.startsWith('WARN'));
+    expect(warnings).toEqual([expect.stringMatching(/managers left out: GET \/api\/v4\/users answered HTTP 403: .*only to an account administrator/)]);
+    expect(warnings[0]).not.toMatch(/credentials/);
+    const deals = await readAll(connector, 'deals', amocrm.settings(crm.url));
+    expect(deals.records).toEqual(amocrm.expected.deals);
+  });
+
+  it('check says the same and proves the token with the next stream', async () => {
+    const result = await check(amocrm.settings(crm.url));
+    expect(result.ok).toBe(true);
+    expect(result.message).toMatch(/answered the clients request; managers left out: GET \/api\/v4\/users answered HTTP 403: .*administrator/);
+    expect(result.message).not.toMatch(/credentials/);
+    expect(JSON.stringify(result.warnings ?? [])).not.toMatch(/could not be listed/);
+  });
+});
