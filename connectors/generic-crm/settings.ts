@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
+import { IsOAuth2Complete, IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { DiscoverDefinition } from './definition/discover-definition';
 import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
@@ -27,7 +27,7 @@ export class GenericCrmSettings {
   @IsOptional() @ValidateNested() @Type(() => BaseUrlRewriteDefinition) base_url_rewrite?: BaseUrlRewriteDefinition;
   /** the secret of the auth; required when the preset's (or the configured) auth sends one and auth.token is unset */
   @IsTokenWhereAuthNeedsIt() token?: string;
-  @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;
+  @IsOptional() @ValidateNested() @Type(() => AuthDefinition) @IsOAuth2Complete() auth?: AuthDefinition;
   /** CRM stage id -> the service's status id; '*' for every other stage. Without it the CRM's ids are sent. */
   @IsOptional() @IsStringRecord() status_map?: Record<string, string>;
   /** the CRM custom field (name or id) holding the visit number */

@@ -6,6 +6,8 @@ import { IsArray, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Min, 
 export const AUTH_TYPES = ['none', 'bearer', 'api_key_header', 'basic', 'query_param', 'webhook_path', 'oauth2'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
+export const OAUTH2_KEYS = ['client_id', 'client_secret', 'refresh_token', 'scope', 'redirect_uri'] as const;
+
 export class AuthDefinition {
   @IsOptional() @IsIn(AUTH_TYPES) type?: AuthType;
   /** the secret; defaults to settings.token */
@@ -24,6 +26,10 @@ export class AuthDefinition {
   @IsOptional() @IsString() client_secret?: string;
   @IsOptional() @IsString() refresh_token?: string;
   @IsOptional() @IsString() scope?: string;
+  /** oauth2: the integration's redirect URI, sent with every token request (amoCRM refuses a refresh without it) */
+  @IsOptional() @IsString() redirect_uri?: string;
+  /** oauth2: keys the CRM's token endpoint requires (a preset's rule: amoCRM's `redirect_uri`) */
+  @IsOptional() @IsArray() @IsIn(OAUTH2_KEYS, { each: true }) oauth2_requires?: (typeof OAUTH2_KEYS)[number][];
 }
 
 export class RateLimitDefinition {

@@ -85,3 +85,34 @@ describe('amoCRM: a token of a user who is no administrator (403 on /api/v4/user
     expect(JSON.stringify(result.warnings ?? [])).not.toMatch(/could not be listed/);
   });
 });
+
+describe('amoCRM: OAuth2 refresh sends the integration redirect URI', () => {
+  const integration = { client_id: 'amo-client', client_secret: 'amo-secret-1', redirect_uri: 'https://tracker.example/amo/callback', refresh_token: 'amo-refresh-1' };
+  let crm: CrmServer;
+  beforeAll(async () => (crm = await startCrmServer(amocrm.createCrm({ oauth: integration }).handler)));
+  afterAll(() => crm.close());
+  const withAuth = (auth: Record<string, unknown>) => {
+    const { token: _token, ...rest } = amocrm.settings(crm.url);
+    return { ...rest, auth: { type: 'oauth2', token_url: '/oauth2/access_token', ...auth } };
+  };
+
+  it('is required for amoCRM OAuth2, named at load', () => {
+    const { redirect_uri: _uri, ...without } = integration;
+    expect(() => typedSettings(connector, withAuth(without))).toThrow(/settings\.auth: needs redirect_uri with type oauth2/);
+  });
+
+  it('goes with the refresh, and the deals are read', async () => {
+    crm.requests.length = 0;
+    const { records } = await readAll(connector, 'deals', withAuth(integration));
+    expect(records.map((r) => r.id)).toEqual(['7001', '7002', '7003', '7004']);
+    const grants = crm.requests.filter((r) => r.path === '/oauth2/access_token').map((r) => r.body);
+    expect(grants).toEqual([{ grant_type: 'refresh_token', ...integration }]);
+  });
+
+  it('a refused refresh names the setting, and never a secret', async () => {
+    const failing = readAll(connector, 'deals', withAuth({ ...integration, redirect_uri: 'https://tracker.example/other' }));
+    const error: Error = await failing.then(() => new Error('no error'), (e: Error) => e);
+    expect(error.message).toMatch(/OAuth2 token request to .*\/oauth2\/access_token failed: HTTP 400 .*settings\.auth refresh_token, client_id, client_secret, redirect_uri: each must be the integration's, redirect_uri exactly as in its settings/);
+    expect(error.message).not.toMatch(/amo-secret-1|amo-refresh-1/);
+  });
+});
