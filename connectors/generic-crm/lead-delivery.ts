@@ -9,7 +9,7 @@ import {
 import { ErrorDefinition } from './definition/source-definition';
 import { Requester, RequestSpec } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
-import { SourceError } from './http/source-error';
+import { RateBlockError, SourceError } from './http/source-error';
 import { listItems } from './pagination/list-pages';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
@@ -229,8 +229,8 @@ class GenericLeadCrm implements LeadCrm {
           await sleep(this.retry.delayMs(attempt), this.context.signal);
           continue;
         }
-        // a refused token fails the run as it is (nothing was taken)
-        if (error.credentialsRefused) throw error;
+        // a refused token, or an address the CRM blocked, fails the run as it is (nothing was taken)
+        if (error.credentialsRefused || error instanceof RateBlockError) throw error;
         if (error.status === undefined || error.status >= 500 || error.status === 429) {
           throw new UnknownOutcomeError(error.message);
         }

@@ -5,7 +5,7 @@ import type {
 import { ErrorDefinition } from './definition/source-definition';
 import { DEFAULT_SINCE_DAYS, WriteBackDefinition, WriteRequestDefinition } from './definition/write-back-definition';
 import { Requester } from './http/requester';
-import { SourceError } from './http/source-error';
+import { RateBlockError, SourceError } from './http/source-error';
 import { fetchFieldLabels } from './records/field-labels';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
@@ -129,7 +129,7 @@ async function writeBatch(
 
 /** A 4xx answer, or an error object in a 2xx one, refuses the batch's deals; credentials, 429, 5xx and the network fail the run. */
 function isRecordRefusal(error: unknown): error is SourceError {
-  if (!(error instanceof SourceError) || error.credentialsRefused || error.status === undefined) return false;
+  if (!(error instanceof SourceError) || error instanceof RateBlockError || error.credentialsRefused || error.status === undefined) return false;
   return error.status < 500 && error.status !== 429;
 }
 

@@ -37,6 +37,24 @@ export class RateLimitDefinition {
   @IsNumber() @IsPositive() per_seconds: number;
 }
 
+/**
+ * A CRM that blocks the address after too many requests and then answers with a status that otherwise means
+ * "forbidden" (amoCRM: 403 after its 429s): such an answer soon after a rate refusal is named as the block, with
+ * the wait, never as refused credentials.
+ */
+export class RateBlockDefinition {
+  /** the status of the blocked answers */
+  @IsInt() status: number;
+  /** the rate refusal that comes first (default 429) */
+  @IsOptional() @IsInt() after?: number;
+  /** how soon after it a `status` answer is the block (default 60) */
+  @IsOptional() @IsInt() @Min(1) within_seconds?: number;
+  /** how long to wait when the answer gives no Retry-After */
+  @IsOptional() @IsInt() @Min(1) wait_seconds?: number;
+  /** what the CRM documents, for the message */
+  @IsOptional() @IsString() message?: string;
+}
+
 export class RetryAnswerDefinition {
   @IsOptional() @IsInt() status?: number;
   @IsOptional() @IsString() body_contains?: string;

@@ -12,6 +12,8 @@ export interface SourceLimits {
   limiter: Bottleneck;
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
+  /** when the CRM last refused a request for the rate (epoch ms): a block that follows is named as one */
+  lastRateRefusal?: { at: number; status: number };
 }
 
 /**

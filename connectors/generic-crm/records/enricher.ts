@@ -1,6 +1,6 @@
 import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature, EnrichOptionalDefinition } from '../definition/stream-definition';
 import { Requester, RequestSpec, SourceAnswer } from '../http/requester';
-import { SourceError } from '../http/source-error';
+import { RateBlockError, SourceError } from '../http/source-error';
 import { createPaginator } from '../pagination/strategies';
 import { renderTemplate, TemplateVariables } from '../templates';
 import { CompiledField, compileExpression, compileMapping, readFields } from './mapping';
@@ -204,6 +204,7 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
 
 /** An answer that means "not granted / not enabled" by the `optional` rule (default 401, 403, 404). */
 export function isRefusal(error: SourceError, optional: EnrichOptionalDefinition): boolean {
+  if (error instanceof RateBlockError) return false;
   if (error.status !== undefined && (optional.statuses ?? DEFAULT_REFUSALS).includes(error.status)) return true;
   const text = `${error.reason} ${error.answer === undefined ? '' : JSON.stringify(error.answer)}`;
   return (optional.body_contains ?? []).some((needle) => text.includes(needle));

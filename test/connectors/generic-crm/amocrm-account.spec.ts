@@ -116,3 +116,19 @@ describe('amoCRM: OAuth2 refresh sends the integration redirect URI', () => {
     expect(error.message).not.toMatch(/amo-secret-1|amo-refresh-1/);
   });
 });
+
+describe('amoCRM: an address blocked after too many requests', () => {
+  it('names the 403 that follows a 429 as a rate block with the wait, not as refused credentials', async () => {
+    const crm = await startCrmServer(amocrm.createCrm({ moreDeals: 30, rateBlock: { blockMs: 5000 } }).handler);
+    try {
+      // a connection that ignores amoCRM's 7 requests a second (the preset's own limit keeps under it)
+      const plain = { ...amocrm.settings(crm.url), retry: { base_ms: 10, max_ms: 20 } };
+      const error: Error = await readAll(connector, 'deals', plain).then(() => new Error('no error'), (e: Error) => e);
+      expect(crm.requests.some((r) => r.path === '/api/v4/leads')).toBe(true);
+      expect(error.message).toMatch(/rate block: the CRM blocked the address after too many requests \(HTTP 429 0 s before\) \(amoCRM blocks an address that exceeds 7 requests a second\); wait 60 s before the next run\. Not the credentials: HTTP 403/);
+      expect(error.message).not.toMatch(/refused the connection's credentials/);
+    } finally {
+      await crm.close();
+    }
+  });
+});
