@@ -12,8 +12,8 @@ import { planStream } from './stream-plan';
 import { listStages } from './stages';
 import { readStream } from './stream-reader';
 import { genericCrmWebhooks } from './webhooks';
-import { EnrichSession } from './records/enricher';
-import type { EnrichFeature } from './definition/stream-definition';
+import { EnrichSession, probeEnrichment } from './records/enricher';
+import { ENRICH_FEATURES, EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
 import { genericCrmLeads } from './lead-delivery';
 
@@ -135,6 +135,12 @@ async function enrichmentsLeftOut(settings: GenericCrmSettings, context: Omit<Re
   const probe = readConnection('deals', { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
   await probe.next();
   await probe.return(undefined);
+  // the sampled deal may hold no products: each feature's own probe request asks the CRM directly
+  const switchedOff = new Set<EnrichFeature>(ENRICH_FEATURES.filter((feature) => source[feature] === false));
+  const session = new EnrichSession(switchedOff, keep, `connection ${context.connectionId}, stream deals`);
+  for (const message of warnings) session.unavailable.set(message.split(' left out: ')[0], message);
+  const requester = sourceSession(context).requester('check');
+  for (const definition of features) await probeEnrichment(definition, requester, session);
   const leftOut = warnings.filter((w) => / left out: /.test(w));
   return leftOut.length ? `; ${leftOut.join('; ')}` : '';
 }

@@ -149,6 +149,11 @@ export class EnrichDefinition {
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
   /** answers that leave the feature (or, without one, this enrichment) out instead of failing the read */
   @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
+  /**
+   * A request `check` sends to learn whether the CRM grants the feature, whatever the sampled deal holds (a deal
+   * without products sends no products request): amoCRM's GET /api/v4/catalogs. Its refusal reads as the feature's.
+   */
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) probe?: RequestDefinition;
 }
 
 export const STREAM_NAMES = ['managers', 'clients', 'deals'] as const;

@@ -144,6 +144,22 @@ export async function enrichPage(
   }
 }
 
+/**
+ * `check`: the enrichment's `probe` request sent on its own, refused as the enrichment would be (the session
+ * warns once and leaves the feature out). Nothing when it has no probe or is left out already.
+ */
+export async function probeEnrichment(definition: EnrichDefinition, requester: Requester, session: EnrichSession): Promise<void> {
+  const probe = definition.probe;
+  if (!probe?.path || session.skips(definition)) return;
+  const spec: RequestSpec = { method: probe.method ?? 'GET', path: probe.path, query: probe.query, body: probe.body, headers: probe.headers };
+  try {
+    await send(definition, requester, spec);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    session.refuse(definition, error.message);
+  }
+}
+
 class Refused extends Error {}
 
 /** One batch's related records, page by page. */
