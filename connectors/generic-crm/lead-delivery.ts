@@ -135,12 +135,23 @@ class GenericLeadCrm implements LeadCrm {
     if (!stage) throw new Error(`${this.where}: lead_delivery.stage: pipeline ${named(pipeline)} has no stage ${delivery.stage === undefined ? '(none at all)' : `"${delivery.stage}"`} (its stages: ${list(stages)})`);
     let responsible: Named | null = null;
     if (delivery.responsible !== undefined) {
-      const users = asList(await this.call('users', {})).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
+      const users = asList(await this.usersList()).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
       responsible = pick(users, delivery.responsible) ?? null;
       if (!responsible) throw new Error(`${this.where}: lead_delivery.responsible: the CRM has no user "${delivery.responsible}" (its users: ${list(users)})`);
     }
     this.targets = { pipeline: { id: pipeline.id, name: pipeline.name }, stage, responsible, leadIdField, visitField };
     return this;
+  }
+
+  /** The users, for `responsible`: a CRM that lists them only to some users (amoCRM: administrators) says so, not "credentials". */
+  private async usersList(): Promise<unknown> {
+    try {
+      return await this.call('users', {});
+    } catch (error) {
+      if (!(error instanceof SourceError) || error instanceof RateBlockError || error.status !== 403) throw error;
+      throw new Error(`${this.where}: lead_delivery.responsible: the CRM refused to list its users to this token (${error.where}: HTTP 403): `
+        + 'its user lacks the right to list users (amoCRM: an account administrator\'s); leave responsible out, or use a token of a user with that right');
+    }
   }
 
   async findDeals(leadId: string): Promise<string[]> {

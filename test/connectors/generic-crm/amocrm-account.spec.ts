@@ -132,3 +132,19 @@ describe('amoCRM: an address blocked after too many requests', () => {
     }
   });
 });
+
+describe('amoCRM: lead delivery with a token of no administrator', () => {
+  it('names the missing right of lead_delivery.responsible, not the credentials', async () => {
+    const crm = await startCrmServer(amocrm.createCrm({ notAdmin: true }).handler);
+    try {
+      const result = await check({ ...amocrm.settings(crm.url), lead_delivery: { lead_id_field: 'ID заявки', responsible: 502 } });
+      expect(result.ok).toBe(false);
+      expect(result.message).toMatch(/lead_delivery\.responsible: the CRM refused to list its users to this token \(.*\/api\/v4\/users.*: HTTP 403\): its user lacks the right to list users/);
+      expect(result.message).not.toMatch(/refused the connection's credentials/);
+      const without = await check({ ...amocrm.settings(crm.url), lead_delivery: { lead_id_field: 'ID заявки' } });
+      expect(without).toMatchObject({ ok: true });
+    } finally {
+      await crm.close();
+    }
+  });
+});
