@@ -44,6 +44,12 @@ describe('amoCRM: an account with more than 50 deal fields', () => {
     expect(catalog.deal_fields.map((f) => f.name)).toContain('tracker');
   });
 
+  it('check does not call a visit field on the second page "not a deal field"', async () => {
+    const result = await check(amocrm.settings(crm.url));
+    expect(result).toMatchObject({ ok: true });
+    expect(result.warnings).toBeUndefined();
+  });
+
   it('a visit field the CRM really lacks is still named', async () => {
     const result = await check({ ...amocrm.settings(crm.url), visit_field: 'Нет такого' });
     expect(result.warnings).toEqual([expect.stringMatching(/^visit_field "Нет такого" is not a deal field of the CRM/)]);
