@@ -12,8 +12,8 @@ import { planStream } from './stream-plan';
 import { listStages } from './stages';
 import { readStream } from './stream-reader';
 import { genericCrmWebhooks } from './webhooks';
-import { EnrichSession } from './records/enricher';
-import type { EnrichFeature } from './definition/stream-definition';
+import { EnrichSession, probeEnrichment } from './records/enricher';
+import { ENRICH_FEATURES, EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
 import { genericCrmLeads } from './lead-delivery';
 
@@ -65,15 +65,12 @@ export default defineConnector<GenericCrmSettings>({
 /** One page of the first stream, the enrichments, the catalog, write-back's fields and lead delivery's targets. */
 async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<CheckResult> {
   try {
-    const [first] = enabledStreams(resolveSource(settings));
-    if (!first) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
-    // One page of the first stream proves the URL, the credentials and the answer's shape.
+    const streams = enabledStreams(resolveSource(settings));
+    if (streams.length === 0) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
     const quiet = { log: () => {}, warn: () => {} };
-    const probe = readConnection(first, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger: quiet });
-    await probe.next();
-    await probe.return(undefined);
+    const { stream, leftOut } = await probeStreams(streams, settings, context);
     const origin = new URL(settings.base_url).origin;
-    const answered = `${origin} answered the ${first} request${await enrichmentsLeftOut(settings, context)}`;
+    const answered = `${origin} answered the ${stream} request${leftOut.map((w) => `; ${w}`).join('')}${await enrichmentsLeftOut(settings, context)}`;
     const { warnings, uncovered } = await catalogReview(settings, context);
     const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
     // configured write-back fields are checked against the CRM's field list too
@@ -93,6 +90,27 @@ async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadC
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * One page of the first stream proves the URL, the credentials and the answer's shape. A stream the CRM leaves
+ * out for this token (its `optional` answers: amoCRM's users to a token of no administrator) is named, and the
+ * next stream proves them instead.
+ */
+async function probeStreams(streams: CoreStream[], settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<{ stream: CoreStream; leftOut: string[] }> {
+  const leftOut: string[] = [];
+  for (const stream of streams) {
+    const notices: string[] = [];
+    const keep = (message: string) => notices.push(message.replace(/^connection [^,]+, stream [^:]+: /, ''));
+    const logger = { log: () => {}, warn: keep, notice: keep };
+    const probe = readConnection(stream, { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
+    await probe.next();
+    await probe.return(undefined);
+    const refused = notices.find((n) => n.startsWith(`${stream} left out: `));
+    if (!refused) return { stream, leftOut };
+    leftOut.push(refused);
+  }
+  return { stream: streams[streams.length - 1], leftOut };
 }
 
 /** Stages status_map leaves out and a visit_field the CRM lacks, when the source describes its discovery. */
@@ -121,6 +139,12 @@ async function enrichmentsLeftOut(settings: GenericCrmSettings, context: Omit<Re
   const probe = readConnection('deals', { since: null, until: new Date() }, { ...context, settings, state: null, limit: 1, logger });
   await probe.next();
   await probe.return(undefined);
+  // the sampled deal may hold no products: each feature's own probe request asks the CRM directly
+  const switchedOff = new Set<EnrichFeature>(ENRICH_FEATURES.filter((feature) => source[feature] === false));
+  const session = new EnrichSession(switchedOff, keep, `connection ${context.connectionId}, stream deals`);
+  for (const message of warnings) session.unavailable.set(message.split(' left out: ')[0], message);
+  const requester = sourceSession(context).requester('check');
+  for (const definition of features) await probeEnrichment(definition, requester, session);
   const leftOut = warnings.filter((w) => / left out: /.test(w));
   return leftOut.length ? `; ${leftOut.join('; ')}` : '';
 }

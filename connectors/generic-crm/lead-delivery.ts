@@ -10,7 +10,7 @@ import { ErrorDefinition } from './definition/source-definition';
 import { Requester, RequestSpec } from './http/requester';
 import { asList, readLookupPages } from './lead-pages';
 import { RetryPolicy } from './http/retry-policy';
-import { SourceError } from './http/source-error';
+import { RateBlockError, SourceError } from './http/source-error';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { withSession } from './crm-session';
@@ -106,7 +106,7 @@ class GenericLeadCrm implements LeadCrm {
   /** The pipeline, stage, responsible user and fields, each checked against the CRM (errors name the key). */
   async resolve(): Promise<this> {
     const delivery = this.delivery;
-    const fields = asList(await this.call('deal_fields', {})).map((f) => ({ key: text(getPath(f, 'key')), name: text(getPath(f, 'name')) }));
+    const fields = (await this.lookUp('deal_fields', {})).flat().map((f) => ({ key: text(getPath(f, 'key')), name: text(getPath(f, 'name')) }));
     const fieldKey = (wanted: string, key: string) => {
       const found = fields.find((f) => f.key === wanted) ?? fields.find((f) => f.name.toLowerCase() === wanted.toLowerCase());
       if (!found) {
@@ -139,13 +139,24 @@ class GenericLeadCrm implements LeadCrm {
     const stage: Named = { id: found.id, name: found.name };
     let responsible: Named | null = null;
     if (delivery.responsible !== undefined) {
-      // every page of the CRM's users: the responsible one may be on any
-      const users = (await this.lookUp('users', {})).flat().map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
+      const users = (await this.usersList()).map((u) => ({ id: text(getPath(u, 'id')), name: text(getPath(u, 'name')) }));
       responsible = pick(users, delivery.responsible) ?? null;
       if (!responsible) throw new Error(`${this.where}: lead_delivery.responsible: the CRM has no user "${delivery.responsible}" (its users: ${list(users)})`);
     }
     this.targets = { pipeline: { id: pipeline.id, name: pipeline.name }, stage, responsible, leadIdField, visitField };
     return this;
+  }
+
+  /** The users, for `responsible`: a CRM that lists them only to some users (amoCRM: administrators) says so, not "credentials". */
+  private async usersList(): Promise<unknown[]> {
+    try {
+      // every page of the CRM's users: the responsible one may be on any
+      return (await this.lookUp('users', {})).flat();
+    } catch (error) {
+      if (!(error instanceof SourceError) || error instanceof RateBlockError || error.status !== 403) throw error;
+      throw new Error(`${this.where}: lead_delivery.responsible: the CRM refused to list its users to this token (${error.where}: HTTP 403): `
+        + 'its user lacks the right to list users (amoCRM: an account administrator\'s); leave responsible out, or use a token of a user with that right');
+    }
   }
 
   /**
@@ -252,8 +263,8 @@ class GenericLeadCrm implements LeadCrm {
           await sleep(this.retry.delayMs(attempt), this.context.signal);
           continue;
         }
-        // a refused token fails the run as it is (nothing was taken)
-        if (error.credentialsRefused) throw error;
+        // a refused token, or an address the CRM blocked, fails the run as it is (nothing was taken)
+        if (error.credentialsRefused || error instanceof RateBlockError) throw error;
         if (error.status === undefined || error.status >= 500 || error.status === 429) {
           throw new UnknownOutcomeError(error.message);
         }

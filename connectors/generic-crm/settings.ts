@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
+import { IsOAuth2Complete, IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { DiscoverDefinition } from './definition/discover-definition';
-import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, KindRateLimitDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, KindRateLimitDefinition, RateBlockDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
@@ -27,7 +27,7 @@ export class GenericCrmSettings {
   @IsOptional() @ValidateNested() @Type(() => BaseUrlRewriteDefinition) base_url_rewrite?: BaseUrlRewriteDefinition;
   /** the secret of the auth; required when the preset's (or the configured) auth sends one and auth.token is unset */
   @IsTokenWhereAuthNeedsIt() token?: string;
-  @IsOptional() @ValidateNested() @Type(() => AuthDefinition) auth?: AuthDefinition;
+  @IsOptional() @ValidateNested() @Type(() => AuthDefinition) @IsOAuth2Complete() auth?: AuthDefinition;
   /** CRM stage id -> the service's status id; '*' for every other stage. Without it the CRM's ids are sent. */
   @IsOptional() @IsStringRecord() status_map?: Record<string, string>;
   /** the CRM custom field (name or id) holding the visit number */
@@ -37,6 +37,8 @@ export class GenericCrmSettings {
   /** limits of kinds of request besides rate_limit (a preset's `rate_limits.search`); checked when the session opens */
   @IsOptional() @IsObject() rate_limits?: Record<string, KindRateLimitDefinition>;
   @IsOptional() @ValidateNested() @Type(() => RetryDefinition) retry?: RetryDefinition;
+  /** how the CRM answers while it blocks the address for too many requests (a preset's rule: amoCRM's 403) */
+  @IsOptional() @ValidateNested() @Type(() => RateBlockDefinition) rate_block?: RateBlockDefinition;
   /** error objects inside 2xx answers */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */

@@ -31,6 +31,7 @@ export function sourceSession(context: { connectionId: string; session?: unknown
         limits,
         retry: retryOverride ? new RetryPolicy({ ...source.retry, ...retryOverride }) : retry,
         errors: source.errors ?? [],
+        rateBlock: source.rate_block,
         redactor,
         where: `connection ${context.connectionId}, stream ${stream}`,
         timeoutMs: source.retry?.timeout_ms,

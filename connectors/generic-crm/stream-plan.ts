@@ -73,7 +73,7 @@ export function planStream(stream: CoreStream, given: StreamDefinition, source: 
 export async function customFieldReader(plan: StreamPlan, requester: Requester): Promise<CustomFieldReader | null> {
   const definition = plan.definition.custom_fields;
   if (!definition) return null;
-  const labels = definition.labels?.request?.path ? await fetchFieldLabels(definition.labels, requester) : new Map<string, string>();
+  const labels = definition.labels?.request?.path ? await fetchFieldLabels(definition.labels, requester, `streams.${plan.stream}.custom_fields.labels`) : new Map<string, string>();
   return new CustomFieldReader(definition, labels);
 }
 

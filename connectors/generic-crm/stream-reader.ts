@@ -1,7 +1,7 @@
 import type { Page, ReadContext, SourceProgress } from 'tracker-sync/connector';
 import { saveStageCounts } from './discovery/stage-counts';
 import { formatDate } from './dates';
-import { RequestSpec } from './http/requester';
+import { RequestSpec, SourceAnswer } from './http/requester';
 import { SourceError } from './http/source-error';
 import { mapEmbedded, mapPage, PageInputs, ReadStats } from './page-mapper';
 import { PageSpill, RawPage, SpillWriter } from './page-spill';
@@ -9,6 +9,7 @@ import { PaginatorDefinition, RequestDefinition } from './definition/stream-defi
 import { Paginator, PageState } from './pagination/paginator';
 import { RepeatGuard } from './pagination/repeat-guard';
 import { Reslicer } from './pagination/reslicer';
+import { isRefusal, refusalText } from './records/enricher';
 import { getPath } from './records/paths';
 import { customFieldReader } from './stream-plan';
 import { renderTemplate, TemplateVariables } from './templates';
@@ -105,7 +106,8 @@ async function* fetchList(
     const spec = await requestFor(inputs, way.request ?? {}, way.definition, state, reslice.sliceStart);
     const description = requester.describe(spec);
     guard.beforeRequest(description);
-    const answer = await requester.send(spec);
+    const answer = await sendOrLeaveOut(inputs, spec);
+    if (!answer) return;
     const raw = selectRecords(answer.body, plan.definition.records ?? '', answer.url);
     const totalPath = way.definition?.total_path;
     if (totalPath) position.answered(Number(getPath(answer.body, totalPath)));
@@ -135,6 +137,23 @@ function readWay(inputs: StreamReadInputs): ReadWay {
 
 function mainWay(plan: StreamReadInputs['pages']): ReadWay {
   return { request: plan.definition.request, paginator: plan.paginator, definition: plan.definition.paginator };
+}
+
+/**
+ * The stream's `optional` answers (amoCRM's users to a token of no administrator: 403) end the stream with one
+ * notice instead of failing the run: null. Never an incremental stream's: its cursor would pass what was not read.
+ */
+async function sendOrLeaveOut(inputs: StreamReadInputs, spec: RequestSpec): Promise<SourceAnswer | null> {
+  const { optional, incremental } = inputs.pages.definition;
+  try {
+    return await inputs.requester.send(spec);
+  } catch (error) {
+    if (!optional || incremental || !(error instanceof SourceError) || !isRefusal(error, optional)) throw error;
+    const grant = optional.grant ? ` ${optional.grant}.` : '';
+    const message = `${inputs.where}: ${inputs.plan.stream} left out: ${refusalText(spec, error)}.${grant}`;
+    (inputs.context.logger.notice ?? inputs.context.logger.warn)(message);
+    return null;
+  }
 }
 
 /**

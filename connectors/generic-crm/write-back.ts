@@ -5,7 +5,7 @@ import type {
 import { ErrorDefinition } from './definition/source-definition';
 import { DEFAULT_SINCE_DAYS, WriteBackDefinition, WriteRequestDefinition } from './definition/write-back-definition';
 import { Requester } from './http/requester';
-import { SourceError } from './http/source-error';
+import { RateBlockError, SourceError } from './http/source-error';
 import { fetchFieldLabels } from './records/field-labels';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
@@ -80,7 +80,7 @@ export async function resolveFieldKeys(writeBack: WriteBackDefinition, requester
     for (const [value, field] of wanted) keys[value] = field;
     return keys;
   }
-  const labels = await fetchFieldLabels(writeBack.field_list, requester);
+  const labels = await fetchFieldLabels(writeBack.field_list, requester, 'write_back.field_list');
   for (const [value, field] of wanted) {
     const byName = [...labels].find(([, name]) => name.toLowerCase() === field.toLowerCase());
     const key = labels.has(field) ? field : byName?.[0];
@@ -133,7 +133,7 @@ async function writeBatch(
  * the batch's deals; refused credentials, 429, 5xx and the network fail the run.
  */
 function isRecordRefusal(error: unknown): error is SourceError {
-  if (!(error instanceof SourceError) || error.credentialsRefused || error.status === undefined) return false;
+  if (!(error instanceof SourceError) || error instanceof RateBlockError || error.credentialsRefused || error.status === undefined) return false;
   return error.status < 500 && error.status !== 429;
 }
 

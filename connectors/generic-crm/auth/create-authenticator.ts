@@ -42,12 +42,18 @@ export function createAuthenticator({ definition, token, baseUrl, redactor, work
       return new WebhookPathAuth(new URL(baseUrl).pathname, secret);
     case 'oauth2': {
       if (!definition.token_url) throw new Error('auth oauth2 needs token_url');
+      const missing = (definition.oauth2_requires ?? []).find((key) => !definition[key]);
+      if (missing) throw new Error(`auth oauth2 of this CRM needs settings.auth.${missing}${OAUTH2_WHY[missing] ?? ''}`);
       const tokenUrl = new URL(definition.token_url, withSlash(baseUrl)).toString();
       const cacheFile = workDir ? path.join(workDir, 'oauth2-token.json') : null;
       return new OAuth2Auth(definition, tokenUrl, redactor, cacheFile, secrets ?? null, agents);
     }
   }
 }
+
+const OAUTH2_WHY: Record<string, string> = {
+  redirect_uri: ": the integration's redirect URI exactly as in its settings (the token endpoint checks it on every refresh)",
+};
 
 function withSlash(url: string): string {
   return url.endsWith('/') ? url : `${url}/`;

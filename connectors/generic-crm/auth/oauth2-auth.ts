@@ -148,6 +148,8 @@ export class OAuth2Auth implements Authenticator {
     if (this.definition.client_id) form.set('client_id', this.definition.client_id);
     if (this.definition.client_secret) form.set('client_secret', this.definition.client_secret);
     if (this.definition.scope) form.set('scope', this.definition.scope);
+    // league/oauth2-client (amoCRM's PHP library) sends it with every grant; amoCRM refuses a refresh without it
+    if (this.definition.redirect_uri) form.set('redirect_uri', this.definition.redirect_uri);
     const response = await axios.post(this.tokenUrl, form.toString(), {
       headers: { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' },
       validateStatus: () => true,
@@ -158,7 +160,7 @@ export class OAuth2Auth implements Authenticator {
     const body = response.data as Record<string, unknown>;
     if (response.status >= 400 || typeof body?.access_token !== 'string') {
       const detail = this.redactor.redact(JSON.stringify(body ?? '').slice(0, 200));
-      throw new Error(`OAuth2 token request to ${this.tokenUrl} failed: HTTP ${response.status} ${detail}`);
+      throw new Error(`OAuth2 token request to ${this.tokenUrl} failed: HTTP ${response.status} ${detail}${this.sentKeys(refreshToken)}`);
     }
     const expiresIn = Number(body.expires_in);
     const token: CachedToken = {
@@ -168,6 +170,13 @@ export class OAuth2Auth implements Authenticator {
     };
     this.redactor.add(token.access_token, token.refresh_token);
     return token;
+  }
+
+  /** A refused token request names the settings it was made of: one of them is not the integration's. */
+  private sentKeys(refreshToken: string | undefined): string {
+    const keys = ['client_id', 'client_secret', 'scope', 'redirect_uri'].filter((key) => this.definition[key as keyof AuthDefinition]);
+    if (refreshToken) keys.unshift('refresh_token');
+    return keys.length ? ` (sent settings.auth ${keys.join(', ')}: each must be the integration's${keys.includes('redirect_uri') ? ', redirect_uri exactly as in its settings' : ''})` : '';
   }
 
   private readCacheFile(): CachedToken | undefined {

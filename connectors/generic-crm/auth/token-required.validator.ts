@@ -37,6 +37,34 @@ export function IsTokenWhereAuthNeedsIt(options?: ValidationOptions): PropertyDe
     });
 }
 
+/**
+ * `settings.auth`: an oauth2 auth sets every key the CRM's token endpoint requires (the preset's
+ * `auth.oauth2_requires`: amoCRM's redirect_uri). Caught at load time, not at the first refresh.
+ */
+export function IsOAuth2Complete(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isOAuth2Complete',
+      target: target.constructor,
+      propertyName: String(propertyName),
+      options,
+      validator: {
+        validate: (_value: unknown, args: ValidationArguments) => missingOAuth2Key(args.object as AuthSettings) === null,
+        defaultMessage: (args?: ValidationArguments) => {
+          const settings = args?.object as AuthSettings | undefined;
+          return `needs ${missingOAuth2Key(settings)} with type oauth2: the ${String(settings?.preset ?? 'configured')} token endpoint requires it on every refresh (the integration's value, exactly as in its settings)`;
+        },
+      },
+    });
+}
+
+function missingOAuth2Key(settings: AuthSettings | undefined): string | null {
+  if (!settings || settings.auth === undefined) return null;
+  const auth = effectiveAuth(settings);
+  if (!auth || auth.type !== 'oauth2') return null;
+  return (auth.oauth2_requires ?? []).find((key) => !auth[key]) ?? null;
+}
+
 function missingSecretOf(settings: AuthSettings | undefined): AuthType | null {
   if (!settings) return null;
   const auth = effectiveAuth(settings);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import { IsArray, IsIn, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { PaginatorDefinition, RequestDefinition } from './stream-definition';
+import { EnrichOptionalDefinition, PaginatorDefinition, RequestDefinition } from './stream-definition';
 
 /**
  * `discover:` of a preset (or of a user's settings): where the CRM lists its pipelines, stages, fields and
@@ -33,6 +33,8 @@ export class DiscoverListDefinition {
    * 1); lead delivery's proposal skips it. Default true
    */
   @IsOptional() @IsString() creatable?: string;
+  /** answers that make this list empty instead of failing (amoCRM's users to a token of no administrator: 403) */
+  @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
 }
 
 export const OUTCOMES = ['won', 'lost', 'open'] as const;

@@ -6,6 +6,8 @@ import { IsArray, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Min, 
 export const AUTH_TYPES = ['none', 'bearer', 'api_key_header', 'basic', 'query_param', 'webhook_path', 'oauth2'] as const;
 export type AuthType = (typeof AUTH_TYPES)[number];
 
+export const OAUTH2_KEYS = ['client_id', 'client_secret', 'refresh_token', 'scope', 'redirect_uri'] as const;
+
 export class AuthDefinition {
   @IsOptional() @IsIn(AUTH_TYPES) type?: AuthType;
   /** the secret; defaults to settings.token */
@@ -24,6 +26,10 @@ export class AuthDefinition {
   @IsOptional() @IsString() client_secret?: string;
   @IsOptional() @IsString() refresh_token?: string;
   @IsOptional() @IsString() scope?: string;
+  /** oauth2: the integration's redirect URI, sent with every token request (amoCRM refuses a refresh without it) */
+  @IsOptional() @IsString() redirect_uri?: string;
+  /** oauth2: keys the CRM's token endpoint requires (a preset's rule: amoCRM's `redirect_uri`) */
+  @IsOptional() @IsArray() @IsIn(OAUTH2_KEYS, { each: true }) oauth2_requires?: (typeof OAUTH2_KEYS)[number][];
 }
 
 export class RateLimitDefinition {
@@ -39,6 +45,24 @@ export class RateLimitDefinition {
 export interface KindRateLimitDefinition {
   per_second: number;
   path: string;
+}
+
+/**
+ * A CRM that blocks the address after too many requests and then answers with a status that otherwise means
+ * "forbidden" (amoCRM: 403 after its 429s): such an answer soon after a rate refusal is named as the block, with
+ * the wait, never as refused credentials.
+ */
+export class RateBlockDefinition {
+  /** the status of the blocked answers */
+  @IsInt() status: number;
+  /** the rate refusal that comes first (default 429) */
+  @IsOptional() @IsInt() after?: number;
+  /** how soon after it a `status` answer is the block (default 60) */
+  @IsOptional() @IsInt() @Min(1) within_seconds?: number;
+  /** how long to wait when the answer gives no Retry-After */
+  @IsOptional() @IsInt() @Min(1) wait_seconds?: number;
+  /** what the CRM documents, for the message */
+  @IsOptional() @IsString() message?: string;
 }
 
 export class RetryAnswerDefinition {

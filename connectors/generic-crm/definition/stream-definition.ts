@@ -80,6 +80,8 @@ export class DatesDefinition {
 
 export class LabelsDefinition {
   @IsOptional() @ValidateNested() @Type(() => RequestDefinition) request?: RequestDefinition;
+  /** a field list the CRM pages (amoCRM: 50 fields a page, `_links.next`): every page is read */
+  @IsOptional() @ValidateNested() @Type(() => PaginatorDefinition) paginator?: PaginatorDefinition;
   @IsOptional() @IsString() records?: string;
   @IsOptional() @IsString() key?: string;
   @IsOptional() @IsString() name?: string;
@@ -165,6 +167,11 @@ export class EnrichDefinition {
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
   /** answers that leave the feature (or, without one, this enrichment) out instead of failing the read */
   @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
+  /**
+   * A request `check` sends to learn whether the CRM grants the feature, whatever the sampled deal holds (a deal
+   * without products sends no products request): amoCRM's GET /api/v4/catalogs. Its refusal reads as the feature's.
+   */
+  @IsOptional() @ValidateNested() @Type(() => RequestDefinition) probe?: RequestDefinition;
 }
 
 export const STREAM_NAMES = ['managers', 'clients', 'deals'] as const;
@@ -207,6 +214,12 @@ export class StreamDefinition {
   @IsOptional() @IsMapping() mapping?: Record<string, MappingValue>;
   @IsOptional() @ValidateNested() @Type(() => CustomFieldsDefinition) custom_fields?: CustomFieldsDefinition;
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => EnrichDefinition) enrich?: EnrichDefinition[];
+  /**
+   * Answers that leave this stream out instead of failing the run (amoCRM lists users only to administrators:
+   * 403), with one warning naming the answer and `grant`. Only a stream without `incremental`: a cursor never
+   * passes records that were not read.
+   */
+  @IsOptional() @ValidateNested() @Type(() => EnrichOptionalDefinition) optional?: EnrichOptionalDefinition;
 }
 
 export type MappingValue =

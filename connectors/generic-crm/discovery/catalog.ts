@@ -2,9 +2,9 @@ import jsonata from 'jsonata';
 import type { CatalogField, CatalogPipeline, CatalogStage, CatalogUser, ReadContext, SourceCatalog } from 'tracker-sync/connector';
 import { DiscoverDefinition, DiscoverListDefinition, Outcome, OUTCOMES } from '../definition/discover-definition';
 import { Requester } from '../http/requester';
-import { PageState } from '../pagination/paginator';
-import { RepeatGuard } from '../pagination/repeat-guard';
-import { createPaginator } from '../pagination/strategies';
+import { SourceError } from '../http/source-error';
+import { listItems } from '../pagination/list-pages';
+import { isRefusal } from '../records/enricher';
 import { getPath } from '../records/paths';
 import { GenericCrmSettings } from '../settings';
 import { sourceSession } from '../source-session';
@@ -113,37 +113,22 @@ async function readUsers(definition: DiscoverListDefinition, requester: Requeste
   return users;
 }
 
-/** Discovery lists are short; a paginator that never ends is a preset error, not an account this large. */
-const MAX_PAGES = 100;
-
 async function fetchItems(definition: DiscoverListDefinition, requester: Requester, list: string): Promise<unknown[]> {
   const request = definition.request;
   if (!request?.path) throw new Error(`discover.${list}: request.path is missing`);
-  const method = request.method ?? 'GET';
-  const paginator = createPaginator(definition.paginator);
-  const guard = new RepeatGuard(`discover.${list}`);
-  const query = (await renderTemplate(request.query ?? {}, {})) as Record<string, unknown>;
-  const body = request.body === undefined ? undefined : await renderTemplate(request.body, {});
-  const inject = definition.paginator?.inject ?? (method === 'GET' ? 'query' : 'body');
-  const items: unknown[] = [];
-  let state: PageState | null = paginator.first();
-  for (let page = 1; state; page++) {
-    if (page > MAX_PAGES) throw new Error(`discover.${list}: more than ${MAX_PAGES} pages; stopping`);
-    const spec = state.url
-      ? { method, path: state.url, body, headers: request.headers }
-      : {
-        method, path: request.path, headers: request.headers,
-        query: inject === 'query' ? { ...query, ...state.params } : query,
-        body: inject === 'body' ? { ...((body as object) ?? {}), ...state.params } : body,
-      };
-    guard.beforeRequest(requester.describe(spec));
-    const answer = await requester.send(spec);
-    const found = asList(await pick(answer.body, definition.records ?? ''));
-    items.push(...found);
-    const raw = (definition.records ?? '').startsWith('=') ? (answer.body ? 1 : 0) : found.length;
-    state = paginator.next(state, answer, raw);
+  const spec = {
+    method: request.method ?? 'GET', path: request.path, headers: request.headers,
+    query: (await renderTemplate(request.query ?? {}, {})) as Record<string, unknown>,
+    body: request.body === undefined ? undefined : await renderTemplate(request.body, {}),
+  };
+  const records = definition.records ?? '';
+  try {
+    // =JSONata records may pick none of a page's items: the list then ends on the paginator's token or URL
+    return await listItems(requester, spec, definition.paginator, `discover.${list}`, async (body) => asList(await pick(body, records)), !records.startsWith('='));
+  } catch (error) {
+    if (definition.optional && error instanceof SourceError && isRefusal(error, definition.optional)) return [];
+    throw error;
   }
-  return items;
 }
 
 /** A list, or an object keyed by id (Bitrix24 crm.deal.fields) as its entries with the key as `_key`. */

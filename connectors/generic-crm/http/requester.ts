@@ -1,12 +1,12 @@
 import axios, { AxiosResponse } from 'axios';
-import { isDailyQuotaSpent, sleep } from 'tracker-sync/connector';
+import { isDailyQuotaSpent, parseRetryAfterMs, sleep } from 'tracker-sync/connector';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
-import { ErrorDefinition } from '../definition/source-definition';
+import { ErrorDefinition, RateBlockDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';
 import { Redactor } from './redactor';
 import { RetryPolicy } from './retry-policy';
 import { scheduleRequest, SourceLimits } from './source-limits';
-import { excerpt, SourceError } from './source-error';
+import { excerpt, RateBlockError, SourceError } from './source-error';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -39,6 +39,8 @@ export interface RequesterOptions {
   limits: SourceLimits;
   retry: RetryPolicy;
   errors: ErrorDefinition[];
+  /** the CRM's block after too many requests (amoCRM: 403 after 429) */
+  rateBlock?: RateBlockDefinition;
   redactor: Redactor;
   /** 'connection amo, stream deals' */
   where: string;
@@ -92,6 +94,8 @@ export class Requester {
         reauthenticated = true;
         continue;
       }
+      const block = this.rateBlock(response.status, header(response, 'retry-after'));
+      if (block) throw new RateBlockError(where(), `${block}: HTTP ${response.status}: ${this.options.redactor.redact(excerpt(text))}`, response.status, false, jsonOrUndefined(text));
       const retryReason = retry.retryReason(response.status, text);
       const rule = retryReason ? retry.ruleFor(response.status, text) : undefined;
       if (retryReason && attempt < retry.attemptsFor(rule)) {
@@ -123,6 +127,23 @@ export class Requester {
     if (paths.length === 0) return;
     const found = Object.fromEntries(paths.map((resetPath) => [resetPath, getPath(body, resetPath)]).filter(([, value]) => value !== undefined));
     if (Object.keys(found).length) this.resets.set(path, found);
+  }
+
+  /**
+   * A 429 is remembered for the session; the rate block's status soon after one is the CRM blocking the address
+   * (amoCRM), named with the wait: never refused credentials.
+   */
+  private rateBlock(status: number, retryAfter: string | undefined): string | null {
+    const rule = this.options.rateBlock;
+    const limits = this.options.limits;
+    if (status === (rule?.after ?? 429)) limits.lastRateRefusal = { at: Date.now(), status };
+    if (!rule || status !== rule.status || !limits.lastRateRefusal) return null;
+    const since = Date.now() - limits.lastRateRefusal.at;
+    if (since > (rule.within_seconds ?? 60) * 1000) return null;
+    const waitMs = parseRetryAfterMs(retryAfter, 24 * 3_600_000) ?? (rule.wait_seconds ?? 0) * 1000;
+    const wait = waitMs > 0 ? `wait ${Math.ceil(waitMs / 1000)} s before the next run` : 'wait before the next run';
+    const what = rule.message ? ` (${rule.message})` : '';
+    return `rate block: the CRM blocked the address after too many requests (HTTP ${limits.lastRateRefusal.status} ${Math.round(since / 1000)} s before)${what}; ${wait}. Not the credentials`;
   }
 
   private transmit(request: OutgoingRequest): Promise<AxiosResponse<string>> {

@@ -14,6 +14,8 @@ export interface SourceLimits {
   kinds: KindLimiter[];
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
+  /** when the CRM last refused a request for the rate (epoch ms): a block that follows is named as one */
+  lastRateRefusal?: { at: number; status: number };
 }
 
 export interface KindLimiter {

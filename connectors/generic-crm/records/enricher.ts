@@ -1,6 +1,6 @@
-import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature } from '../definition/stream-definition';
+import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature, EnrichOptionalDefinition } from '../definition/stream-definition';
 import { Requester, RequestSpec, SourceAnswer } from '../http/requester';
-import { SourceError } from '../http/source-error';
+import { RateBlockError, SourceError } from '../http/source-error';
 import { createPaginator } from '../pagination/strategies';
 import { renderTemplate, TemplateVariables } from '../templates';
 import { CompiledField, compileExpression, compileMapping, readFields } from './mapping';
@@ -189,6 +189,22 @@ export async function enrichPage(
   }
 }
 
+/**
+ * `check`: the enrichment's `probe` request sent on its own, refused as the enrichment would be (the session
+ * warns once and leaves the feature out). Nothing when it has no probe or is left out already.
+ */
+export async function probeEnrichment(definition: EnrichDefinition, requester: Requester, session: EnrichSession): Promise<void> {
+  const probe = definition.probe;
+  if (!probe?.path || session.skips(definition)) return;
+  const spec: RequestSpec = { method: probe.method ?? 'GET', path: probe.path, query: probe.query, body: probe.body, headers: probe.headers };
+  try {
+    await send(definition, requester, spec);
+  } catch (error) {
+    if (!(error instanceof Refused)) throw error;
+    session.refuse(definition, error.message);
+  }
+}
+
 class Refused extends Error {}
 
 /** One batch's related records, page by page. */
@@ -236,9 +252,7 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
     answer = await requester.send(spec);
   } catch (error) {
     if (optional && error instanceof SourceError && isRefusal(error, optional)) {
-      // the token is good (the deals were read): only this endpoint refuses it, so no "credentials refused" preamble
-      const answer = error.reason.slice(error.reason.search(/HTTP \d+/) >= 0 ? error.reason.search(/HTTP \d+/) : 0);
-      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${answer.slice(0, 200)}`);
+      throw new Refused(refusalText(spec, error));
     }
     throw error;
   }
@@ -268,10 +282,18 @@ function entries(value: unknown): [string, unknown][] {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? Object.entries(value) : [];
 }
 
-function isRefusal(error: SourceError, optional: NonNullable<EnrichDefinition['optional']>): boolean {
+/** An answer that means "not granted / not enabled" by the `optional` rule (default 401, 403, 404). */
+export function isRefusal(error: SourceError, optional: EnrichOptionalDefinition): boolean {
+  if (error instanceof RateBlockError) return false;
   if (error.status !== undefined && (optional.statuses ?? DEFAULT_REFUSALS).includes(error.status)) return true;
   const text = `${error.reason} ${error.answer === undefined ? '' : JSON.stringify(error.answer)}`;
   return (optional.body_contains ?? []).some((needle) => text.includes(needle));
+}
+
+/** `GET /api/v4/users answered HTTP 403: …`: the token is good (other requests went), so no "credentials refused" preamble. */
+export function refusalText(spec: RequestSpec, error: SourceError): string {
+  const at = error.reason.search(/HTTP \d+/);
+  return `${spec.method} ${shortPath(spec.path)} answered ${error.reason.slice(Math.max(at, 0)).slice(0, 200)}`;
 }
 
 function shortPath(path: string): string {

@@ -33,6 +33,7 @@ const HEADINGS = new Map<Class, string>([
   [sourceDefinition.RateLimitDefinition, 'settings.rate_limit'],
   [sourceDefinition.RetryDefinition, 'settings.retry'],
   [sourceDefinition.RetryAnswerDefinition, 'settings.retry.extra[]'],
+  [sourceDefinition.RateBlockDefinition, 'settings.rate_block'],
   [sourceDefinition.ErrorDefinition, 'settings.errors[]'],
   [streamDefinition.StreamsDefinition, 'settings.streams'],
   [streamDefinition.StreamDefinition, 'streams.<name>'],
