@@ -293,3 +293,78 @@ describe('no import cycles (docs/architecture.md)', () => {
     expect(cyclesIn('src/engine')).toEqual([]);
   });
 });
+
+/**
+ * The folder graph of `root`: an import from a file of folder A to a file of its sibling folder B (the two
+ * folders just under the deepest folder both files share) is an edge A → B. A folder's own files (its top) may
+ * import its subfolders and be imported by them; between siblings imports go one way. Each edge keeps its
+ * first import as `file:line`.
+ */
+function folderEdges(root: string): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  const files = new Set(sourceFiles(root).map((f) => f.replace(/\.ts$/, '')));
+  const moduleOf = (target: string) => (files.has(target) ? target : files.has(`${target}/index`) ? `${target}/index` : null);
+  for (const file of [...files].sort()) {
+    for (const site of importsOf(`${file}.ts`)) {
+      const target = moduleOf(site.target);
+      if (!target) continue;
+      const a = file.split('/');
+      const b = target.split('/');
+      let shared = 0;
+      while (shared < a.length - 1 && shared < b.length - 1 && a[shared] === b[shared]) shared++;
+      // both files must sit in (different) subfolders of the folder they share
+      if (shared >= a.length - 1 || shared >= b.length - 1) continue;
+      const from = a.slice(0, shared + 1).join('/');
+      const to = b.slice(0, shared + 1).join('/');
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${site.file}:${site.line}`);
+    }
+  }
+  return edges;
+}
+
+/**
+ * The folder cycles of `root`: each group of folders that import one another round (a strongly connected
+ * component of the folder graph), as its folders and every import edge inside it with its first import line.
+ */
+function folderCyclesIn(root: string): string[] {
+  const edges = folderEdges(root);
+  const next = (folder: string) => [...(edges.get(folder)?.keys() ?? [])].sort();
+  // Tarjan's strongly connected components
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (folder: string) => {
+    index.set(folder, index.size);
+    low.set(folder, index.get(folder)!);
+    stack.push(folder);
+    for (const to of next(folder)) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(folder, Math.min(low.get(folder)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(folder, Math.min(low.get(folder)!, index.get(to)!));
+    }
+    if (low.get(folder) !== index.get(folder)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      group.push(member);
+    } while (member !== folder);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const folder of [...edges.keys()].sort()) if (!index.has(folder)) visit(folder);
+  return groups
+    .map((group) => {
+      const inside = group.flatMap((from) => next(from).filter((to) => group.includes(to)).map((to) => `${from} → ${to} (${edges.get(from)!.get(to)})`));
+      return `${group.join(' ⇄ ')}: ${inside.join('; ')}`;
+    })
+    .sort();
+}
+
+describe('no folder cycles (docs/architecture.md)', () => {
+  it('no folder of src/ imports a sibling folder that imports it back', () => {
+    expect(folderCyclesIn('src')).toEqual([]);
+  });
+});
