@@ -6,7 +6,7 @@ import spreadsheetConnector from '../../connectors/spreadsheet';
 import { ConnectionConfig, SyncOptionsConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import type { EngineOptions } from '../../src/engine/engine-options';
-import { fingerprinter } from '../../src/engine/stream/fingerprint';
+import { fingerprinter } from '../../src/engine/pipeline/fingerprint';
 import { DEAL_MAPPING_VERSION } from '../../src/engine/streams/deals';
 import { SyncService } from '../../src/engine/sync.service';
 import { createSyncService } from '../../src/engine/engine-parts';

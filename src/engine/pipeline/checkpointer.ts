@@ -1,9 +1,9 @@
 import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
 import { Checkpoint, writeCheckpoint } from '../../store/checkpoint-writer';
 import type { AcknowledgedRecord } from '../../store/repositories/record-state.store';
-import { Chunk, CoverageTracker } from '../stream/coverage-tracker';
+import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError } from '../engine-errors';
-import type { RejectionLog } from '../stream/rejection-log';
+import type { RejectionLog } from './rejection-log';
 import { RunScope, snapshotStreams } from '../run/run-scope';
 import { isValidDate } from '../streams/mapping-error';
 

@@ -1,6 +1,6 @@
 import type { CanonicalRecord } from '../../connectors/canonical';
 import { errorText } from '../engine-errors';
-import { fingerprinter, Fingerprinter } from '../stream/fingerprint';
+import { fingerprinter, Fingerprinter } from './fingerprint';
 import { MappingError } from '../streams/mapping-error';
 import type { StreamHandler } from '../streams/stream-handler';
 

@@ -4,7 +4,7 @@ import { errorText } from '../engine-errors';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { RunScope, zeroStreamCounters } from './run-scope';
-import { storedStateFor } from '../stream/fingerprint';
+import { storedStateFor } from '../pipeline/fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
 import { StreamPlan, StreamSync } from '../stream/stream-sync';
 import type { StatusMode } from '../../config/config.schema';

@@ -16,7 +16,7 @@ import { RunExecutor, RunOutcome, RunRequest } from './run-executor';
 import { RunProgress } from './run-progress';
 import { RunScope } from './run-scope';
 import { summaryFromRun } from './run-summary';
-import { zeroServiceCounters } from '../stream/service-answer';
+import { zeroServiceCounters } from '../pipeline/service-answer';
 
 /** A recorded run to execute: SyncService's start options, resolved. */
 export interface LaunchedRun extends StartRunOptions {

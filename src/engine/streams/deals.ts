@@ -3,7 +3,7 @@ import { SerializedJson } from '../../tracker/http/serialized-json';
 import { checkAddOrder } from '../../tracker/payload-checks';
 import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } from '../../tracker/types/orders.types';
-import { invalidFormatIds } from '../stream/service-answer';
+import { invalidFormatIds } from '../pipeline/service-answer';
 import { finiteNumber, instant, moneyText } from './mapping-error';
 import type { StreamHandler } from './stream-handler';
 

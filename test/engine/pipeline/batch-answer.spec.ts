@@ -1,7 +1,7 @@
-import type { Chunk } from '../../../src/engine/stream/coverage-tracker';
+import type { Chunk } from '../../../src/engine/pipeline/coverage-tracker';
 import { OutgoingRecord, settleAnswer } from '../../../src/engine/pipeline/batch-answer';
-import { RejectionLog } from '../../../src/engine/stream/rejection-log';
-import { zeroServiceCounters } from '../../../src/engine/stream/service-answer';
+import { RejectionLog } from '../../../src/engine/pipeline/rejection-log';
+import { zeroServiceCounters } from '../../../src/engine/pipeline/service-answer';
 import { zeroStreamCounters } from '../../../src/engine/run/run-scope';
 
 describe("batch answer: what the service's answer makes of each record", () => {

@@ -1,5 +1,5 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { fingerprinter } from '../../../src/engine/stream/fingerprint';
+import { fingerprinter } from '../../../src/engine/pipeline/fingerprint';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../../../src/engine/pipeline/record-pipeline';
 import { DEAL_MAPPING_VERSION, dealsHandler } from '../../../src/engine/streams/deals';
 
