@@ -4,7 +4,7 @@ import type { AcknowledgedRecord } from '../../store/repositories/record-state.s
 import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError } from '../engine-errors';
 import type { RejectionLog } from './rejection-log';
-import { RunScope, snapshotStreams } from '../run/run-scope';
+import { RunScope, snapshotStreams } from './run-scope';
 import { isValidDate } from '../streams/mapping-error';
 
 /** What only some checkpoints carry: the final cursor, the connector's state, managers deleted from the service. */

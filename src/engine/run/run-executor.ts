@@ -3,7 +3,7 @@ import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '..
 import { errorText } from '../engine-errors';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
-import { RunScope, zeroStreamCounters } from './run-scope';
+import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import { storedStateFor } from '../pipeline/fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
 import { StreamPlan, StreamSync } from '../stream/stream-sync';

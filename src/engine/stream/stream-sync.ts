@@ -12,7 +12,7 @@ import { OutgoingRecord, settleAnswer } from '../pipeline/batch-answer';
 import { Checkpointer } from '../pipeline/checkpointer';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
 import { RejectionLog } from '../pipeline/rejection-log';
-import { RunScope, zeroStreamCounters } from '../run/run-scope';
+import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import type { BatchAnswer, HandlerContext, StreamHandler } from '../streams/stream-handler';
 
 export interface StreamPlan {

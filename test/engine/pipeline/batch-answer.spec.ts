@@ -2,7 +2,7 @@ import type { Chunk } from '../../../src/engine/pipeline/coverage-tracker';
 import { OutgoingRecord, settleAnswer } from '../../../src/engine/pipeline/batch-answer';
 import { RejectionLog } from '../../../src/engine/pipeline/rejection-log';
 import { zeroServiceCounters } from '../../../src/engine/pipeline/service-answer';
-import { zeroStreamCounters } from '../../../src/engine/run/run-scope';
+import { zeroStreamCounters } from '../../../src/engine/pipeline/run-scope';
 
 describe("batch answer: what the service's answer makes of each record", () => {
   it('counts sent, refused and uncertain records, frees their chunk, and acknowledges the sent and the uncertain', () => {
