@@ -7,7 +7,7 @@ import { ConnectionConfig, SyncOptionsConfig } from '../../src/config/config.sch
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import type { EngineOptions } from '../../src/engine/engine-options';
 import { fingerprinter } from '../../src/engine/pipeline/fingerprint';
-import { DEAL_MAPPING_VERSION } from '../../src/engine/streams/deals';
+import { DEAL_MAPPING_VERSION } from '../../src/engine/mappings/deals';
 import { SyncService } from '../../src/engine/sync.service';
 import { createSyncService } from '../../src/engine/engine-parts';
 import { createStoreDataSource } from '../../src/store/store-data-source';

@@ -5,7 +5,7 @@ import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError } from '../engine-errors';
 import type { RejectionLog } from './rejection-log';
 import { RunScope, snapshotStreams } from './run-scope';
-import { isValidDate } from '../streams/mapping-error';
+import { isValidDate } from '../mappings/mapping-error';
 
 /** What only some checkpoints carry: the final cursor, the connector's state, managers deleted from the service. */
 export type CheckpointExtra = Pick<Checkpoint, 'cursor' | 'state' | 'forgotten' | 'completeRead'>;

@@ -1,8 +1,8 @@
 import type { CanonicalRecord } from '../../connectors/canonical';
 import { errorText } from '../engine-errors';
 import { fingerprinter, Fingerprinter } from './fingerprint';
-import { MappingError } from '../streams/mapping-error';
-import type { StreamHandler } from '../streams/stream-handler';
+import { MappingError } from '../mappings/mapping-error';
+import type { StreamHandler } from './sending/stream-handler';
 
 /** A record read and taken in: its id, and its fingerprint when the connector hashed its row. */
 export interface Candidate {

@@ -5,7 +5,7 @@ import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import { storedStateFor } from '../pipeline/fingerprint';
-import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../pipeline/sending';
 import { StreamPlan, StreamSync } from '../stream/stream-sync';
 import type { StatusMode } from '../../config/config.schema';
 import { registerStages } from '../project-statuses';

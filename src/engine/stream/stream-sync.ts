@@ -13,7 +13,7 @@ import { Checkpointer } from '../pipeline/checkpointer';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
 import { RejectionLog } from '../pipeline/rejection-log';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
-import type { BatchAnswer, HandlerContext, StreamHandler } from '../streams/stream-handler';
+import type { BatchAnswer, HandlerContext, StreamHandler } from '../pipeline/sending/stream-handler';
 
 export interface StreamPlan {
   spec: StreamSpec;

@@ -1,7 +1,7 @@
 import type { Deal } from '../../../src/connectors/canonical';
 import { fingerprinter } from '../../../src/engine/pipeline/fingerprint';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../../../src/engine/pipeline/record-pipeline';
-import { DEAL_MAPPING_VERSION, dealsHandler } from '../../../src/engine/streams/deals';
+import { DEAL_MAPPING_VERSION, dealsHandler } from '../../../src/engine/mappings/deals';
 
 /** The verdicts as a list, in the order they were given. */
 class Verdicts implements RecordVerdicts<unknown> {

@@ -1,7 +1,7 @@
 import { readdirSync } from 'fs';
 import { join } from 'path';
-import { STREAM_ORDER } from '../../../src/connectors/canonical';
-import { mappingVersionOf, streamHandler } from '../../../src/engine/streams';
+import { STREAM_ORDER } from '../../../../src/connectors/canonical';
+import { mappingVersionOf, streamHandler } from '../../../../src/engine/pipeline/sending';
 
 describe('stream registry (src/engine/streams/index.ts)', () => {
   it('lists one handler per stream, each in its own module streams/<stream>.ts', () => {

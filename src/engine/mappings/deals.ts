@@ -5,7 +5,7 @@ import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } from '../../tracker/types/orders.types';
 import { invalidFormatIds } from '../pipeline/service-answer';
 import { finiteNumber, instant, moneyText } from './mapping-error';
-import type { StreamHandler } from './stream-handler';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change here (mapping or checks) changes what is sent: every deal is sent again once. */
 export const DEAL_MAPPING_VERSION = 1;

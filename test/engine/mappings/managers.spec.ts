@@ -1,4 +1,4 @@
-import { managersHandler, managerToInput } from '../../../src/engine/streams/managers';
+import { managersHandler, managerToInput } from '../../../src/engine/mappings/managers';
 import { FakeTrackerService } from '../../support/fake-tracker-service';
 import { testTracker } from '../../support/engine-harness';
 

@@ -1,9 +1,9 @@
-import { clientsHandler, clientToImportClient } from '../../../src/engine/streams/clients';
-import { eventsHandler, eventToBulkItem } from '../../../src/engine/streams/events';
-import { expenseToRequest } from '../../../src/engine/streams/expenses';
-import { leadToCreateRequest } from '../../../src/engine/streams/leads';
-import { MappingError } from '../../../src/engine/streams/mapping-error';
-import { mediaPlanToRequest } from '../../../src/engine/streams/mediaplans';
+import { clientsHandler, clientToImportClient } from '../../../src/engine/mappings/clients';
+import { eventsHandler, eventToBulkItem } from '../../../src/engine/mappings/events';
+import { expenseToRequest } from '../../../src/engine/mappings/expenses';
+import { leadToCreateRequest } from '../../../src/engine/mappings/leads';
+import { MappingError } from '../../../src/engine/mappings/mapping-error';
+import { mediaPlanToRequest } from '../../../src/engine/mappings/mediaplans';
 
 describe('clients and the extra streams: their mappings and checks', () => {
   it('clients: several phones or emails joined by a comma, blanks dropped', () => {

@@ -2,10 +2,10 @@ import type { Lead } from '../../connectors/canonical';
 import { checkLead } from '../../tracker/payload-checks';
 import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { LeadCreateRequest, LeadStatusId } from '../../tracker/types/leads.types';
-import { leadLanded } from './landed-checks';
+import { leadLanded } from '../pipeline/sending/landed-checks';
 import { finiteNumber, instant } from './mapping-error';
-import { sendEach } from './per-record';
-import type { StreamHandler } from './stream-handler';
+import { sendEach } from '../pipeline/sending/per-record';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every lead is sent again once. */
 export const LEAD_MAPPING_VERSION = 1;

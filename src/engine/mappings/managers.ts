@@ -1,8 +1,8 @@
 import type { Manager } from '../../connectors/canonical';
 import { checkManager } from '../../tracker/payload-checks';
 import type { ManagerInput } from '../../tracker/types/managers.types';
-import { isRefusal, sendEach } from './per-record';
-import type { HandlerContext, OutgoingItem, StreamHandler } from './stream-handler';
+import { isRefusal, sendEach } from '../pipeline/sending/per-record';
+import type { HandlerContext, OutgoingItem, StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every manager is sent again once. */
 export const MANAGER_MAPPING_VERSION = 1;

@@ -1,11 +1,11 @@
-import type { StreamName } from '../../connectors/canonical';
-import { clientsHandler } from './clients';
-import { dealsHandler } from './deals';
-import { eventsHandler } from './events';
-import { expensesHandler } from './expenses';
-import { leadsHandler } from './leads';
-import { managersHandler } from './managers';
-import { mediaplansHandler } from './mediaplans';
+import type { StreamName } from '../../../connectors/canonical';
+import { clientsHandler } from '../../mappings/clients';
+import { dealsHandler } from '../../mappings/deals';
+import { eventsHandler } from '../../mappings/events';
+import { expensesHandler } from '../../mappings/expenses';
+import { leadsHandler } from '../../mappings/leads';
+import { managersHandler } from '../../mappings/managers';
+import { mediaplansHandler } from '../../mappings/mediaplans';
 import type { MappingVersions, StreamHandler } from './stream-handler';
 
 export type { BatchAnswer, HandlerContext, MappingVersions, OutgoingItem, StreamHandler } from './stream-handler';

@@ -1,9 +1,9 @@
 import type { MediaPlanTarget } from '../../connectors/canonical';
 import { checkMediaPlan } from '../../tracker/payload-checks';
 import type { MediaPlanCreateRequest, MediaPlanMetric } from '../../tracker/types/mediaplans.types';
-import { mediaPlanLanded } from './landed-checks';
-import { sendEach } from './per-record';
-import type { StreamHandler } from './stream-handler';
+import { mediaPlanLanded } from '../pipeline/sending/landed-checks';
+import { sendEach } from '../pipeline/sending/per-record';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every media plan is sent again once. */
 export const MEDIAPLAN_MAPPING_VERSION = 1;

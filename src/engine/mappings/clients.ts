@@ -1,7 +1,7 @@
 import type { Client } from '../../connectors/canonical';
 import { checkImportClient } from '../../tracker/payload-checks';
 import type { ImportClient } from '../../tracker/types/clients.types';
-import type { StreamHandler } from './stream-handler';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every client is sent again once. */
 export const CLIENT_MAPPING_VERSION = 1;

@@ -1,9 +1,9 @@
 import type { Expense } from '../../connectors/canonical';
 import { checkExpense } from '../../tracker/payload-checks';
 import type { ExpenseAddRequest } from '../../tracker/types/channels.types';
-import { expenseLanded } from './landed-checks';
-import { sendEach } from './per-record';
-import type { StreamHandler } from './stream-handler';
+import { expenseLanded } from '../pipeline/sending/landed-checks';
+import { sendEach } from '../pipeline/sending/per-record';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every expense is sent again once. */
 export const EXPENSE_MAPPING_VERSION = 1;

@@ -1,7 +1,7 @@
-import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
-import type { TrackerClient } from '../../tracker/tracker-client';
-import type { PayloadProblem } from '../../tracker/payload-checks';
-import type { ServiceCounters } from '../engine-types';
+import type { CanonicalRecord, StreamName } from '../../../connectors/canonical';
+import type { TrackerClient } from '../../../tracker/tracker-client';
+import type { PayloadProblem } from '../../../tracker/payload-checks';
+import type { ServiceCounters } from '../../engine-types';
 
 /** One record of an outgoing batch. */
 export interface OutgoingItem<P = unknown> {

@@ -1,6 +1,6 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { dealsHandler, dealToAddOrder } from '../../../src/engine/streams/deals';
-import { MappingError } from '../../../src/engine/streams/mapping-error';
+import { dealsHandler, dealToAddOrder } from '../../../src/engine/mappings/deals';
+import { MappingError } from '../../../src/engine/mappings/mapping-error';
 import { FakeTrackerService } from '../../support/fake-tracker-service';
 import { testTracker } from '../../support/engine-harness';
 

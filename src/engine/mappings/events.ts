@@ -1,8 +1,8 @@
 import type { CustomEvent } from '../../connectors/canonical';
 import { isOutcomeUnknown } from '../../tracker/tracker-error';
 import type { EventBulkSendItem } from '../../tracker/types/events.types';
-import { uncertainReason } from './per-record';
-import type { StreamHandler } from './stream-handler';
+import { uncertainReason } from '../pipeline/sending/per-record';
+import type { StreamHandler } from '../pipeline/sending/stream-handler';
 
 /** Bump when a change of the mapping or checks changes what is sent: every event is sent again once. */
 export const EVENT_MAPPING_VERSION = 1;
