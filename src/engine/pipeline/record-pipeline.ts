@@ -2,7 +2,7 @@ import type { CanonicalRecord } from '../../connectors/canonical';
 import { errorText } from '../engine-errors';
 import { fingerprinter, Fingerprinter } from './fingerprint';
 import { MappingError } from '../mappings/mapping-error';
-import type { StreamHandler } from './sending/stream-handler';
+import type { StreamMapping } from '../mappings/stream-mapping';
 
 /** A record read and taken in: its id, and its fingerprint when the connector hashed its row. */
 export interface Candidate {
@@ -44,7 +44,7 @@ export class RecordPipeline<P = unknown> {
   private readonly fingerprints: Fingerprinter;
 
   constructor(
-    private readonly handler: StreamHandler<CanonicalRecord, P>,
+    private readonly handler: StreamMapping<CanonicalRecord, P>,
     mappingVersion: number,
   ) {
     this.fingerprints = fingerprinter(mappingVersion);

@@ -1,5 +1,6 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { dealsHandler, dealToAddOrder } from '../../../src/engine/mappings/deals';
+import { dealToAddOrder } from '../../../src/engine/mappings/deals';
+import { dealsHandler } from '../../../src/engine/pipeline/sending/deals';
 import { MappingError } from '../../../src/engine/mappings/mapping-error';
 import { FakeTrackerService } from '../../support/fake-tracker-service';
 import { testTracker } from '../../support/engine-harness';

@@ -1,16 +1,16 @@
 import type { StreamName } from '../../../connectors/canonical';
-import { clientsHandler } from '../../mappings/clients';
-import { dealsHandler } from '../../mappings/deals';
-import { eventsHandler } from '../../mappings/events';
-import { expensesHandler } from '../../mappings/expenses';
-import { leadsHandler } from '../../mappings/leads';
-import { managersHandler } from '../../mappings/managers';
-import { mediaplansHandler } from '../../mappings/mediaplans';
+import { clientsHandler } from './clients';
+import { dealsHandler } from './deals';
+import { eventsHandler } from './events';
+import { expensesHandler } from './expenses';
+import { leadsHandler } from './leads';
+import { managersHandler } from './managers';
+import { mediaplansHandler } from './mediaplans';
 import type { MappingVersions, StreamHandler } from './stream-handler';
 
 export type { BatchAnswer, HandlerContext, MappingVersions, OutgoingItem, StreamHandler } from './stream-handler';
 
-/** Every stream the engine sends: one module each (its mapping and its handler), listed here once. */
+/** Every stream the engine sends: one handler each (./<stream>.ts, over its mapping in mappings/<stream>.ts), listed here once. */
 const HANDLERS: Record<StreamName, StreamHandler> = {
   managers: managersHandler,
   clients: clientsHandler,
