@@ -86,6 +86,12 @@ const RULES: Rule[] = [
     forbidden: ['src/admin'],
   },
   {
+    name: 'the secret scrubber is a leaf that alerts, discovery, the application layer and the admin API share: of the daemon it reads only the config',
+    from: ['src/secrets'],
+    forbidden: DAEMON,
+    allowed: (target) => under(target, 'src/secrets') || under(target, 'src/config'),
+  },
+  {
     name: 'the CLI answers from the application layer, not from the admin API',
     from: ['src/cli'],
     forbidden: ['src/admin'],

@@ -9,7 +9,7 @@ import { ConnectionStatusService } from './connections/connection-status.service
 import { OpenRejectionsService } from './connections/open-rejections.service';
 import { RunTriggerModule } from './runs/run-trigger.module';
 import { RunsQueryService } from './runs/runs-query.service';
-import { SecretScrubber } from './secrets/secret-scrubber.service';
+import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const SERVICES = [
   SecretScrubber,

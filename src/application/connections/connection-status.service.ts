@@ -5,7 +5,7 @@ import type { ConnectionRow, CursorRow } from '../../store';
 import { ConnectionState, CursorResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
-import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { ConnectionStatusResponse, RunFailureResponse } from './connection-status.response';
 
 /** A connection as the admin API and `cli status` show it: state, cursors, last and next run. */
