@@ -76,6 +76,17 @@ const RULES: Rule[] = [
     forbidden: ['src/admin', 'src/application', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
   },
   {
+    name: 'the engine reads top to bottom: a stream\'s mapping (src/engine/mappings) imports nothing else of the engine',
+    from: ['src/engine/mappings'],
+    forbidden: ['src/engine'],
+    allowed: (target) => under(target, 'src/engine/mappings'),
+  },
+  {
+    name: 'the application layer reaches the scheduler as its ScheduleControl, never by import: the scheduler imports the trigger path',
+    from: ['src/application'],
+    forbidden: ['src/scheduler'],
+  },
+  {
     name: 'the application layer (shared by the admin API and the CLI) knows neither of them, nor the status page',
     from: ['src/application'],
     forbidden: ['src/admin', 'src/cli', 'src/status-page'],
