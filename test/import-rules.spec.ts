@@ -76,6 +76,17 @@ const RULES: Rule[] = [
     forbidden: ['src/admin', 'src/application', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
   },
   {
+    name: 'the engine reads top to bottom: a stream\'s mapping (src/engine/mappings) imports nothing else of the engine',
+    from: ['src/engine/mappings'],
+    forbidden: ['src/engine'],
+    allowed: (target) => under(target, 'src/engine/mappings'),
+  },
+  {
+    name: 'the application layer reaches the scheduler as its ScheduleControl, never by import: the scheduler imports the trigger path',
+    from: ['src/application'],
+    forbidden: ['src/scheduler'],
+  },
+  {
     name: 'the application layer (shared by the admin API and the CLI) knows neither of them, nor the status page',
     from: ['src/application'],
     forbidden: ['src/admin', 'src/cli', 'src/status-page'],
@@ -84,6 +95,12 @@ const RULES: Rule[] = [
     name: 'alerts and the admin API form no folder cycle: alerts import nothing of src/admin (the admin API shows alerts)',
     from: ['src/alerts'],
     forbidden: ['src/admin'],
+  },
+  {
+    name: 'the secret scrubber is a leaf that alerts, discovery, the application layer and the admin API share: of the daemon it reads only the config',
+    from: ['src/secrets'],
+    forbidden: DAEMON,
+    allowed: (target) => under(target, 'src/secrets') || under(target, 'src/config'),
   },
   {
     name: 'the CLI answers from the application layer, not from the admin API',
@@ -291,5 +308,113 @@ function cyclesIn(folder: string): string[] {
 describe('no import cycles (docs/architecture.md)', () => {
   it('src/engine reads top to bottom: no file imports one that imports it back', () => {
     expect(cyclesIn('src/engine')).toEqual([]);
+  });
+});
+
+/**
+ * Known folder cycles, each left open by one back edge (`from → to`) that the graph leaves out, so any other
+ * cycle still fails. Issue 40 untangled the engine, the scheduler and the secret scrubber; these wait for theirs.
+ */
+const KNOWN_BACK_EDGES: Record<string, string> = {
+  // issue 40, left for later: the sandbox's visit list reads orders (AddOrdersService, the date bounds) while
+  // the order list shows their visits; the two want one shared store module below both.
+  'src/sandbox/visits → src/sandbox/orders': 'the sandbox visits read the sandbox orders',
+  // issue 40, left for later: seeding loads the sections' optional seeder (a lazy require) and a section reads the
+  // demo visits' ids from seed/; the ids belong in a leaf both read.
+  'src/sandbox/seed → src/sandbox/sections': 'the sandbox seed loads the sections\' seeder',
+};
+
+/**
+ * The folder graph of `root`: an import from a file of folder A to a file of its sibling folder B (the two
+ * folders just under the deepest folder both files share) is an edge A → B. A folder's own files (its top) may
+ * import its subfolders and be imported by them; between siblings imports go one way. Each edge keeps its
+ * first import as `file:line`.
+ */
+function folderEdges(sources: string[], read: (file: string) => ImportSite[] = (file) => importsOf(file)): Map<string, Map<string, string>> {
+  const edges = new Map<string, Map<string, string>>();
+  const files = new Set(sources.map((f) => f.replace(/\.ts$/, '')));
+  const moduleOf = (target: string) => (files.has(target) ? target : files.has(`${target}/index`) ? `${target}/index` : null);
+  for (const file of [...files].sort()) {
+    for (const site of read(`${file}.ts`)) {
+      const target = moduleOf(site.target);
+      if (!target) continue;
+      const a = file.split('/');
+      const b = target.split('/');
+      let shared = 0;
+      while (shared < a.length - 1 && shared < b.length - 1 && a[shared] === b[shared]) shared++;
+      // both files must sit in (different) subfolders of the folder they share
+      if (shared >= a.length - 1 || shared >= b.length - 1) continue;
+      const from = a.slice(0, shared + 1).join('/');
+      const to = b.slice(0, shared + 1).join('/');
+      if (`${from} → ${to}` in KNOWN_BACK_EDGES) continue;
+      if (!edges.has(from)) edges.set(from, new Map());
+      if (!edges.get(from)!.has(to)) edges.get(from)!.set(to, `${site.file}:${site.line}`);
+    }
+  }
+  return edges;
+}
+
+/**
+ * The folder cycles of `root`: each group of folders that import one another round (a strongly connected
+ * component of the folder graph), as its folders and every import edge inside it with its first import line.
+ */
+function folderCycles(edges: Map<string, Map<string, string>>): string[] {
+  const next = (folder: string) => [...(edges.get(folder)?.keys() ?? [])].sort();
+  // Tarjan's strongly connected components
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const groups: string[][] = [];
+  const visit = (folder: string) => {
+    index.set(folder, index.size);
+    low.set(folder, index.get(folder)!);
+    stack.push(folder);
+    for (const to of next(folder)) {
+      if (!index.has(to)) {
+        visit(to);
+        low.set(folder, Math.min(low.get(folder)!, low.get(to)!));
+      } else if (stack.includes(to)) low.set(folder, Math.min(low.get(folder)!, index.get(to)!));
+    }
+    if (low.get(folder) !== index.get(folder)) return;
+    const group: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      group.push(member);
+    } while (member !== folder);
+    if (group.length > 1) groups.push(group.sort());
+  };
+  for (const folder of [...edges.keys()].sort()) if (!index.has(folder)) visit(folder);
+  return groups
+    .map((group) => {
+      const inside = group.flatMap((from) => next(from).filter((to) => group.includes(to)).map((to) => `${from} → ${to} (${edges.get(from)!.get(to)})`));
+      return `${group.join(' ⇄ ')}: ${inside.join('; ')}`;
+    })
+    .sort();
+}
+
+describe('no folder cycles (docs/architecture.md)', () => {
+  it('no folder of src/ imports a sibling folder that imports it back', () => {
+    expect(folderCycles(folderEdges(sourceFiles('src')))).toEqual([]);
+  });
+
+  it("names each folder cycle with one import line per edge, and leaves a folder's own files out", () => {
+    const texts: Record<string, string> = {
+      'src/x/top.ts': "import { one } from './a/one';",
+      'src/x/a/one.ts': "import { top } from '../top';\nimport { two } from '../b/two';",
+      'src/x/b/two.ts': "import type { C } from '../c';",
+      'src/x/c/index.ts': "export * from '../a/one';",
+      'src/x/d/leaf.ts': "import { one } from '../a/one';",
+      'src/x/d/deeper/more.ts': "import { leaf } from '../leaf';",
+      'src/sandbox/visits/v.ts': "import { o } from '../orders/o';",
+      'src/sandbox/orders/o.ts': "import { v } from '../visits/v';",
+    };
+    const edges = folderEdges(Object.keys(texts), (file) => importsOf(file, texts[file]));
+    expect(folderCycles(edges)).toEqual([
+      'src/x/a ⇄ src/x/b ⇄ src/x/c: src/x/a → src/x/b (src/x/a/one.ts:2); src/x/b → src/x/c (src/x/b/two.ts:1); src/x/c → src/x/a (src/x/c/index.ts:1)',
+    ]);
+    // a known back edge is left out; its reverse still counts
+    expect([...(edges.get('src/sandbox/orders')?.keys() ?? [])]).toEqual(['src/sandbox/visits']);
+    expect(edges.has('src/sandbox/visits')).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 import type { TrackerSyncConfig } from '../config/config.schema';
-import { collectSecretValues, scrubText } from '../application/secrets/secret-values';
+import { collectSecretValues, scrubText } from '../secrets/secret-values';
 
 /**
  * Every secret the configuration holds (connection settings, the service's key, the admin token, the alerts' own

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { EngineModule } from '../engine/engine.module';
-import { SchedulerModule } from '../scheduler/scheduler.module';
 import { DiscoveryService } from '../discovery/discovery.service';
 import { ConfigReloadService } from './config/config-reload.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
@@ -10,7 +9,7 @@ import { ConnectionStatusService } from './connections/connection-status.service
 import { OpenRejectionsService } from './connections/open-rejections.service';
 import { RunTriggerModule } from './runs/run-trigger.module';
 import { RunsQueryService } from './runs/runs-query.service';
-import { SecretScrubber } from './secrets/secret-scrubber.service';
+import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const SERVICES = [
   SecretScrubber,
@@ -26,7 +25,8 @@ const SERVICES = [
 
 /**
  * The application layer: what the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
- * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs).
+ * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs), and the scheduler
+ * (SchedulerModule, global: its `SCHEDULE_CONTROL`), which the application does not import.
  */
-@Module({ imports: [EngineModule, SchedulerModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })
+@Module({ imports: [EngineModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })
 export class ApplicationModule {}

@@ -7,7 +7,7 @@ export { ConnectionStatusService } from './connections/connection-status.service
 export { ConnectionControlService } from './connections/connection-control.service';
 export { ConnectionCheckService } from './connections/connection-check.service';
 export { OpenRejectionsService } from './connections/open-rejections.service';
-export { SecretScrubber } from './secrets/secret-scrubber.service';
+export { SecretScrubber } from '../secrets/secret-scrubber.service';
 export * from './answers/run.response';
 export * from './answers/connection.response';
 export * from './answers/rejected-record.response';

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
-import { SecretScrubber } from '../application/secrets/secret-scrubber.service';
+import { SecretScrubber } from '../secrets/secret-scrubber.service';
 import { TrackerSyncConfig } from '../config';
 import type { ReadContext, SourceCatalog, StageMapping } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';

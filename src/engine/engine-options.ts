@@ -1,5 +1,5 @@
 import { ownHolder, processHolderId } from '../store/holder-id';
-import type { MappingVersions } from './streams/stream-handler';
+import type { MappingVersions } from './mappings/stream-mapping';
 
 /** Tunables of the engine (token ENGINE_OPTIONS); the defaults suit the daemon. */
 export interface EngineOptions {

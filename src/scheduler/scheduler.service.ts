@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { TrackerSyncConfig } from '../config';
 import { RunStore } from '../store/repositories/run.store';
 import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
+import type { ScheduleControl } from '../application/connections/schedule-control';
 import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
@@ -23,7 +24,7 @@ interface ScheduledConnection {
  * Pause/resume go through refresh(id) so the jobs always mirror the stored `paused` flag.
  */
 @Injectable()
-export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown {
+export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown, ScheduleControl {
   private readonly logger = new Logger(SchedulerService.name);
   private readonly options: SchedulerOptions;
   private follower?: NodeJS.Timeout;

@@ -1,4 +1,4 @@
-import { DEAL_MAPPING_VERSION } from '../../src/engine/streams/deals';
+import { DEAL_MAPPING_VERSION } from '../../src/engine/mappings/deals';
 import { describeStores } from '../support/store-drivers';
 import { EngineHarness } from '../support/engine-harness';
 import { makeDeals } from '../support/memory-connector';

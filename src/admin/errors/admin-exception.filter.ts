@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { EngineStoppingError, InvalidRunOptionsError, RunInProgressError, UnknownConnectionError, UnknownRunError } from '../../engine';
 import { ConfigReloadRefusedError } from '../../application/config/config-reload.service';
-import { SecretScrubber } from '../../application/secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
 /**
  * Turns what the services throw into answers: unknown connection or run → 404, a run already

@@ -1,6 +1,6 @@
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import { map, Observable } from 'rxjs';
-import { SecretScrubber } from '../../application/secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
 /** The last step of every admin answer: whatever a service returned, no secret leaves. */
 @Injectable()

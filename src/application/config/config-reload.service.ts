@@ -3,8 +3,8 @@ import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { startupWarnings } from '../../connectors/startup-warnings';
 import { ConnectionsService } from '../../engine';
-import { SchedulerService } from '../../scheduler/scheduler.service';
-import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
+import { SCHEDULE_CONTROL, ScheduleControl } from '../connections/schedule-control';
 
 /** What a reload changed: connection ids, and the sections that differ but only take effect at a restart. */
 export interface ConfigReloadAnswer {
@@ -43,7 +43,7 @@ export class ConfigReloadService {
     private readonly config: TrackerSyncConfig,
     private readonly registry: ConnectorRegistry,
     private readonly connections: ConnectionsService,
-    private readonly scheduler: SchedulerService,
+    @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly scrubber: SecretScrubber,
     @Optional() @Inject(ConfigSource) private readonly source: ConfigSource | null,
   ) {}

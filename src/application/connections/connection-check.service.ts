@@ -9,7 +9,7 @@ import { ConnectorSecretStore } from '../../store/repositories/connector-secret.
 import { UnknownConnectionError } from '../../engine';
 import { TrackerClient } from '../../tracker/tracker-client';
 import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
-import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
 const CHECK_TIMEOUT_MS = 30_000;
 

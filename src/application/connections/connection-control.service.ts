@@ -1,16 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService } from '../../engine';
-import { SchedulerService } from '../../scheduler';
 import { ClearCursorsResponse } from '../answers/connection.response';
 import { ConnectionStatusResponse } from './connection-status.response';
 import { ConnectionStatusService } from './connection-status.service';
+import { SCHEDULE_CONTROL, ScheduleControl } from './schedule-control';
 
 /** Pause, resume and cursor reset: the stored flag first, then the cron job follows it. */
 @Injectable()
 export class ConnectionControlService {
   constructor(
     private readonly connections: ConnectionsService,
-    private readonly scheduler: SchedulerService,
+    @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly status: ConnectionStatusService,
   ) {}
 

@@ -1,12 +1,12 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService, SyncService } from '../../engine';
-import { SchedulerService } from '../../scheduler';
 import type { ConnectionRow, CursorRow } from '../../store';
 import { ConnectionState, CursorResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
-import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { ConnectionStatusResponse, RunFailureResponse } from './connection-status.response';
+import { SCHEDULE_CONTROL, ScheduleControl } from './schedule-control';
 
 /** A connection as the admin API and `cli status` show it: state, cursors, last and next run. */
 @Injectable()
@@ -14,7 +14,7 @@ export class ConnectionStatusService {
   constructor(
     private readonly connections: ConnectionsService,
     private readonly sync: SyncService,
-    private readonly scheduler: SchedulerService,
+    @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly runs: RunsQueryService,
     private readonly scrubber: SecretScrubber,
   ) {}

@@ -4,7 +4,7 @@ import { errorText } from '../engine-errors';
 import { PreviewOptions, PreviewRecord, PreviewResult, PreviewStream } from '../engine-types';
 import { Candidate, Problem, RecordPipeline } from '../pipeline/record-pipeline';
 import { RecordStateStore } from '../../store/repositories/record-state.store';
-import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../pipeline/sending';
 
 export interface PreviewDeps {
   connectionId: string;

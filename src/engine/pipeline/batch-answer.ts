@@ -1,9 +1,9 @@
 import type { AcknowledgedRecord } from '../../store/repositories/record-state.store';
-import type { Chunk } from '../stream/coverage-tracker';
+import type { Chunk } from './coverage-tracker';
 import type { ServiceCounters, StreamCounters } from '../engine-types';
-import type { RejectionLog } from '../stream/rejection-log';
-import { addServiceCounters } from '../stream/service-answer';
-import type { BatchAnswer, OutgoingItem } from '../streams/stream-handler';
+import type { RejectionLog } from './rejection-log';
+import { addServiceCounters } from './service-answer';
+import type { BatchAnswer, OutgoingItem } from './sending/stream-handler';
 
 /** A record on its way: what the handler sends, and what the stream needs back once it is answered. */
 export interface OutgoingRecord extends OutgoingItem {

@@ -1,11 +1,11 @@
 import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
 import { Checkpoint, writeCheckpoint } from '../../store/checkpoint-writer';
 import type { AcknowledgedRecord } from '../../store/repositories/record-state.store';
-import { Chunk, CoverageTracker } from '../stream/coverage-tracker';
+import { Chunk, CoverageTracker } from './coverage-tracker';
 import { StreamSortError } from '../engine-errors';
-import type { RejectionLog } from '../stream/rejection-log';
-import { RunScope, snapshotStreams } from '../run/run-scope';
-import { isValidDate } from '../streams/mapping-error';
+import type { RejectionLog } from './rejection-log';
+import { RunScope, snapshotStreams } from './run-scope';
+import { isValidDate } from '../mappings/mapping-error';
 
 /** What only some checkpoints carry: the final cursor, the connector's state, managers deleted from the service. */
 export type CheckpointExtra = Pick<Checkpoint, 'cursor' | 'state' | 'forgotten' | 'completeRead'>;

@@ -1,8 +1,8 @@
 import type { CanonicalRecord } from '../../connectors/canonical';
 import { errorText } from '../engine-errors';
-import { fingerprinter, Fingerprinter } from '../stream/fingerprint';
-import { MappingError } from '../streams/mapping-error';
-import type { StreamHandler } from '../streams/stream-handler';
+import { fingerprinter, Fingerprinter } from './fingerprint';
+import { MappingError } from '../mappings/mapping-error';
+import type { StreamMapping } from '../mappings/stream-mapping';
 
 /** A record read and taken in: its id, and its fingerprint when the connector hashed its row. */
 export interface Candidate {
@@ -44,7 +44,7 @@ export class RecordPipeline<P = unknown> {
   private readonly fingerprints: Fingerprinter;
 
   constructor(
-    private readonly handler: StreamHandler<CanonicalRecord, P>,
+    private readonly handler: StreamMapping<CanonicalRecord, P>,
     mappingVersion: number,
   ) {
     this.fingerprints = fingerprinter(mappingVersion);

@@ -3,9 +3,9 @@ import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '..
 import { errorText } from '../engine-errors';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
-import { RunScope, zeroStreamCounters } from './run-scope';
-import { storedStateFor } from '../stream/fingerprint';
-import { mappingVersionOf, MappingVersions, streamHandler } from '../streams';
+import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
+import { storedStateFor } from '../pipeline/fingerprint';
+import { mappingVersionOf, MappingVersions, streamHandler } from '../pipeline/sending';
 import { StreamPlan, StreamSync } from '../stream/stream-sync';
 import type { StatusMode } from '../../config/config.schema';
 import { registerStages } from '../project-statuses';

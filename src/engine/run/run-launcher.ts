@@ -14,9 +14,9 @@ import { EngineSettings } from '../engine-settings';
 import { RunSummary, StartRunOptions } from '../engine-types';
 import { RunExecutor, RunOutcome, RunRequest } from './run-executor';
 import { RunProgress } from './run-progress';
-import { RunScope } from './run-scope';
+import { RunScope } from '../pipeline/run-scope';
 import { summaryFromRun } from './run-summary';
-import { zeroServiceCounters } from '../stream/service-answer';
+import { zeroServiceCounters } from '../pipeline/service-answer';
 
 /** A recorded run to execute: SyncService's start options, resolved. */
 export interface LaunchedRun extends StartRunOptions {

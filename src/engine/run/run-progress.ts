@@ -3,7 +3,7 @@ import type { SourceProgress } from '../../connectors/connector-definition';
 import { EngineSettings } from '../engine-settings';
 import { ProgressEvent, RunSummary } from '../engine-types';
 import { RunEvents } from './run-events';
-import type { RunScope } from './run-scope';
+import type { RunScope } from '../pipeline/run-scope';
 
 /** SyncService.events: 'progress' (ProgressEvent) while runs go, 'finished' (RunSummary) as each ends. */
 @Injectable()

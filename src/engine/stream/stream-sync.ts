@@ -2,18 +2,18 @@ import type { CanonicalRecord } from '../../connectors/canonical';
 import type { Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
 import type { Checkpoint } from '../../store/checkpoint-writer';
 import { isAccessRefusal } from '../../tracker/tracker-error';
-import type { Chunk } from './coverage-tracker';
+import type { Chunk } from '../pipeline/coverage-tracker';
 import { errorText } from '../engine-errors';
 import { StreamCounters } from '../engine-types';
-import { stateToStore } from './fingerprint';
-import { PageGuard } from './page-guard';
+import { stateToStore } from '../pipeline/fingerprint';
+import { PageGuard } from '../pipeline/page-guard';
 import { BatchDispatcher, BatchSender } from '../pipeline/batch-dispatcher';
 import { OutgoingRecord, settleAnswer } from '../pipeline/batch-answer';
 import { Checkpointer } from '../pipeline/checkpointer';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
-import { RejectionLog } from './rejection-log';
-import { RunScope, zeroStreamCounters } from '../run/run-scope';
-import type { BatchAnswer, HandlerContext, StreamHandler } from '../streams/stream-handler';
+import { RejectionLog } from '../pipeline/rejection-log';
+import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
+import type { BatchAnswer, HandlerContext, StreamHandler } from '../pipeline/sending/stream-handler';
 
 export interface StreamPlan {
   spec: StreamSpec;

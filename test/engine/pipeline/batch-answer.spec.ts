@@ -1,8 +1,8 @@
-import type { Chunk } from '../../../src/engine/stream/coverage-tracker';
+import type { Chunk } from '../../../src/engine/pipeline/coverage-tracker';
 import { OutgoingRecord, settleAnswer } from '../../../src/engine/pipeline/batch-answer';
-import { RejectionLog } from '../../../src/engine/stream/rejection-log';
-import { zeroServiceCounters } from '../../../src/engine/stream/service-answer';
-import { zeroStreamCounters } from '../../../src/engine/run/run-scope';
+import { RejectionLog } from '../../../src/engine/pipeline/rejection-log';
+import { zeroServiceCounters } from '../../../src/engine/pipeline/service-answer';
+import { zeroStreamCounters } from '../../../src/engine/pipeline/run-scope';
 
 describe("batch answer: what the service's answer makes of each record", () => {
   it('counts sent, refused and uncertain records, frees their chunk, and acknowledges the sent and the uncertain', () => {

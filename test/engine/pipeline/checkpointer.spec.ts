@@ -4,8 +4,8 @@ import { join } from 'path';
 import type { Deal } from '../../../src/connectors/canonical';
 import { StreamSortError } from '../../../src/engine/engine-errors';
 import { Checkpointer, CheckpointerPlan, CheckpointScope } from '../../../src/engine/pipeline/checkpointer';
-import { RejectionLog } from '../../../src/engine/stream/rejection-log';
-import { zeroServiceCounters } from '../../../src/engine/stream/service-answer';
+import { RejectionLog } from '../../../src/engine/pipeline/rejection-log';
+import { zeroServiceCounters } from '../../../src/engine/pipeline/service-answer';
 import { createStoreDataSource } from '../../../src/store/store-data-source';
 import { SerialWriter } from '../../../src/store/serial-writer';
 

@@ -1,7 +1,7 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { fingerprinter } from '../../../src/engine/stream/fingerprint';
+import { fingerprinter } from '../../../src/engine/pipeline/fingerprint';
 import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../../../src/engine/pipeline/record-pipeline';
-import { DEAL_MAPPING_VERSION, dealsHandler } from '../../../src/engine/streams/deals';
+import { DEAL_MAPPING_VERSION, dealsMapping } from '../../../src/engine/mappings/deals';
 
 /** The verdicts as a list, in the order they were given. */
 class Verdicts implements RecordVerdicts<unknown> {
@@ -19,10 +19,10 @@ class Verdicts implements RecordVerdicts<unknown> {
 
 const deal = (id: string, extra: Partial<Deal> = {}): Deal => ({ id, title: `Deal ${id}`, created_at: new Date('2025-03-10T09:00:00Z'), ...extra });
 const fp = fingerprinter(DEAL_MAPPING_VERSION);
-const payloadFp = (d: Deal) => fp.payload(dealsHandler.toPayload(d));
+const payloadFp = (d: Deal) => fp.payload(dealsMapping.toPayload(d));
 
 describe('record pipeline: one order for every connector', () => {
-  const pipeline = new RecordPipeline(dealsHandler, DEAL_MAPPING_VERSION);
+  const pipeline = new RecordPipeline(dealsMapping, DEAL_MAPPING_VERSION);
 
   it('takes a record without id in as a rejection, and fingerprints a row hash at intake (fingerprint-if-cheap)', () => {
     const out = new Verdicts();
@@ -54,7 +54,7 @@ describe('record pipeline: one order for every connector', () => {
     pipeline.settle([pipeline.candidate(same, 'd1', undefined, undefined), pipeline.candidate(changed, 'd2', undefined, undefined)], stored, true, out);
     expect(out.said).toEqual([
       ['unchanged', 'd1'],
-      ['accept', 'd2', payloadFp(changed), 'known', dealsHandler.toPayload(changed)],
+      ['accept', 'd2', payloadFp(changed), 'known', dealsMapping.toPayload(changed)],
     ]);
   });
 

@@ -1,41 +1,19 @@
 import type { Deal, Product, StatusChange } from '../../connectors/canonical';
-import { SerializedJson } from '../../tracker/http/serialized-json';
 import { checkAddOrder } from '../../tracker/payload-checks';
 import { formatTrackerDate } from '../../tracker/tracker-date';
 import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } from '../../tracker/types/orders.types';
-import { invalidFormatIds } from '../stream/service-answer';
 import { finiteNumber, instant, moneyText } from './mapping-error';
-import type { StreamHandler } from './stream-handler';
+import type { StreamMapping } from './stream-mapping';
 
 /** Bump when a change here (mapping or checks) changes what is sent: every deal is sent again once. */
 export const DEAL_MAPPING_VERSION = 1;
 
-export const dealsHandler: StreamHandler<Deal, AddOrder> = {
+export const dealsMapping: StreamMapping<Deal, AddOrder> = {
   stream: 'deals',
   mappingVersion: DEAL_MAPPING_VERSION,
   toPayload: dealToAddOrder,
   check: (order) => checkAddOrder(order),
-  concurrent: true,
   withoutVisit: (order) => !order.tracker,
-  async send(ctx, items) {
-    // Serialised once, then the payload objects are let go: with several batches in flight they would
-    // otherwise outlive the young generation and swell the old one; a refused order is read back from the text.
-    const body = SerializedJson.of(items.map((i) => i.payload));
-    for (const item of items) item.payload = undefined as unknown as AddOrder;
-    const answer = await ctx.tracker.orders.addBatch(body);
-    const ids = items.map((i) => i.externalId);
-    const refusedIds = invalidFormatIds(answer, ids);
-    const sent = refusedIds.length ? (JSON.parse(body.text) as AddOrder[]) : [];
-    return {
-      counters: answer,
-      refused: refusedIds.map((externalId) => ({
-        externalId,
-        field: 'date_create',
-        reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})`.slice(0, 500),
-        payload: sent[ids.indexOf(externalId)],
-      })),
-    };
-  },
 };
 
 const LEVEL_KEYS = ['level1', 'level2', 'level3', 'level4', 'level5'];

@@ -1,12 +1,9 @@
-import type { Expense } from '../../connectors/canonical';
-import { checkExpense } from '../../tracker/payload-checks';
-import type { ExpenseAddRequest } from '../../tracker/types/channels.types';
+import type { Expense } from '../../../connectors/canonical';
+import type { ExpenseAddRequest } from '../../../tracker/types/channels.types';
+import { expensesMapping } from '../../mappings/expenses';
 import { expenseLanded } from './landed-checks';
 import { sendEach } from './per-record';
 import type { StreamHandler } from './stream-handler';
-
-/** Bump when a change of the mapping or checks changes what is sent: every expense is sent again once. */
-export const EXPENSE_MAPPING_VERSION = 1;
 
 /**
  * The service identifies an expense by its own id, which the store does not keep: one with the same channel
@@ -14,10 +11,7 @@ export const EXPENSE_MAPPING_VERSION = 1;
  * up (landed-checks.ts) and sent again only when absent.
  */
 export const expensesHandler: StreamHandler<Expense, ExpenseAddRequest> = {
-  stream: 'expenses',
-  mappingVersion: EXPENSE_MAPPING_VERSION,
-  toPayload: expenseToRequest,
-  check: (e) => checkExpense(e),
+  ...expensesMapping,
   concurrent: false,
   async send(ctx, items) {
     const existing = await ctx.tracker.channels.listExpenses();
@@ -35,9 +29,3 @@ export const expensesHandler: StreamHandler<Expense, ExpenseAddRequest> = {
     );
   },
 };
-
-export function expenseToRequest(e: Expense): ExpenseAddRequest {
-  const out: ExpenseAddRequest = { source: e.channel, from_date: e.from_date, to_date: e.to_date, marketing_cost: e.marketing_cost };
-  if (e.timezone) out.timezone = e.timezone;
-  return out;
-}

@@ -1,14 +1,17 @@
 import { readdirSync } from 'fs';
 import { join } from 'path';
-import { STREAM_ORDER } from '../../../src/connectors/canonical';
-import { mappingVersionOf, streamHandler } from '../../../src/engine/streams';
+import { STREAM_ORDER } from '../../../../src/connectors/canonical';
+import { mappingVersionOf, streamHandler } from '../../../../src/engine/pipeline/sending';
 
-describe('stream registry (src/engine/streams/index.ts)', () => {
-  it('lists one handler per stream, each in its own module streams/<stream>.ts', () => {
-    const modules = readdirSync(join(__dirname, '../../../src/engine/streams')).map((f) => f.replace(/\.ts$/, ''));
+describe('stream registry (src/engine/pipeline/sending/index.ts)', () => {
+  it('lists one handler per stream, each in its own module pipeline/sending/<stream>.ts over its mapping mappings/<stream>.ts', () => {
+    const names = (folder: string) => readdirSync(join(__dirname, '../../../../src/engine', folder)).map((f) => f.replace(/\.ts$/, ''));
+    const senders = names('pipeline/sending');
+    const mappings = names('mappings');
     for (const stream of STREAM_ORDER) {
       expect(streamHandler(stream).stream).toBe(stream);
-      expect(modules).toContain(stream);
+      expect(senders).toContain(stream);
+      expect(mappings).toContain(stream);
       expect(Number.isInteger(streamHandler(stream).mappingVersion)).toBe(true);
     }
   });

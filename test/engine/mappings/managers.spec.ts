@@ -1,4 +1,5 @@
-import { managersHandler, managerToInput } from '../../../src/engine/streams/managers';
+import { managerToInput } from '../../../src/engine/mappings/managers';
+import { managersHandler } from '../../../src/engine/pipeline/sending/managers';
 import { FakeTrackerService } from '../../support/fake-tracker-service';
 import { testTracker } from '../../support/engine-harness';
 

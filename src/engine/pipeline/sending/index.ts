@@ -1,4 +1,4 @@
-import type { StreamName } from '../../connectors/canonical';
+import type { StreamName } from '../../../connectors/canonical';
 import { clientsHandler } from './clients';
 import { dealsHandler } from './deals';
 import { eventsHandler } from './events';
@@ -10,7 +10,7 @@ import type { MappingVersions, StreamHandler } from './stream-handler';
 
 export type { BatchAnswer, HandlerContext, MappingVersions, OutgoingItem, StreamHandler } from './stream-handler';
 
-/** Every stream the engine sends: one module each (its mapping and its handler), listed here once. */
+/** Every stream the engine sends: one handler each (./<stream>.ts, over its mapping in mappings/<stream>.ts), listed here once. */
 const HANDLERS: Record<StreamName, StreamHandler> = {
   managers: managersHandler,
   clients: clientsHandler,

@@ -1,6 +1,7 @@
 import type { Deal } from '../../../src/connectors/canonical';
-import { dealsHandler, dealToAddOrder } from '../../../src/engine/streams/deals';
-import { MappingError } from '../../../src/engine/streams/mapping-error';
+import { dealToAddOrder } from '../../../src/engine/mappings/deals';
+import { dealsHandler } from '../../../src/engine/pipeline/sending/deals';
+import { MappingError } from '../../../src/engine/mappings/mapping-error';
 import { FakeTrackerService } from '../../support/fake-tracker-service';
 import { testTracker } from '../../support/engine-harness';
 

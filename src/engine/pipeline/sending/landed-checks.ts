@@ -1,8 +1,8 @@
-import { formatPeriodBound, parseTrackerTimestamp } from '../../tracker/tracker-date';
-import type { TrackerClient } from '../../tracker/tracker-client';
-import type { ExpenseAddRequest } from '../../tracker/types/channels.types';
-import type { LeadCreateRequest } from '../../tracker/types/leads.types';
-import type { MediaPlanCreateRequest, MediaPlanMetric } from '../../tracker/types/mediaplans.types';
+import { formatPeriodBound, parseTrackerTimestamp } from '../../../tracker/tracker-date';
+import type { TrackerClient } from '../../../tracker/tracker-client';
+import type { ExpenseAddRequest } from '../../../tracker/types/channels.types';
+import type { LeadCreateRequest } from '../../../tracker/types/leads.types';
+import type { MediaPlanCreateRequest, MediaPlanMetric } from '../../../tracker/types/mediaplans.types';
 
 /**
  * After a create call that may have landed: is the record in the service? The create bodies carry no id of

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TrackerSyncConfig } from '../../config';
-import { redactSecrets } from '../../config/redact';
+import { TrackerSyncConfig } from '../config';
+import { redactSecrets } from '../config/redact';
 import { collectSecretValues, scrubKnownSecrets, scrubText } from './secret-values';
 
 /**

@@ -1,21 +1,16 @@
 import type { Client } from '../../connectors/canonical';
 import { checkImportClient } from '../../tracker/payload-checks';
 import type { ImportClient } from '../../tracker/types/clients.types';
-import type { StreamHandler } from './stream-handler';
+import type { StreamMapping } from './stream-mapping';
 
 /** Bump when a change of the mapping or checks changes what is sent: every client is sent again once. */
 export const CLIENT_MAPPING_VERSION = 1;
 
-export const clientsHandler: StreamHandler<Client, ImportClient> = {
+export const clientsMapping: StreamMapping<Client, ImportClient> = {
   stream: 'clients',
   mappingVersion: CLIENT_MAPPING_VERSION,
   toPayload: clientToImportClient,
   check: (client) => checkImportClient(client),
-  concurrent: true,
-  async send(ctx, items) {
-    await ctx.tracker.clients.importBatch(items.map((i) => i.payload));
-    return { refused: [] };
-  },
 };
 
 /** Client → clients/import item: several phones or emails are joined by ','. */

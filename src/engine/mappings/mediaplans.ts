@@ -1,25 +1,16 @@
 import type { MediaPlanTarget } from '../../connectors/canonical';
 import { checkMediaPlan } from '../../tracker/payload-checks';
 import type { MediaPlanCreateRequest, MediaPlanMetric } from '../../tracker/types/mediaplans.types';
-import { mediaPlanLanded } from './landed-checks';
-import { sendEach } from './per-record';
-import type { StreamHandler } from './stream-handler';
+import type { StreamMapping } from './stream-mapping';
 
 /** Bump when a change of the mapping or checks changes what is sent: every media plan is sent again once. */
 export const MEDIAPLAN_MAPPING_VERSION = 1;
 
-/**
- * Created only: the service identifies a media plan by its own id, which the store does not keep yet. A create
- * call that may have landed is looked up (landed-checks.ts) and sent again only when absent.
- */
-export const mediaplansHandler: StreamHandler<MediaPlanTarget, MediaPlanCreateRequest> = {
+export const mediaplansMapping: StreamMapping<MediaPlanTarget, MediaPlanCreateRequest> = {
   stream: 'mediaplans',
   mappingVersion: MEDIAPLAN_MAPPING_VERSION,
   toPayload: mediaPlanToRequest,
   check: (p) => checkMediaPlan(p),
-  concurrent: false,
-  send: (ctx, items) =>
-    sendEach(items, ({ payload }) => ctx.tracker.mediaplans.create(payload), { landed: ({ payload }) => mediaPlanLanded(ctx.tracker, payload) }),
 };
 
 export function mediaPlanToRequest(t: MediaPlanTarget): MediaPlanCreateRequest {

@@ -1,5 +1,5 @@
-import { errorText } from '../engine-errors';
-import { isAccessRefusal, isOutcomeUnknown, isTrackerApiError } from '../../tracker/tracker-error';
+import { errorText } from '../../engine-errors';
+import { isAccessRefusal, isOutcomeUnknown, isTrackerApiError } from '../../../tracker/tracker-error';
 import type { BatchAnswer, OutgoingItem } from './stream-handler';
 
 /** Looks a record up after a create call that may have landed: true when the service has it. */

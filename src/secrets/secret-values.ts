@@ -1,4 +1,4 @@
-import { isSecretKey, REDACTED } from '../../config/redact';
+import { isSecretKey, REDACTED } from '../config/redact';
 
 /** Shorter strings are not scrubbed from text: replacing "1" everywhere would garble answers. */
 const MIN_SECRET_LENGTH = 4;

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { Page } from '../../connectors/connector-definition';
 import { RepeatedPageError } from '../engine-errors';
-import { isValidDate } from '../streams/mapping-error';
+import { isValidDate } from '../mappings/mapping-error';
 
 /**
  * Any page yielded twice in one read (same ids, refs and updated_at values) means the connector's

@@ -1,15 +1,15 @@
-import { clientsHandler, clientToImportClient } from '../../../src/engine/streams/clients';
-import { eventsHandler, eventToBulkItem } from '../../../src/engine/streams/events';
-import { expenseToRequest } from '../../../src/engine/streams/expenses';
-import { leadToCreateRequest } from '../../../src/engine/streams/leads';
-import { MappingError } from '../../../src/engine/streams/mapping-error';
-import { mediaPlanToRequest } from '../../../src/engine/streams/mediaplans';
+import { clientsMapping, clientToImportClient } from '../../../src/engine/mappings/clients';
+import { eventsMapping, eventToBulkItem } from '../../../src/engine/mappings/events';
+import { expenseToRequest } from '../../../src/engine/mappings/expenses';
+import { leadToCreateRequest } from '../../../src/engine/mappings/leads';
+import { MappingError } from '../../../src/engine/mappings/mapping-error';
+import { mediaPlanToRequest } from '../../../src/engine/mappings/mediaplans';
 
 describe('clients and the extra streams: their mappings and checks', () => {
   it('clients: several phones or emails joined by a comma, blanks dropped', () => {
     const client = clientToImportClient({ id: 'c1', name: 'Olga', phones: [' +7900 ', ''], emails: ['a@x.ru', 'b@x.ru'], company: 'ACME' });
     expect(client).toEqual({ id: 'c1', name: 'Olga', phone: '+7900', email: 'a@x.ru,b@x.ru', company: 'ACME' });
-    expect(clientsHandler.check(client)).toEqual([]);
+    expect(clientsMapping.check(client)).toEqual([]);
   });
 
   it('expenses and media plans keep their channel and period; media plan metrics only where given', () => {
@@ -36,6 +36,6 @@ describe('clients and the extra streams: their mappings and checks', () => {
 
   it('events need a name; the visit is sent as text', () => {
     expect(eventToBulkItem({ id: 'ev1', name: 'call', visit_id: '1000001', data: { k: 1 } })).toEqual({ name: 'call', visit: '1000001', data: { k: 1 } });
-    expect(eventsHandler.check(eventToBulkItem({ id: 'ev2', name: '' }))).toEqual([{ id: '', field: 'name', reason: 'is required' }]);
+    expect(eventsMapping.check(eventToBulkItem({ id: 'ev2', name: '' }))).toEqual([{ id: '', field: 'name', reason: 'is required' }]);
   });
 });

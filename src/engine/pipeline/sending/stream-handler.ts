@@ -1,7 +1,9 @@
-import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
-import type { TrackerClient } from '../../tracker/tracker-client';
-import type { PayloadProblem } from '../../tracker/payload-checks';
-import type { ServiceCounters } from '../engine-types';
+import type { CanonicalRecord } from '../../../connectors/canonical';
+import type { TrackerClient } from '../../../tracker/tracker-client';
+import type { ServiceCounters } from '../../engine-types';
+import type { StreamMapping } from '../../mappings/stream-mapping';
+
+export type { MappingVersions } from '../../mappings/stream-mapping';
 
 /** One record of an outgoing batch. */
 export interface OutgoingItem<P = unknown> {
@@ -33,25 +35,15 @@ export interface HandlerContext {
   retry?: boolean;
 }
 
-/** How one stream's records become payloads and reach the service (one per stream, in streams/<stream>.ts). */
-export interface StreamHandler<R extends CanonicalRecord = any, P = any> {
-  stream: StreamName;
-  /**
-   * the stream's mapping version (a constant beside its mapping): part of every fingerprint and of the stored
-   * stream state, so bumping it sends every record of the stream again once (see README: change the mapping → bump it)
-   */
-  mappingVersion: number;
-  toPayload(record: R): P;
-  check(payload: P): PayloadProblem[];
+/**
+ * How one stream's records become payloads (its mapping, mappings/<stream>.ts) and reach the service (one per
+ * stream, in pipeline/sending/<stream>.ts).
+ */
+export interface StreamHandler<R extends CanonicalRecord = any, P = any> extends StreamMapping<R, P> {
   /** sends one batch; throws when the whole batch failed (after the client's retries) */
   send(ctx: HandlerContext, items: OutgoingItem<P>[]): Promise<BatchAnswer>;
   /** batches of this stream may be in flight together (order does not matter within the stream) */
   concurrent: boolean;
-  /** deals: the payload carries no visit */
-  withoutVisit?(payload: P): boolean;
   /** after a complete read of the stream: ids acknowledged before but not seen now (managers: delete) */
   onCompleteRead?(ctx: HandlerContext, missingIds: string[]): Promise<string[]>;
 }
-
-/** Per stream, mapping versions that replace the handlers' own (EngineOptions.mappingVersions). */
-export type MappingVersions = Partial<Record<StreamName, number>>;

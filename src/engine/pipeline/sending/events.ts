@@ -1,21 +1,16 @@
-import type { CustomEvent } from '../../connectors/canonical';
-import { isOutcomeUnknown } from '../../tracker/tracker-error';
-import type { EventBulkSendItem } from '../../tracker/types/events.types';
+import type { CustomEvent } from '../../../connectors/canonical';
+import { isOutcomeUnknown } from '../../../tracker/tracker-error';
+import type { EventBulkSendItem } from '../../../tracker/types/events.types';
+import { eventsMapping } from '../../mappings/events';
 import { uncertainReason } from './per-record';
 import type { StreamHandler } from './stream-handler';
-
-/** Bump when a change of the mapping or checks changes what is sent: every event is sent again once. */
-export const EVENT_MAPPING_VERSION = 1;
 
 /**
  * Sent in bulk. The service's event log cannot tell a trigger from a repeated one, so a batch whose bulk send
  * may have landed (timed out) is reported uncertain, never sent twice.
  */
 export const eventsHandler: StreamHandler<CustomEvent, EventBulkSendItem> = {
-  stream: 'events',
-  mappingVersion: EVENT_MAPPING_VERSION,
-  toPayload: eventToBulkItem,
-  check: (e) => (e.name ? [] : [{ id: '', field: 'name', reason: 'is required' }]),
+  ...eventsMapping,
   concurrent: true,
   async send(ctx, items) {
     try {
@@ -28,10 +23,3 @@ export const eventsHandler: StreamHandler<CustomEvent, EventBulkSendItem> = {
     return { refused: [] };
   },
 };
-
-export function eventToBulkItem(e: CustomEvent): EventBulkSendItem {
-  const out: EventBulkSendItem = { name: e.name };
-  if (e.visit_id) out.visit = String(e.visit_id);
-  if (e.data) out.data = { ...e.data };
-  return out;
-}

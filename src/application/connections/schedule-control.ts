@@ -1,0 +1,16 @@
+/**
+ * What the application layer asks of the scheduler: its job for a connection follows the stored flags again
+ * (after pause/resume), and when its next run fires. The scheduler implements it (`SchedulerService`) and
+ * provides it under `SCHEDULE_CONTROL`; the application does not import the scheduler, which starts its runs
+ * through the application's trigger path, so the two folders form no cycle (issue 40).
+ */
+export interface ScheduleControl {
+  /** re-reads one connection and adds, replaces or removes its job */
+  refresh(connectionId: string): Promise<void>;
+  /** after a config reload: the jobs of these connections (added, changed, removed) follow the config now held */
+  rebuild(connectionIds: string[]): Promise<void>;
+  /** when the connection's next scheduled run fires; null when paused or unscheduled */
+  nextRun(connectionId: string): Promise<Date | null>;
+}
+
+export const SCHEDULE_CONTROL = Symbol('ScheduleControl');

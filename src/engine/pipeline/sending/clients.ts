@@ -1,0 +1,13 @@
+import type { Client } from '../../../connectors/canonical';
+import type { ImportClient } from '../../../tracker/types/clients.types';
+import { clientsMapping } from '../../mappings/clients';
+import type { StreamHandler } from './stream-handler';
+
+export const clientsHandler: StreamHandler<Client, ImportClient> = {
+  ...clientsMapping,
+  concurrent: true,
+  async send(ctx, items) {
+    await ctx.tracker.clients.importBatch(items.map((i) => i.payload));
+    return { refused: [] };
+  },
+};
