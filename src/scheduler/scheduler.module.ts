@@ -5,6 +5,7 @@ import { EngineModule } from '../engine/engine.module';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { SchedulerService } from './scheduler.service';
 import { StoreReconciler } from './store-reconciler';
+import { TickLedger } from './tick-ledger';
 
 /**
  * Cron jobs per connection. Runs timers unless a global provider of SCHEDULER_OPTIONS says
@@ -13,7 +14,7 @@ import { StoreReconciler } from './store-reconciler';
  */
 @Module({
   imports: [ScheduleModule.forRoot(), EngineModule, RunTriggerModule],
-  providers: [StoreReconciler, CronJobsRepository, SchedulerService],
+  providers: [StoreReconciler, CronJobsRepository, TickLedger, SchedulerService],
   exports: [SchedulerService],
 })
 export class SchedulerModule {}
