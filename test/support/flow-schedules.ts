@@ -72,6 +72,7 @@ export async function runFlowSchedules(
     for (let i = 0; i < 5; i++) await addProxyLead(sandbox.url, i);
     ({ app } = await startAdminApp(sandbox.url, {
       dataDir,
+      adminToken: 'flow-schedules-admin-token',
       connectors: [genericCrm],
       connections: [{
         id: CONNECTION, connector: 'generic-crm', schedule: schedules.sync,
