@@ -135,8 +135,11 @@ export class RunTriggerService implements OnModuleDestroy {
     const calls = this.followUps.get(call.connectionId) ?? new Map<string, FollowUp>();
     const key = requestKey(call.request);
     const waiting = calls.get(key);
-    if (waiting && waited) void waiting.started.then(waited.settle); // a newer call came meanwhile: it runs for both
-    else if (waiting) waiting.call = joinedCall(waiting.call, call);
+    if (waiting && waited) {
+      // a newer call of the request came meanwhile: one run for both
+      waiting.call = joinedCall(call, waiting.call);
+      void waiting.started.then(waited.settle);
+    } else if (waiting) waiting.call = joinedCall(waiting.call, call);
     else {
       if (!waited) this.logger.log(`connection ${call.connectionId}: a ${call.trigger} run follows the one going`);
       calls.set(key, waited ?? newFollowUp(call));
@@ -208,11 +211,11 @@ export class RunTriggerService implements OnModuleDestroy {
 }
 
 /**
- * Of two calls of one request, the one that runs: the newer (its trigger, its scheduled tick), unless the waiting
- * one claims no tick and the newer does: a tick may be dropped (another daemon ran it), a webhook's call may not.
+ * Of two calls of one request, the one that runs: the newer (its trigger, its scheduled tick), unless the older
+ * claims no tick and the newer does: a tick may be dropped (another daemon ran it), a webhook's call may not.
  */
-function joinedCall(waiting: TriggerCall, call: TriggerCall): TriggerCall {
-  return !tickOf(waiting) && tickOf(call) ? waiting : call;
+function joinedCall(older: TriggerCall, newer: TriggerCall): TriggerCall {
+  return !tickOf(older) && tickOf(newer) ? older : newer;
 }
 
 function tickOf(call: TriggerCall): Date | undefined {
