@@ -84,9 +84,11 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     return nextRunOf(connection.schedule, connection.paused);
   }
 
-  /** When the flow's next scheduled run fires; null when paused, unscheduled or not running timers here. */
-  nextFlowRun(connectionId: string, flow: OutboundFlowName): Date | null {
-    return this.jobs.nextDate(flowJobName(connectionId, flow));
+  /** When the flow's next scheduled run (its own `schedule`) fires; null when paused or unscheduled. */
+  nextFlowRun(connectionId: string, flow: OutboundFlowName, schedule: string | undefined, paused: boolean): Date | null {
+    const name = flowJobName(connectionId, flow);
+    if (this.jobs.has(name)) return this.jobs.nextDate(name);
+    return this.options.runJobs ? null : nextRunOf(schedule, paused);
   }
 
   /** The ticks of the connection's sync or flow in this process, or null before its first. */

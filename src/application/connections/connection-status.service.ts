@@ -63,7 +63,7 @@ export class ConnectionStatusService {
     const planned = OUTBOUND_FLOW_NAMES.map((flow) => ({ flow, plan: this.planOf(connection.id, flow) })).filter((p) => p.plan !== null);
     return Promise.all(planned.map(async ({ flow, plan }) => {
       const lastRun = await this.runs.lastRun(connection.id, { direction: 'outbound', flow });
-      const next = plan!.schedule ? this.scheduler.nextFlowRun(connection.id, flow) : null;
+      const next = this.scheduler.nextFlowRun(connection.id, flow, plan!.schedule, connection.paused);
       return {
         flow, title: OUTBOUND_FLOWS[flow].title, schedule: plan!.schedule ?? null,
         state: this.stateOf(connection, lastRun, null),
