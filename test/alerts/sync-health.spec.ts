@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import genericCrm from '../../connectors/generic-crm';
 import { AlertsService } from '../../src/alerts/alerts.service';
-import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
+import { eventually, removeDir, SANDBOX_KEY, startAdminApp, startSandbox, tempDataDir } from '../admin/admin-test-app';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../fixtures/crm/pipedrive';
 import { HttpReceiver } from '../support/alert-receivers';
@@ -18,7 +18,8 @@ interface ConnectionJson {
  * A connection's health is its sync's (issue 38, item 4): with the CRM down, the syncs fail while lead passes that
  * never touch the CRM (no leads waiting) succeed. The connection stays `failing` with its failed sync as last run,
  * lead delivery has its own line, `run_failed` is not "recovered" by a lead pass, and `no_success_for` counts from
- * the last successful sync; `recovered` comes when a sync succeeds again.
+ * the last successful sync; `recovered` comes when a sync succeeds again. A flow that fails is its own condition,
+ * recovered by its own next success.
  */
 describe('alerts and state follow the sync, each flow has its own line', () => {
   let sandbox: { app: INestApplication; url: string };
@@ -103,5 +104,32 @@ describe('alerts and state follow the sync, each flow has its own line', () => {
     expect(posts[2].body).toMatchObject({ event: 'recovered', run_id: sync.id });
     expect((posts[2].body as { message: string }).message).toMatch(/run_failed/);
     expect(await connection()).toMatchObject({ state: 'idle', last_run: { id: sync.id } });
+  });
+
+  it("keeps a flow's failure to the flow: a sync does not recover it, the flow's next success does", async () => {
+    const lead = await fetch(`${sandbox.url}/project/proxy-leads/add?project=1`, {
+      method: 'POST', headers: { 'Api-key': SANDBOX_KEY, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ title: 'Заявка', name: 'Иван', phone: '+79120001122', email: '', text: '', tracker: '1000005' }),
+    });
+    expect(lead.status).toBe(200);
+    crmDown = true;
+    const failed = await finished('/connections/crm/deliver-leads');
+    expect(failed).toMatchObject({ status: 'failed', flow: 'leads' });
+    const posts = await receiver.waitFor(4);
+    expect(posts[3].body).toMatchObject({ event: 'run_failed', run_id: failed.id, message: expect.stringMatching(/^crm: lead delivery run \d+ failed/) });
+    const alerts = (await (await call('GET', '/alerts')).json()) as { active: { event: string; flow: string | null }[] };
+    expect(alerts.active).toEqual([expect.objectContaining({ event: 'run_failed', flow: 'leads' })]);
+    const shown = await connection();
+    expect(shown).toMatchObject({ state: 'idle' });
+    expect(shown.flows[0]).toMatchObject({ flow: 'leads', state: 'failing', last_run: { id: failed.id } });
+
+    crmDown = false;
+    await finished('/connections/crm/sync');
+    await app.get(AlertsService).evaluator.settled();
+    expect(events()).toEqual(['run_failed', 'no_success_for', 'recovered', 'run_failed']);
+    const delivered = await finished('/connections/crm/deliver-leads');
+    expect(delivered).toMatchObject({ status: 'succeeded', flow: 'leads' });
+    const recovered = (await receiver.waitFor(5))[4].body as { event: string; message: string };
+    expect(recovered).toMatchObject({ event: 'recovered', message: expect.stringMatching(/^crm: recovered in lead delivery run \d+/) });
   });
 });
