@@ -31,6 +31,8 @@ export const STATUS_PAGE_CSS = /* css */ `
   .state-paused { color: var(--warn); }
   .error { color: var(--bad); }
   ul.warning { color: var(--warn); margin: 8px 0 14px; padding-left: 20px; } /* what a connector left out (notices) */
+  .flow-line { margin-top: 4px; font-size: 0.9em; } /* an outbound flow's own state under its connection's */
+  div.warning { color: var(--warn); font-size: 0.9em; } /* ticks of a flow skipped */
   #last-run-error { margin: 0 0 14px; } /* a div: a <pre> inside a <p> would end the paragraph and escape .long */
   button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
   button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }

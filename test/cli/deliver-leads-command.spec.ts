@@ -99,6 +99,10 @@ describe('cli deliver-leads', () => {
     expect({ code: pass.code, stderr: pass.stderr }).toEqual({ code: 0, stderr: '' });
     expect(pass.stdout).toContain('lead delivery: found 2 · created 1 · attached 1 · already_delivered 0 · rejected 0');
     expect(crm.createdDeals()).toHaveLength(1);
+    // `status`: the connection's line is its sync's (none yet), lead delivery has a line of its own (issue 38)
+    const status = await runCliInProcess(['status', '--config', config]);
+    expect(status.stdout).toMatch(/^pd {2}\(generic-crm\) {2}idle {2}last run: never {2}next run: \S+$/m);
+    expect(status.stdout).toMatch(/^ {2}lead delivery {2}idle {2}last run: #\d+ succeeded .* {2}next run: \d{4}-\S+$/m);
     const again = await runCliInProcess(['deliver-leads', 'pd', '--dry-run', '--config', config]);
     // delivered leads are the runner's "already delivered": nothing listed, nothing to do
     expect(again.stdout.trim().split('\n')).toEqual([
