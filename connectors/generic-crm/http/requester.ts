@@ -68,7 +68,7 @@ export class Requester {
       }
       let response: AxiosResponse<string>;
       try {
-        response = await this.options.limits.limiter.schedule(() => this.transmit(request));
+        response = await this.options.limits.schedule(() => this.transmit(request));
       } catch (error) {
         if (this.options.signal?.aborted) throw new SourceError(where(), 'aborted');
         const reason = `network error ${networkCode(error)}`;
