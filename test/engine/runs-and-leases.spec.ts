@@ -112,6 +112,7 @@ describeStores('engine: runs, leases, shutdown, preview', (driver) => {
     const rows = await h.query(`SELECT status, finished_at FROM run WHERE id = ?`, [ids[0]]);
     expect(rows[0].status).toBe('interrupted');
     expect(rows[0].finished_at).toBeTruthy();
+    expect(h.logger.lines).toContainEqual(expect.stringContaining(`run ${ids[0]} was left running by a process that ended: marked interrupted`));
   });
 
   it('shutdown lets batches in flight finish and checkpoint, marks the run interrupted; the next run continues', async () => {

@@ -181,6 +181,17 @@ async function requestFor(definition: EnrichDefinition, variables: TemplateVaria
   return { method, path: String(await renderTemplate(request.path ?? '', variables)), query, body, headers: request.headers };
 }
 
+/**
+ * The CRM's answer in a refusal's reason, from "HTTP <status>" on. An answer the requester put in parentheses
+ * ("the CRM does not serve … (HTTP 404: …)") loses its closing one too: the warning puts it in its own.
+ */
+export function refusalAnswer(reason: string): string {
+  const at = reason.search(/HTTP \d+/);
+  if (at < 0) return reason;
+  const answer = reason.slice(at);
+  return reason[at - 1] === '(' && answer.endsWith(')') ? answer.slice(0, -1) : answer;
+}
+
 /** Sends one request; an answer meaning "not granted / not enabled" for an enrichment of a feature is a Refused. */
 async function send(definition: EnrichDefinition, requester: Requester, spec: RequestSpec): Promise<SourceAnswer> {
   const optional = definition.feature || definition.optional ? (definition.optional ?? {}) : null;
@@ -190,8 +201,7 @@ async function send(definition: EnrichDefinition, requester: Requester, spec: Re
   } catch (error) {
     if (optional && error instanceof SourceError && isRefusal(error, optional)) {
       // the token is good (the deals were read): only this endpoint refuses it, so no "credentials refused" preamble
-      const answer = error.reason.slice(error.reason.search(/HTTP \d+/) >= 0 ? error.reason.search(/HTTP \d+/) : 0);
-      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${answer.slice(0, 200)}`);
+      throw new Refused(`${spec.method} ${shortPath(spec.path)} answered ${refusalAnswer(error.reason).slice(0, 200)}`);
     }
     throw error;
   }
