@@ -3,6 +3,7 @@ import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from
 import type { FlowCounters } from '../../../../runs/outbound-flows';
 import type { LeadDeliveryRow } from '../../../../store/records';
 import { LEADS_STREAM } from '../../../../store/repositories/lead-delivery.store';
+import { sleep } from '../../../../http/retry-policy';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
@@ -271,10 +272,7 @@ async function lookupSettled(crm: LeadCrm, sentAt: number, pass: LeadsPass): Pro
   const wait = (Number.isFinite(sentAt) ? sentAt : 0) + (crm.lookupLagMs ?? 0) - Date.now();
   if (wait <= 0) return;
   pass.logger.log(`waiting ${Math.ceil(wait / 1000)} s for the CRM's search to show a deal created moments ago before looking it up`);
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, wait);
-    pass.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
+  await sleep(wait, pass.signal);
   if (pass.signal?.aborted) throw new Error('stopped while waiting to look a deal up');
 }
 
