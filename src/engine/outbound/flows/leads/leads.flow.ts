@@ -122,6 +122,8 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
   async preview(planned: PlannedWrite<LeadWrite>[], pass: LeadsPass): Promise<LeadsPreview> {
     const lines: LeadPreviewLine[] = [];
     const contacts: PassContacts = new Map();
+    /** contact key → the lead of this pass whose deal would make the contact */
+    const newContacts = new Map<string, string>();
     const rows = await pass.store.leads.of(pass.connectionId, planned.map((p) => p.id));
     const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets, session: pass.session }) : null;
     for (const { write: { lead } } of planned) {
@@ -133,7 +135,12 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
         continue;
       }
       const decision = await decide(lead, crm!, pass.plan, contacts, pass.now);
-      const contact = decision.contact ? `contact ${decision.contact.id}` : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
+      // a contact an earlier lead of this pass would make: that lead's, named by it (not by this lead's name)
+      const madeEarlier = decision.contact || !decision.contactKey ? undefined : newContacts.get(decision.contactKey);
+      const contact = decision.contact ? `contact ${decision.contact.id}`
+        : madeEarlier ? `the new contact of lead ${madeEarlier}`
+          : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
+      if (!decision.contact && decision.contactKey && !madeEarlier) newContacts.set(decision.contactKey, String(lead.id));
       if (decision.action === 'note') {
         lines.push({ lead: String(lead.id), title: leadTitle, action: 'note', deal: { id: decision.dealId }, contact, note: leadNote(lead) });
         continue;
