@@ -86,7 +86,9 @@ describe('cli deliver-leads', () => {
     expect(lines[0]).toBe('connection pd: lead-delivery dry run (nothing is created)');
     expect(lines[1]).toMatch(/^proxy lead \d+ «Заявка» → new deal «Заявка \(Иван\)» in Продажи \/ Первичный контакт \(responsible Дмитрий Орлов\), new contact Иван, \+7 \(912\) 000-11-22$/);
     expect(lines[2]).toBe('    Комментарий: Диван');
-    expect(lines[3]).toMatch(/^proxy lead \d+ «Звонок» → note on deal \(new deal of lead \d+\)/);
+    // the contact is the one the first lead would make: named as that lead's, not with this lead's name
+    const first = /^proxy lead (\d+)/.exec(lines[1])![1];
+    expect(lines[3]).toBe(lines[3].replace(/ → .*/, '') + ` → note on deal (new deal of lead ${first}) (the new contact of lead ${first})`);
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(crm.createdDeals()).toEqual([]);
     const json = await runCliInProcess(['deliver-leads', 'pd', '--dry-run', '--json', '--config', config]);
