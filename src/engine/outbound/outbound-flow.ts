@@ -18,8 +18,18 @@ import type { EngineLogger } from '../engine-logger';
 export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
   /** the flow's name: its run's `flow` (and `mode`); its counters are described in src/runs/outbound-flows.ts */
   readonly name: OutboundFlowName;
-  /** the record_state stream that holds the fingerprint of what was last written per item (and its rejections) */
+  /**
+   * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
+   * rejections); a flow that needs more keeps it in a store repository of its own (leads: `pass.store.leads`)
+   */
   readonly stream: string;
+  /** its block in a connection's settings (`write_back`, `lead_delivery`, `manager_tasks`): its settings schema lives with the flow */
+  readonly settingsKey: string;
+  /**
+   * the CRM actions it asks for through the connector's CrmActions (src/connectors/crm-actions.ts), those it
+   * cannot go without and those it uses when described; absent: it uses a capability of its own (write-back, leads)
+   */
+  readonly actions?: { required: readonly string[]; optional?: readonly string[] };
   /** which of the flow's counters an item counts in: unchanged (skipped by fingerprint), written, rejected */
   readonly counting: { unchanged: string; written: string; rejected: string };
 

@@ -50,6 +50,7 @@ type LeadsPass = FlowPass<LeadDeliveryPlan> & { crm?: Promise<LeadCrm>; contacts
 export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Promise<LeadsPreview>> = {
   name: 'leads',
   stream: LEADS_STREAM,
+  settingsKey: 'lead_delivery',
   counting: { unchanged: 'already_delivered', written: 'created', rejected: 'rejected' },
 
   planOf(definition: ConnectorDefinition, settings: object): LeadDeliveryPlan | null {
