@@ -2,6 +2,7 @@ import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../../../runs/outbound-fl
 import type { OutboundFlow } from '../outbound-flow';
 import { writeBackFlow } from './write-back/write-back.flow';
 import { leadsFlow } from './leads/leads.flow';
+import { managerTasksFlow } from './manager-tasks/manager-tasks.flow';
 
 /**
  * The outbound flows the engine runs: one folder each under flows/, registered by one line here. A flow's folder
@@ -13,6 +14,7 @@ import { leadsFlow } from './leads/leads.flow';
 const FLOWS: readonly OutboundFlow<any, any, any, any>[] = [
   writeBackFlow,
   leadsFlow,
+  managerTasksFlow,
 ];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each flow has its own plan, item and write types
