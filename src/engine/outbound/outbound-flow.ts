@@ -20,9 +20,11 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   readonly name: OutboundFlowName;
   /**
    * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
-   * rejections); a flow that needs more keeps it in a store repository of its own (leads: `pass.store.leads`)
+   * rejections); a flow that needs more names its own repository (`repository`)
    */
   readonly stream: string;
+  /** the store repository of its own it keeps more state in, by name, injected as `pass.repositories` (leads: `leads`) */
+  readonly repository?: FlowRepositoryName;
   /** its block in a connection's settings (`write_back`, `lead_delivery`, `manager_tasks`): its settings schema lives with the flow */
   readonly settingsKey: string;
   /**
@@ -81,6 +83,10 @@ export interface FlowEstimate {
   worthShowing: boolean;
 }
 
+/** The repositories a flow may keep state of its own in, by name (OutboundStore's): a new one is added here. */
+export type FlowRepositories = Pick<OutboundStore, 'leads'>;
+export type FlowRepositoryName = keyof FlowRepositories;
+
 /** How far a pass is: units done of the total (pages of a list, deals looked up). */
 export interface FlowProgress {
   done: number;
@@ -108,7 +114,9 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   plan: Plan;
   tracker: TrackerClient;
   /** reads only: the runner records what was written */
-  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'leads' | 'acknowledgedSince'>;
+  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'acknowledgedSince'>;
+  /** the flow's own repository, by the name its `repository` gives: the one store a flow writes itself */
+  repositories?: Partial<FlowRepositories>;
   /** the run's id (null in a dry run) */
   runId?: number | null;
   logger: EngineLogger;
