@@ -30,7 +30,8 @@ const RATE_RETRIES = 5;
  * answer; `paginator` and `records` for a look-up the CRM pages). A preset ships them under the flow's key, the
  * user's block of the same key switches the flow on. A GET, or an action with a paginator, is a look-up (`kind:
  * read` says so of a POST that reads): every page is read, a match on the last page counting as one on the first.
- * Any other action (or `kind: write`) is a write, sent once.
+ * Any other action (or `kind: write`) is a write, sent once. A 4xx of either (not the token's, not the rate's) is
+ * the record's refusal: the flow rejects that item and goes on.
  */
 export const genericCrmActions: CrmActionsCapability<GenericCrmSettings> = {
   block(settings, key) {
@@ -88,7 +89,13 @@ class GenericCrmActions implements CrmActions {
     const spec = await this.spec(action, variables);
     const at = `${this.where}: ${this.key}.actions.${name}`;
     if (this.reads(name)) {
-      return (await readLookupPages(action, spec, this.reader, (body) => this.evaluate(at, action, body, variables), at)).flat();
+      try {
+        return (await readLookupPages(action, spec, this.reader, (body) => this.evaluate(at, action, body, variables), at)).flat();
+      } catch (error) {
+        // a record the CRM does not have or will not show (a deal deleted meanwhile) is that item's problem, not the pass's
+        if (!(error instanceof SourceError) || !isRecordRefusal(error)) throw error;
+        throw new CrmActionRefusedError(`the CRM refused the look-up: ${this.redact(crmMessage(error) ?? error.reason)}`, `${this.key}.actions.${name}`);
+      }
     }
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -145,6 +152,11 @@ class GenericCrmActions implements CrmActions {
       throw new Error(`${at}.answer: ${(error as Error).message}`);
     }
   }
+}
+
+/** A 4xx that is neither the token's refusal nor the rate's: the record's. */
+function isRecordRefusal(error: SourceError): boolean {
+  return !error.credentialsRefused && !(error instanceof RateBlockError) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429;
 }
 
 /** The CRM's own message of a refused write, from the answers the source's `errors` rules describe. */

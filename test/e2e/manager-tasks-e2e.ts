@@ -104,5 +104,19 @@ export function describeManagerTasks(c: ManagerTasksCase): void {
       for (const d of withoutVisit) expect(tasks.of(d).filter((t) => t.text === TEXT(d))).toHaveLength(1);
       expect(e2e.log()).toMatch(/the task create's outcome is unknown/);
     });
+
+    it("a deal deleted in the CRM is that deal's rejected record with the CRM's reason; the other deal still gets its task", async () => {
+      const [gone, kept] = withoutVisit;
+      await e2e.store.query(`DELETE FROM record_state WHERE stream = 'manager_tasks'`);
+      tasks.tasks.splice(0, tasks.tasks.length);
+      crm.deleteDeal(gone);
+      const run = await pass();
+      expect(counters(run)).toEqual({ status: 'succeeded', error: null, counters: { due: 2, created: 1, already_created: 0, rejected: 1 } });
+      expect(tasks.of(kept).map((t) => t.text)).toEqual([TEXT(kept)]);
+      expect(tasks.of(gone)).toEqual([]);
+      const [rejected] = await e2e.store.query(`SELECT * FROM rejected_record WHERE stream = 'manager_tasks'`);
+      expect(rejected).toMatchObject({ external_id: gone, field: expect.stringMatching(/^manager_tasks\.actions\.(deal_owner|create_task)$/) });
+      expect(rejected.reason).toMatch(new RegExp(`^deal ${gone}: the task: the CRM refused`));
+    });
   });
 }

@@ -52,6 +52,17 @@ describe('generic-crm: CRM actions any flow names (settings.<flow>.actions)', ()
     expect(crm.requests.slice(from).map((r) => r.query.get('page'))).toEqual(['1', '2', '3']);
   });
 
+  it("a look-up the CRM answers with a 4xx is that record's refusal (the flow rejects the item); a refused token fails the pass", async () => {
+    answer = () => ({ status: 404, body: { message: 'Deal not found' } });
+    const refusal = await run('find_things', { deal: '7' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(CrmActionRefusedError);
+    expect(refusal).toMatchObject({ field: 'my_flow.actions.find_things', message: expect.stringContaining('Deal not found') });
+    answer = () => ({ status: 401, body: { message: 'token expired' } });
+    const failure = await run('find_things', { deal: '7' }).catch((error: unknown) => error);
+    expect(failure).not.toBeInstanceOf(CrmActionRefusedError);
+    expect(String(failure)).toMatch(/credentials|401/);
+  });
+
   it('a write is sent once: a 500 is an unknown outcome (the flow looks it up), a 4xx the CRM\'s refusal with its reason', async () => {
     answer = () => ({ status: 500, body: { message: 'internal' } });
     let from = crm.requests.length;
