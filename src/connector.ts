@@ -11,6 +11,8 @@ export * from './connectors/lead-delivery';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
 export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
 export type { Backoff } from './http/retry-policy';
+/** the spacing of rate-limited requests, with the margin that keeps a CRM's window where requests arrive */
+export { FirstRequestGate, Spacer, spacingMs } from './http/rate-spacing';
 /** the cron check of the scheduler: why a schedule is not usable (undefined when it is) */
 export { cronProblem } from './config/cron-expression';
 /** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */

@@ -1,3 +1,4 @@
+import type { Server } from 'node:http';
 import type { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
@@ -28,6 +29,17 @@ export interface Daemon {
   reload(): Promise<ConfigReloadAnswer>;
 }
 
+/** Binds the HTTP server: rejects with the listen error (EADDRINUSE, EACCES) as app.listen would. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.removeListener('error', reject);
+      resolve();
+    });
+  });
+}
+
 export async function createDaemonApp(options: PrepareOptions = {}): Promise<Daemon> {
   const boot = await prepareBoot(options);
   const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(boot, { http: true }), {
@@ -51,7 +63,11 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
     boot,
     url,
     async start() {
-      await app.listen(boot.port, host);
+      // bind first: Nest's listen() initialises the app (the scheduler's start-up runs) before it binds, so a port
+      // in use started a run that the failed start then left `running`. Requests in the moment before init get 404.
+      await listen(app.getHttpServer() as Server, boot.port, host);
+      await app.init();
+      app.flushLogs();
       boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health, CRM webhooks /hooks)`);
       if (boot.sandbox) {
         boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1, OpenAPI /${SANDBOX_DOCS_PATH}); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);

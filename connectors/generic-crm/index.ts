@@ -90,7 +90,7 @@ async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadC
       if (!leads.ok) return { ...leads, ...warned };
       parts.push(leads.message);
     }
-    return { ok: true, message: parts.join('; '), ...warned };
+    return { ok: true, message: clauses(parts), ...warned };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }
@@ -150,7 +150,12 @@ async function enrichmentsLeftOut(settings: GenericCrmSettings, context: Omit<Re
   const requester = sourceSession(context).requester('check');
   for (const definition of features) await probeEnrichment(definition, requester, session);
   const leftOut = warnings.filter((w) => / left out: /.test(w));
-  return leftOut.length ? `; ${leftOut.join('; ')}` : '';
+  return leftOut.length ? `; ${clauses(leftOut)}` : '';
+}
+
+/** Parts of one message joined by "; ": a part's closing full stop goes (not "…without history.; lead_delivery: …"). */
+export function clauses(parts: string[]): string {
+  return parts.map((part) => part.replace(/\.\s*$/, '')).join('; ');
 }
 
 /** Configuration problems (no token, an unknown stream, a bad expression) surface as errors of the read, named. */

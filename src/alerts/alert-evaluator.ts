@@ -6,7 +6,7 @@ import type { AlertKey } from '../store/repositories/alert.store';
 import type { StoreRepositories } from '../store/store-repositories';
 import type { AlertDispatcher, AlertLogger } from './alert-dispatcher';
 import { AlertNotice } from './alert-notice';
-import { runConditions, runCounters } from './run-conditions';
+import { conditionKey, conditionOf, runConditions, runCounters, runName } from './run-conditions';
 
 export interface EvaluatorOptions {
   /** how often no_success_for and the reminders are checked */
@@ -69,7 +69,7 @@ export class AlertEvaluator {
       const ended: AlertEvent[] = [];
       for (const condition of runConditions(run, alert)) {
         if (!alert.events.includes(condition.event)) continue;
-        const key = this.key(alert, run.connectionId, condition.event);
+        const key = this.key(alert, run.connectionId, conditionKey(condition.event, run));
         if (condition.holds) {
           const claim = await this.store.alerts.raise(key, { runId: run.runId, message: condition.message }, durationMs(alert.repeat));
           if (claim) this.dispatcher.send(alert, this.notice(condition.event, run.connectionId, run.runId, condition.message, runCounters(run), claim === 'reminder'), claim === 'reminder');
@@ -77,11 +77,12 @@ export class AlertEvaluator {
           ended.push(condition.event);
         }
       }
-      if (run.status === 'succeeded' && alert.events.includes('no_success_for')) {
+      // the connection's health is its sync's: only a sync ends no_success_for
+      if (run.status === 'succeeded' && run.direction !== 'outbound' && alert.events.includes('no_success_for')) {
         if (await this.store.alerts.end(this.key(alert, run.connectionId, 'no_success_for'))) ended.push('no_success_for');
       }
       if (ended.length > 0 && alert.events.includes('recovered')) {
-        const message = `${run.connectionId}: recovered in run ${run.runId} (${run.status}): ${ended.join(', ')} no longer ${ended.length > 1 ? 'hold' : 'holds'}`;
+        const message = `${run.connectionId}: recovered in ${runName(run)} (${run.status}): ${ended.join(', ')} no longer ${ended.length > 1 ? 'hold' : 'holds'}`;
         this.dispatcher.send(alert, this.notice('recovered', run.connectionId, run.runId, message, runCounters(run)));
       }
     }
@@ -101,13 +102,14 @@ export class AlertEvaluator {
     const byId = new Map(this.alerts.map((a) => [a.id, a]));
     for (const state of await this.store.alerts.active()) {
       const alert = byId.get(state.alert_id);
+      const { event } = conditionOf(state.event);
       // no_success_for reminds itself (its message says how long by now); a condition of an alert removed from the config stays quiet
-      if (!alert || state.event === 'no_success_for' || !alert.events.includes(state.event as AlertEvent)) continue;
+      if (!alert || event === 'no_success_for' || !alert.events.includes(event as AlertEvent)) continue;
       // nor one of a connection no longer configured or watched
       if (!this.connections.some((c) => c.id === state.connection_id) || !this.watches(alert, state.connection_id)) continue;
       const key = this.key(alert, state.connection_id, state.event);
       if (await this.store.alerts.remind(key, durationMs(alert.repeat))) {
-        const notice = this.notice(state.event as AlertEvent, state.connection_id, state.run_id, state.message ?? state.event, null, true);
+        const notice = this.notice(event as AlertEvent, state.connection_id, state.run_id, state.message ?? state.event, null, true);
         this.dispatcher.send(alert, notice, true);
       }
     }
@@ -115,7 +117,7 @@ export class AlertEvaluator {
 
   private async checkNoSuccess(alert: AlertConfig, connectionId: string): Promise<void> {
     const limitMs = durationMs(alert.no_success_for);
-    const { rows } = await this.store.runs.page({ connectionId, status: 'succeeded' }, { limit: 1, offset: 0 });
+    const { rows } = await this.store.runs.page({ connectionId, status: 'succeeded', direction: 'sync' }, { limit: 1, offset: 0 });
     const lastSuccess = rows[0]?.finished_at ?? null;
     // never succeeded: counted from when the daemon first knew the connection
     const row = await this.store.connections.get(connectionId);

@@ -1,5 +1,6 @@
 import type { AlertConfig, AlertEvent } from '../config/alert-config';
 import type { RunSummary } from '../engine';
+import { OUTBOUND_FLOWS } from '../runs/outbound-flows';
 
 /** One condition a finished run says something about: it holds (alert), it does not (it may recover), with its text. */
 export interface RunCondition {
@@ -27,8 +28,9 @@ export const SKIPPED_COUNTERS = ['skipped_by_status', 'skipped_by_waiting_visit_
 export function runConditions(run: RunSummary, alert: AlertConfig): RunCondition[] {
   const out: RunCondition[] = [];
   const id = run.connectionId;
-  if (run.status === 'failed') out.push({ event: 'run_failed', holds: true, message: `${id}: run ${run.runId} failed: ${shorten(run.error ?? 'no error given')}` });
-  if (run.status === 'succeeded') out.push({ event: 'run_failed', holds: false, message: `${id}: run ${run.runId} succeeded` });
+  const what = runName(run);
+  if (run.status === 'failed') out.push({ event: 'run_failed', holds: true, message: `${id}: ${what} failed: ${shorten(run.error ?? 'no error given')}` });
+  if (run.status === 'succeeded') out.push({ event: 'run_failed', holds: false, message: `${id}: ${what} succeeded` });
 
   const deals = run.streams.deals;
   if (deals && deals.sent > 0) {
@@ -64,6 +66,25 @@ export function runConditions(run: RunSummary, alert: AlertConfig): RunCondition
     });
   }
   return out;
+}
+
+/**
+ * A connection's conditions are watched per direction: its syncs under the event's name, each outbound flow
+ * under `<event>:<flow>`, so a lead pass that succeeds says nothing of a sync that fails (and the other way).
+ */
+export function conditionKey(event: string, run: Pick<RunSummary, 'direction' | 'flow'>): string {
+  return run.direction === 'outbound' && run.flow ? `${event}:${run.flow}` : event;
+}
+
+/** A stored condition's event and the flow it watches (null: the syncs). */
+export function conditionOf(key: string): { event: string; flow: string | null } {
+  const [event, flow] = key.split(':');
+  return { event, flow: flow ?? null };
+}
+
+/** "run 12", or "lead delivery run 12" for an outbound run. */
+export function runName(run: Pick<RunSummary, 'direction' | 'flow' | 'runId'>): string {
+  return run.direction === 'outbound' && run.flow ? `${OUTBOUND_FLOWS[run.flow].title} run ${run.runId}` : `run ${run.runId}`;
 }
 
 /** A share of 0 never alerts, even with a threshold of 0. */

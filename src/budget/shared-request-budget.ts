@@ -1,3 +1,4 @@
+import { operationSpacingMs, spacingMs } from '../http/rate-spacing';
 import type { OperationLimit, RateLimitBudget } from '../tracker/http/rate-limits';
 import type { RequestBudget } from '../tracker/http/request-budget';
 import { CountGrant, RequestBudgetStore } from '../store/repositories/request-budget.store';
@@ -36,7 +37,7 @@ export function budgetScope(baseUrl: string, project: string | undefined): strin
 /**
  * The project's request budget drawn by every process of one store (daemons, CLI): `tracker.rate_limit` is the
  * share of the whole installation, whatever the number of processes.
- * - per second: send times `1000 / per_second` apart, reserved in the store (evenly spaced across processes, so
+ * - per second: send times `1000 / per_second` apart (plus a margin, src/http/rate-spacing.ts), reserved in the store (evenly spaced across processes, so
  *   the service's sliding second is respected); the requests waiting in this process reserve theirs together;
  * - per hour: a count per clock hour in the store that survives restarts, capped over a sliding hour;
  * - the Limits table's operations: their own spaced send times.
@@ -100,7 +101,7 @@ export class SharedRequestBudget implements RequestBudget {
 
   stats(now = Date.now()): RequestBudgetStats {
     const since = [...this.waitingSince.values()];
-    const spacing = 1000 / this.limits.per_second;
+    const spacing = spacingMs(this.limits.per_second, 1000);
     const ahead = Math.max(0, this.reservedUntil - now);
     const h = this.lastHour;
     let hourUsed = 0;
@@ -137,8 +138,7 @@ export class SharedRequestBudget implements RequestBudget {
       this.operationRows.set(window, ready);
     }
     await ready;
-    const spacing = Math.max(limit.perSecond ? 1000 / limit.perSecond : 0, limit.perMinute ? 60_000 / limit.perMinute : 0);
-    return (await this.store.reserve(this.scope, window, spacing, 1, Date.now())).first;
+    return (await this.store.reserve(this.scope, window, operationSpacingMs(limit), 1)).first;
   }
 
   /** This request's send time: within the hour, then spaced in the second window. */
@@ -173,7 +173,7 @@ export class SharedRequestBudget implements RequestBudget {
         if (!wanted) break;
         const granted = await this.hourAllowance(wanted);
         if (!granted) continue;
-        const slots = await this.store.reserve(this.scope, 'second', 1000 / this.limits.per_second, granted, Date.now());
+        const slots = await this.store.reserve(this.scope, 'second', spacingMs(this.limits.per_second, 1000), granted);
         this.reservedUntil = slots.first + slots.spacingMs * (slots.count - 1);
         // times of waiters that gave up meanwhile go unused (the budget errs on the safe side)
         for (let i = 0; i < slots.count && this.pending.length; i++) this.pending.shift()!.resolve(slots.first + i * slots.spacingMs);

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { validateSync, ValidationError } from 'class-validator';
-import { didYouMean } from '../config/validation-problems';
+import { didYouMean, formatValue } from '../config/validation-problems';
 
 /**
  * Validation of a connection's `settings` with the connector's class-validator class.
@@ -29,10 +29,17 @@ function flattenErrors(errors: ValidationError[], parentPath: string): string[] 
     const path = joinPath(parentPath, error.property);
     const messages = Object.entries(error.constraints ?? {}).map(([constraint, message]) => describe(constraint, message, error));
     // One line per key: a value failing several rules says so once.
-    if (messages.length > 0) problems.push(`${path}: ${[...new Set(messages)].join('; ')}`);
+    if (messages.length > 0) problems.push(`${path}: ${writtenValue(error)}${[...new Set(messages)].join('; ')}`);
     problems.push(...flattenErrors(error.children ?? [], path));
   }
   return problems;
+}
+
+/** A value outside a list repeats what was written, as the config's own problems do: `preset: "amocrn" must be one of …`. */
+function writtenValue(error: ValidationError): string {
+  const value: unknown = error.value;
+  if (!error.constraints?.isIn || value === undefined || value === null || typeof value === 'object') return '';
+  return `${formatValue(error.property, value)} `;
 }
 
 function joinPath(parent: string, property: string): string {

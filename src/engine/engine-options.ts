@@ -19,6 +19,11 @@ export interface EngineOptions {
   scheduleJitterMs?: number;
   /** a holder whose daemon row (heartbeat) is older than this is dead: its lease is taken over before expiry */
   deadDaemonAfterMs?: number;
+  /**
+   * a start refused by a holder of this machine that is ending (its process exiting, its run ended) tries again
+   * for this long before giving up: a killed CLI run does not block the next one while it is being reaped
+   */
+  endingHolderWaitMs?: number;
   /** identity of this process in leases, runs and the daemon table (default machine:pid:nonce) */
   holder?: string;
   /** folder for connectors' own files (ReadContext.workDir), default <data_dir>/connectors */
@@ -42,6 +47,7 @@ export function resolveEngineOptions(options: EngineOptions = {}): ResolvedEngin
     idleCheckpointMs: options.idleCheckpointMs ?? 5_000,
     deadDaemonAfterMs: options.deadDaemonAfterMs ?? 30_000,
     scheduleJitterMs: options.scheduleJitterMs ?? 200,
+    endingHolderWaitMs: options.endingHolderWaitMs ?? 5_000,
     holder: options.holder ? ownHolder(options.holder) : processHolderId(),
     workDir: options.workDir,
     mappingVersions: options.mappingVersions,

@@ -157,7 +157,7 @@ export class SyncService implements OnApplicationShutdown {
   async recoverInterruptedRuns(): Promise<number[]> {
     const live = new Set([...this.active.values()].map((a) => a.runId).filter((id): id is number => id !== null));
     const ids = await this.runs.recoverInterrupted(live);
-    if (ids.length) this.logger.warn(`runs ${ids.join(', ')} were left running by a process that ended: marked interrupted`);
+    if (ids.length) this.logger.warn(`${leftRunning(ids)} by a process that ended: marked interrupted`);
     return ids;
   }
 
@@ -264,4 +264,9 @@ export class SyncService implements OnApplicationShutdown {
 /** Runs that followed one another: the first, with the next in its `followedBy`, and so on. */
 function chain(runs: RunSummary[]): RunSummary | undefined {
   return runs.reduceRight<RunSummary | undefined>((after, run) => (after ? { ...run, followedBy: after } : run), undefined);
+}
+
+/** "run 9 was left running", "runs 9, 10 were left running" */
+function leftRunning(ids: number[]): string {
+  return ids.length === 1 ? `run ${ids[0]} was left running` : `runs ${ids.join(', ')} were left running`;
 }

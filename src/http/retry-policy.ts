@@ -60,14 +60,15 @@ export function parseResetAtMs(value: unknown, maxMs = Infinity, now = Date.now(
 /** Waits `ms`; an abort ends the wait at once (the caller then sees `signal.aborted`). */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const onAbort = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    // the listener goes with the sleep: a run's signal outlives thousands of them (MaxListenersExceededWarning)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -94,6 +94,20 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  private readonly scheduleTicks = new Counter({
+    name: 'tracker_sync_schedule_ticks_total',
+    help: 'Scheduled ticks by connection, flow (sync or an outbound flow) and outcome: started, queued (behind the run going), skipped (a run of the flow was already waiting), taken (another daemon ran it)',
+    labelNames: ['connection', 'flow', 'outcome'],
+    registers: [this.registry],
+  });
+  private readonly scheduleWait = new Histogram({
+    name: 'tracker_sync_schedule_wait_seconds',
+    help: 'How long a scheduled tick waited for its run to start, by connection and flow',
+    labelNames: ['connection', 'flow'],
+    buckets: [1, 5, 15, 30, 60, 120, 300, 900],
+    registers: [this.registry],
+  });
+
   /** the shared request budget (tracker.rate_limit), read at each scrape; absent when rate_limit is off */
   private budget: (() => BudgetOutcome) | null = null;
   private readonly budgetRemaining = new Gauge({
@@ -159,6 +173,14 @@ export class MetricsService {
   /** Reports the shared request budget at every scrape. */
   watchBudget(stats: () => BudgetOutcome): void {
     this.budget = stats;
+  }
+
+  observeTick(connection: string, flow: string, outcome: string): void {
+    this.scheduleTicks.inc({ connection, flow, outcome });
+  }
+
+  observeTickWait(connection: string, flow: string, seconds: number): void {
+    this.scheduleWait.observe({ connection, flow }, seconds);
   }
 
   observeAlertSent(event: string, type: string): void {

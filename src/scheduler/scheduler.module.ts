@@ -6,6 +6,7 @@ import { EngineModule } from '../engine/engine.module';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { SchedulerService } from './scheduler.service';
 import { StoreReconciler } from './store-reconciler';
+import { TickLedger } from './tick-ledger';
 
 /**
  * Cron jobs per connection. Runs timers unless a global provider of SCHEDULER_OPTIONS says
@@ -17,7 +18,7 @@ import { StoreReconciler } from './store-reconciler';
 @Global()
 @Module({
   imports: [ScheduleModule.forRoot(), EngineModule, RunTriggerModule],
-  providers: [StoreReconciler, CronJobsRepository, SchedulerService, { provide: SCHEDULE_CONTROL, useExisting: SchedulerService }],
+  providers: [StoreReconciler, CronJobsRepository, TickLedger, SchedulerService, { provide: SCHEDULE_CONTROL, useExisting: SchedulerService }],
   exports: [SchedulerService, SCHEDULE_CONTROL],
 })
 export class SchedulerModule {}

@@ -8,6 +8,8 @@ import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
 import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
 import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
+import { scheduledSlot } from '../config/cron-expression';
+import { ScheduledFlow, TickCounts, TickLedger } from './tick-ledger';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
@@ -36,6 +38,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly connections: ConnectionsService,
     private readonly config: TrackerSyncConfig,
     private readonly runs: RunStore,
+    private readonly ticks: TickLedger,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
   ) {
     this.options = options ?? { runJobs: true };
@@ -99,6 +102,18 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     return nextRunOf(connection.schedule, connection.paused);
   }
 
+  /** When the flow's next scheduled run (its own `schedule`) fires; null when paused or unscheduled. */
+  nextFlowRun(connectionId: string, flow: OutboundFlowName, schedule: string | undefined, paused: boolean): Date | null {
+    const name = flowJobName(connectionId, flow);
+    if (this.jobs.has(name)) return this.jobs.nextDate(name);
+    return this.options.runJobs ? null : nextRunOf(schedule, paused);
+  }
+
+  /** The ticks of the connection's sync or flow in this process, or null before its first. */
+  ticksOf(connectionId: string, flow: ScheduledFlow): TickCounts | null {
+    return this.ticks.of(connectionId, flow);
+  }
+
   hasJob(connectionId: string): boolean {
     return this.jobs.has(jobName(connectionId));
   }
@@ -143,7 +158,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private async flowTick(connectionId: string, flow: OutboundFlowName): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) return this.refresh(connectionId);
-    await this.startRun(connectionId, 'schedule', { kind: 'outbound', flow });
+    await this.startTick(connectionId, flow, { kind: 'outbound', flow });
   }
 
   /**
@@ -169,19 +184,45 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       await this.refresh(connectionId);
       return;
     }
-    await this.startRun(connectionId, 'schedule');
+    await this.startTick(connectionId, 'sync', { kind: 'sync', mode: 'incremental', scheduledAt: scheduledSlot(stored?.schedule) ?? undefined });
   }
 
-  /** Starts a run and does not wait for it; a run already going is not an error for a timer (its next tick comes). */
-  private async startRun(connectionId: string, trigger: RunTrigger, request: RunRequest = { kind: 'sync', mode: 'incremental' }): Promise<void> {
-    const what = request.kind === 'outbound' ? `${request.flow.replace('_', '-')} run` : 'run';
+  /**
+   * A tick's run, or, when the connection is busy (another flow of it, a webhook's sync), its run as soon as the
+   * connection is free: at most one waiting per flow, so every flow keeps its schedule and none piles up.
+   */
+  private async startTick(connectionId: string, flow: ScheduledFlow, request: RunRequest): Promise<void> {
+    const firedAt = Date.now();
+    const what = flow === 'sync' ? 'run' : `${flow.replace('_', '-')} run`;
     try {
-      const outcome = await this.triggers.trigger({ connectionId, trigger, request, whenBusy: 'skip' });
-      if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: ${what} ${outcome.runId} started (${trigger})`);
-      else if (outcome.status === 'skipped' && outcome.reason === 'slot_taken') this.logger.debug(`connection ${connectionId}: this minute's run is taken by another daemon`);
-      else this.logger.log(`connection ${connectionId}: ${trigger} ${what} skipped, run ${outcome.runningRunId ?? '?'} is still going`);
+      const outcome = await this.triggers.trigger({ connectionId, trigger: 'schedule', request, whenBusy: 'follow_up' });
+      if (outcome.status === 'started') {
+        this.ticks.record(connectionId, flow, 'started');
+        this.ticks.waited(connectionId, flow, Date.now() - firedAt);
+        this.logger.log(`connection ${connectionId}: ${what} ${outcome.runId} started (schedule)`);
+      } else if (outcome.status === 'skipped') {
+        this.ticks.record(connectionId, flow, 'taken');
+        this.logger.debug(`connection ${connectionId}: this tick's ${what} is taken by another daemon`);
+      } else {
+        this.ticks.record(connectionId, flow, outcome.joined ? 'skipped' : 'queued');
+        const behind = `run ${outcome.runningRunId ?? '(starting)'}`;
+        if (outcome.joined) this.logger.warn(`connection ${connectionId}: scheduled ${what} skipped: one is already waiting behind ${behind}`);
+        else this.logger.log(`connection ${connectionId}: scheduled ${what} waits for ${behind} to end`);
+        void outcome.started.then((runId) => runId !== null && this.ticks.waited(connectionId, flow, Date.now() - firedAt));
+      }
     } catch (error) {
-      this.logger.error(`connection ${connectionId}: ${trigger} ${what} could not start: ${message(error)}`);
+      this.logger.error(`connection ${connectionId}: scheduled ${what} could not start: ${message(error)}`);
+    }
+  }
+
+  /** A start-up run, not waited for; a run already going (another daemon's) is not an error: it is skipped. */
+  private async startRun(connectionId: string, trigger: RunTrigger): Promise<void> {
+    try {
+      const outcome = await this.triggers.trigger({ connectionId, trigger, request: { kind: 'sync', mode: 'incremental' }, whenBusy: 'skip' });
+      if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: run ${outcome.runId} started (${trigger})`);
+      else this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${outcome.runningRunId ?? '(starting)'} is going`);
+    } catch (error) {
+      this.logger.error(`connection ${connectionId}: ${trigger} run could not start: ${message(error)}`);
     }
   }
 

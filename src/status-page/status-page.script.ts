@@ -59,19 +59,42 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
 
   function renderConnections() {
     var rows = state.list.map(function (c) {
-      var run = c.last_run, t = totals(run), busy = c.state === 'running' ? ' disabled' : '', open = state.openCounts[c.id];
+      var run = c.last_run, t = totals(run), open = state.openCounts[c.id];
+      var busy = c.state === 'running' || (c.flows || []).some(function (f) { return f.state === 'running'; }) ? ' disabled' : '';
       return '<tr data-id="' + esc(c.id) + '" class="' + (c.id === selected ? 'selected' : '') + '">' +
         cell('Connection', '<strong>' + esc(c.id) + '</strong>') + cell('Connector', esc(c.connector)) +
         cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
-          (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '')) +
+          (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '') +
+          skippedTicks('sync', c.ticks) + flowLines(c)) +
         cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
-        cell('Read · sent · unchanged · rejected', !run ? '—' : run.direction === 'outbound' && FLOWS[run.flow] ? flowTotals(run) : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
+        cell('Read · sent · unchanged · rejected', !run ? '—' : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
         cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
         cell('Next run', when(c.next_run_at)) +
         '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
         '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button></div></td></tr>';
     });
     setHtml(document.querySelector('#connections tbody'), rows.join('') || '<tr><td colspan="8" class="muted none">No connections configured.</td></tr>');
+  }
+
+  /**
+   * The connection's state and last run are its sync's; each outbound flow it runs gets a line of its own (its state
+   * and last run), so a lead pass that succeeds never hides a sync that fails.
+   */
+  function flowLines(c) {
+    return (c.flows || []).map(function (f) {
+      var r = f.last_run;
+      return '<div class="flow-line" data-flow="' + esc(f.flow) + '"><span class="muted">' + esc(f.title) + '</span> <span class="state state-' + esc(f.state) + '">' + esc(f.state) + '</span>' +
+        (r ? ' <span class="muted">#' + esc(r.id) + ' ' + esc(r.status) + ' ' + when(r.finished_at || r.started_at) + '</span>' : ' <span class="muted">no run yet</span>') +
+        skippedTicks(f.flow, f.ticks) + '</div>';
+    }).join('');
+  }
+
+  /** Ticks that found a run of their flow already waiting: the flow runs less often than its schedule says. */
+  function skippedTicks(flow, ticks) {
+    if (!ticks || !ticks.skipped) return '';
+    return '<div class="warning" data-skipped="' + esc(flow) + '">' + num(ticks.skipped) + ' of ' + num(ticks.ticks) + ' ' +
+      esc(flow === 'sync' ? 'sync' : FLOWS[flow] ? FLOWS[flow].title : flow) + ' ticks skipped (last ' + when(ticks.last_skipped_at) + '); longest wait ' +
+      num(Math.round(ticks.max_wait_ms / 1000)) + ' s</div>';
   }
 
   function renderRun(run) {
@@ -100,12 +123,6 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       ((streams[name] || {}).notices || []).forEach(function (text, i) { items.push('<li>' + esc(name) + ': ' + longText('notice:' + name + i, text) + '</li>'); });
     });
     return items.length ? '<ul class="warning" id="last-run-notices">' + items.join('') + '</ul>' : '';
-  }
-
-  /** An outbound run in the connections table: its flow's own counters, named (it reads and sends nothing). */
-  function flowTotals(run) {
-    var flow = FLOWS[run.flow], c = run.flow_counters || {};
-    return '<span class="muted">' + esc(flow.title) + '</span> ' + Object.keys(flow.counters).map(function (k) { return esc(k) + ' ' + num(c[k]); }).join(' · ');
   }
 
   // Outbound runs (write-back, lead delivery): a block per flow (id: the flow's name with dashes), shown when the
@@ -184,7 +201,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     $('alerts-block').hidden = ids.length === 0;
     setHtml(document.querySelector('#active-alerts tbody'), ids.map(function (id) {
       var items = by[id].map(function (a) {
-        return '<li><strong class="error">' + esc(a.event) + '</strong> <span class="muted">' + esc(a.alert_id) + ' · since ' + when(a.since) + '</span><br>' +
+        return '<li><strong class="error">' + esc(a.event) + '</strong>' + (a.flow ? ' (' + esc(FLOWS[a.flow] ? FLOWS[a.flow].title : a.flow) + ')' : '') + ' <span class="muted">' + esc(a.alert_id) + ' · since ' + when(a.since) + '</span><br>' +
           longText('alert:' + a.alert_id + ':' + id + ':' + a.event, a.message, 160) + '</li>';
       }).join('');
       return '<tr data-alerts="' + esc(id) + '">' + cell('Connection', '<strong>' + esc(id) + '</strong>') + cell('Alerts', '<ul class="alerts">' + items + '</ul>') + '</tr>';

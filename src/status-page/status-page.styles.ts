@@ -31,6 +31,8 @@ export const STATUS_PAGE_CSS = /* css */ `
   .state-paused { color: var(--warn); }
   .error { color: var(--bad); }
   ul.warning { color: var(--warn); margin: 8px 0 14px; padding-left: 20px; } /* what a connector left out (notices) */
+  .flow-line { margin-top: 4px; font-size: 0.9em; } /* an outbound flow's own state under its connection's */
+  div.warning { color: var(--warn); font-size: 0.9em; } /* ticks of a flow skipped */
   #last-run-error { margin: 0 0 14px; } /* a div: a <pre> inside a <p> would end the paragraph and escape .long */
   button { font: inherit; border: 1px solid var(--line); background: #fff; border-radius: 6px; padding: 4px 10px; cursor: pointer; }
   button.primary { background: var(--accent); border-color: var(--accent); color: #fff; }
@@ -74,7 +76,9 @@ export const STATUS_PAGE_CSS = /* css */ `
     table.cards thead { display: none; }
     table.cards tr { display: block; border-bottom: 1px solid var(--line); padding: 6px 4px; }
     table.cards td { display: flex; gap: 12px; border: 0; padding: 2px 0; }
-    table.cards td::before { content: attr(data-label); flex: 0 0 7em; color: var(--muted); font-size: 12px; }
+    /* the labels' column fits the flows' counter names (already_delivered); a longer one wraps in it rather than
+       pushing its value out of line */
+    table.cards td::before { content: attr(data-label); flex: 0 0 10em; min-width: 0; overflow-wrap: anywhere; color: var(--muted); font-size: 12px; }
     table.cards td > div { min-width: 0; flex: 1; }
     table.cards td.none::before { content: none; }
     td.actions button { padding: 6px 14px; }

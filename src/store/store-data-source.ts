@@ -4,6 +4,7 @@ import * as sqlite3 from 'sqlite3';
 import * as lockfile from 'proper-lockfile';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { redactUrl } from '../config/redact';
+import { beginSqliteTransactionsAsWriters } from './sqlite-write-transactions';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store-entities';
 
 export interface StoreOptions {
@@ -38,7 +39,8 @@ function sqliteOptions(dataDir: string): DataSourceOptions {
     enableWAL: true,
     // TypeORM calls sqlite3.verbose(), which wraps every call to record a stack trace (~7 % of a sync's CPU)
     driver: { verbose: () => sqlite3 },
-    // two processes on one file: wait for the other's write instead of failing at once
+    // two processes on one file: wait for the other's write instead of failing at once (with transactions
+    // begun as writers, sqlite-write-transactions.ts: a deferred one that read first fails at once anyway)
     busyTimeout: 10_000,
     logging: false,
   };
@@ -76,6 +78,7 @@ async function connectAndMigrate(options: DataSourceOptions): Promise<DataSource
   const dataSource = new DataSource(options);
   try {
     await dataSource.initialize();
+    beginSqliteTransactionsAsWriters(dataSource);
   } catch (e) {
     throw new Error(`store: cannot open ${describeStore(options)}: ${(e as Error).message}`);
   }

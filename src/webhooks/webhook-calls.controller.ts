@@ -41,7 +41,8 @@ export class WebhookCallsController {
         last_outcome: row?.last_outcome ?? null,
         last_accepted_at: row?.last_accepted_at || null,
         run_due: due.has(connection.id),
-        follow_up_queued: this.trigger.queuedFollowUps(connection.id).length > 0,
+        // a sync waiting (a webhook's, or a scheduled tick's it joined); a flow's scheduled tick waiting is not a webhook's run
+        follow_up_queued: this.trigger.queuedFollowUps(connection.id).some((request) => request.kind === 'sync'),
       };
     });
   }

@@ -82,6 +82,24 @@ describe('RunTriggerService: one path for every trigger', () => {
     expect(triggers.queuedFollowUps(h.connectionId)).toEqual([]);
   });
 
+  it('follow_up: a scheduled tick that finds a webhook call waiting joins it (joined); both learn when that one run starts', async () => {
+    const first = await triggers.start(h.connectionId, 'admin', { kind: 'sync', mode: 'incremental' });
+    const call = (trigger: 'webhook' | 'schedule', scheduledAt?: Date) =>
+      triggers.trigger({ connectionId: h.connectionId, trigger, request: { kind: 'sync', mode: 'incremental', scheduledAt }, whenBusy: 'follow_up' });
+    const webhook = await call('webhook');
+    const tick = await call('schedule', new Date());
+    expect(webhook).toMatchObject({ status: 'queued', joined: false });
+    expect(tick).toMatchObject({ status: 'queued', joined: true });
+    if (webhook.status !== 'queued' || tick.status !== 'queued') throw new Error('not queued');
+    const [webhookRun, tickRun] = await Promise.all([webhook.started, tick.started]);
+    expect(webhookRun).toEqual(expect.any(Number));
+    expect(tickRun).toBe(webhookRun);
+    await first.done;
+    await until(() => finished.length === 2);
+    // the webhook's call is kept: a tick may be dropped (another daemon ran it), a webhook's call may not
+    expect(finished.map((s) => s.trigger)).toEqual(['admin', 'webhook']);
+  });
+
   it('follow_up with nothing going starts at once', async () => {
     const outcome = await triggers.trigger({ connectionId: h.connectionId, trigger: 'webhook', request: { kind: 'sync', mode: 'incremental' }, whenBusy: 'follow_up' });
     expect(outcome.status).toBe('started');

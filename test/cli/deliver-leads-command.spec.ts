@@ -86,7 +86,9 @@ describe('cli deliver-leads', () => {
     expect(lines[0]).toBe('connection pd: lead-delivery dry run (nothing is created)');
     expect(lines[1]).toMatch(/^proxy lead \d+ «Заявка» → new deal «Заявка \(Иван\)» in Продажи \/ Первичный контакт \(responsible Дмитрий Орлов\), new contact Иван, \+7 \(912\) 000-11-22$/);
     expect(lines[2]).toBe('    Комментарий: Диван');
-    expect(lines[3]).toMatch(/^proxy lead \d+ «Звонок» → note on deal \(new deal of lead \d+\)/);
+    // the contact is the one the first lead would make: named as that lead's, not with this lead's name
+    const first = /^proxy lead (\d+)/.exec(lines[1])![1];
+    expect(lines[3]).toBe(lines[3].replace(/ → .*/, '') + ` → note on deal (new deal of lead ${first}) (the new contact of lead ${first})`);
     expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
     expect(crm.createdDeals()).toEqual([]);
     const json = await runCliInProcess(['deliver-leads', 'pd', '--dry-run', '--json', '--config', config]);
@@ -99,6 +101,10 @@ describe('cli deliver-leads', () => {
     expect({ code: pass.code, stderr: pass.stderr }).toEqual({ code: 0, stderr: '' });
     expect(pass.stdout).toContain('lead delivery: found 2 · created 1 · attached 1 · already_delivered 0 · rejected 0');
     expect(crm.createdDeals()).toHaveLength(1);
+    // `status`: the connection's line is its sync's (none yet), lead delivery has a line of its own (issue 38)
+    const status = await runCliInProcess(['status', '--config', config]);
+    expect(status.stdout).toMatch(/^pd {2}\(generic-crm\) {2}idle {2}last run: never {2}next run: \S+$/m);
+    expect(status.stdout).toMatch(/^ {2}lead delivery {2}idle {2}last run: #\d+ succeeded .* {2}next run: \d{4}-\S+$/m);
     const again = await runCliInProcess(['deliver-leads', 'pd', '--dry-run', '--config', config]);
     // delivered leads are the runner's "already delivered": nothing listed, nothing to do
     expect(again.stdout.trim().split('\n')).toEqual([

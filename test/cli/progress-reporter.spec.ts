@@ -1,6 +1,7 @@
 import type { ProgressEvent } from '../../src/engine';
-import type { CliOutput } from '../../src/cli/output/cli-output';
-import { progressReporter } from '../../src/cli/output/progress-reporter';
+import { CliOutput, processOutput } from '../../src/cli/output/cli-output';
+import { cliLogSink } from '../../src/cli/output/log-sink';
+import { CLEAR_TO_END, progressReporter } from '../../src/cli/output/progress-reporter';
 import { duration, progressDetails, StreamRate } from '../../src/cli/output/progress-rate';
 
 const MB = 1024 * 1024;
@@ -111,5 +112,29 @@ describe('sync progress', () => {
     ]);
     // no records/s: a pass's pace is its time left
     expect(progressDetails(new StreamRate(0).update(pass(12, 3, 1), 3_000))).toBe('0% (3 of 400 deals) · attributed 1 · written 1 · unchanged 0 · rejected 0 · 6 min 37 s left');
+  });
+});
+
+describe('progress bars on a terminal, and the lines printed meanwhile', () => {
+  it('a log line, and a line of the CLI itself, go above the bars, clearing what the bars left', () => {
+    const written: string[] = [];
+    const spy = jest.spyOn(process.stderr, 'write').mockImplementation(((chunk: unknown) => {
+      written.push(String(chunk));
+      return true;
+    }) as typeof process.stderr.write);
+    const stdout = { isTTY: true, write: (text: string) => (written.push(`stdout:${text}`), true) } as unknown as NodeJS.WritableStream;
+    try {
+      const reporter = progressReporter({ line: () => undefined, error: () => undefined, isTTY: true });
+      reporter.update(event('deals', 10, { done: 10, total: 100, unit: 'records' }));
+      cliLogSink.write('a log line\n');
+      processOutput((t) => t, cliLogSink, stdout).line('run 7 started');
+      reporter.stop();
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written.filter((w) => w.startsWith('stdout:'))).toEqual([]); // not through the bars on stdout
+    const text = written.join('');
+    expect(text).toContain(`${CLEAR_TO_END}a log line\n`);
+    expect(text).toContain(`${CLEAR_TO_END}run 7 started\n`);
   });
 });

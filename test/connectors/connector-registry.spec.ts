@@ -35,12 +35,12 @@ describe('ConnectorRegistry', () => {
     );
     expect(problems).toEqual(
       expect.arrayContaining([
-        'connections[0].settings.preset: must be one of the following values: amocrm, bitrix24, hubspot, pipedrive',
+        'connections[0].settings.preset: "salesforce" must be one of the following values: amocrm, bitrix24, hubspot, pipedrive',
         'connections[0].settings.base_url: must be a string',
         'connections[0].settings.foo: unknown key',
         'connections[0].settings.status_map: must be an object whose values are strings',
         'connections[0].settings.streams.deals.bogus: unknown key',
-        'connections[0].settings.streams.deals.paginator.type: must be one of the following values: none, page_number, offset, cursor, next_url, link_header, keyset',
+        'connections[0].settings.streams.deals.paginator.type: "magic" must be one of the following values: none, page_number, offset, cursor, next_url, link_header, keyset',
         'connections[0].settings.streams.deals.paginator.page_size: must not be less than 1',
         'connections[0].settings.rate_limit.requests: must be a positive number; must be a number',
         'connections[0].settings.rate_limit.per_seconds: must be a positive number; must be a number',

@@ -91,6 +91,6 @@ describe('a plugin outside the repository (child process)', () => {
   it("says why a connection's connector failed to load, and checks the plugin's settings with its class-validator decorators", () => {
     expect(badConfig.code).toBe(1);
     expect(badConfig.stderr).toMatch(/connections\[0\]\.connector: "broken-crm" failed to load from \S+broken-crm: [^]*broken-crm\/index\.ts[:(]2[:,]\d+/);
-    expect(badConfig.stderr).toContain('connections[1].settings.zone: must be one of the following values: Europe/Moscow, UTC');
+    expect(badConfig.stderr).toContain('connections[1].settings.zone: "Mars/Olympus" must be one of the following values: Europe/Moscow, UTC');
   });
 });

@@ -10,6 +10,17 @@ describeStores('engine: incremental and full runs', (driver) => {
   });
   afterEach(() => h.stop());
 
+  it('warns of the deals sent without a visit number; not of those read again and left unchanged', async () => {
+    h.source.deals = makeDeals(3); // d2 has no visit
+    const first = await h.run();
+    expect(first.streams.deals).toMatchObject({ sent: 3, sent_without_visit: 1 });
+    expect(h.logger.lines.filter((l) => l.includes('without a visit'))).toEqual([expect.stringMatching(/^warn .*deals: 1 deal sent without a visit number$/)]);
+    h.logger.lines.length = 0;
+    const again = await h.run(); // the overlap reads the three again: unchanged, not sent
+    expect(again.streams.deals).toMatchObject({ read: 3, sent: 0, unchanged: 3, sent_without_visit: 0 });
+    expect(h.logger.lines.filter((l) => l.includes('without a visit'))).toEqual([]);
+  });
+
   it('first run sends all; a second run sends only new and changed records', async () => {
     h.source.deals = makeDeals(120);
     const first = await h.run();

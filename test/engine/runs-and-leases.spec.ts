@@ -1,3 +1,5 @@
+import { ChildProcess, spawn } from 'child_process';
+import { readFileSync } from 'fs';
 import { machineKey } from '../../src/engine/engine-options';
 import { RunInProgressError, UnknownConnectionError } from '../../src/engine/engine-errors';
 import { ProgressEvent, RunSummary } from '../../src/engine/engine-types';
@@ -52,6 +54,46 @@ describeStores('engine: runs, leases, shutdown, preview', (driver) => {
     expect((await h.run()).status).toBe('succeeded');
   });
 
+  it('a holder that is a zombie (killed, not yet reaped) is dead: its lease is taken over at once', async () => {
+    h = await new EngineHarness({ driver, engine: { endingHolderWaitMs: 0 } }).start();
+    h.source.deals = makeDeals(3);
+    const zombie = await startZombie();
+    try {
+      await holdLease(h, `${machineKey()}:${zombie.pid}:killed`, null);
+      expect((await h.run()).status).toBe('succeeded');
+    } finally {
+      zombie.parent.kill('SIGKILL');
+    }
+  });
+
+  it('a refusal naming a run of a process of this machine that is ending waits for it; a live run is refused at once', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.deals = makeDeals(3);
+    const holder = spawn('sleep', ['30'], { stdio: 'ignore' });
+    try {
+      await h.query(
+        `INSERT INTO run (connection_id, mode, trigger, holder, started_at, status, streams) VALUES (?, 'incremental', 'cli', ?, ?, 'running', '{}')`,
+        [h.connectionId, `${machineKey()}:${holder.pid}:cli`, new Date().toISOString()],
+      );
+      const runs = await h.query(`SELECT MAX(id) AS id FROM run`);
+      const runId = Number(runs[0].id);
+      await holdLease(h, `${machineKey()}:${holder.pid}:cli`, runId);
+      const t0 = Date.now();
+      await expect(h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'cli' })).rejects.toMatchObject({ name: 'RunInProgressError', runId });
+      expect(Date.now() - t0).toBeLessThan(1000); // its run goes on: no waiting
+
+      await h.query(`UPDATE run SET status = 'succeeded', finished_at = ? WHERE id = ?`, [new Date().toISOString(), runId]);
+      const released = delay(400).then(() => h.query(`UPDATE lease SET holder = '', run_id = NULL`));
+      const started = Date.now();
+      const next = await h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'cli' });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+      await released;
+      expect((await next.done).status).toBe('succeeded');
+    } finally {
+      holder.kill('SIGKILL');
+    }
+  });
+
   it('unknown connection and bad since are refused at start', async () => {
     h = await new EngineHarness({ driver }).start();
     await expect(h.sync.start('nope', { mode: 'incremental', trigger: 'cli' })).rejects.toBeInstanceOf(UnknownConnectionError);
@@ -70,6 +112,7 @@ describeStores('engine: runs, leases, shutdown, preview', (driver) => {
     const rows = await h.query(`SELECT status, finished_at FROM run WHERE id = ?`, [ids[0]]);
     expect(rows[0].status).toBe('interrupted');
     expect(rows[0].finished_at).toBeTruthy();
+    expect(h.logger.lines).toContainEqual(expect.stringContaining(`run ${ids[0]} was left running by a process that ended: marked interrupted`));
   });
 
   it('shutdown lets batches in flight finish and checkpoint, marks the run interrupted; the next run continues', async () => {
@@ -143,3 +186,32 @@ describeStores('engine: runs, leases, shutdown, preview', (driver) => {
     expect(await h.cursor()).toBeNull();
   });
 });
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+async function holdLease(h: EngineHarness, holder: string, runId: number | null): Promise<void> {
+  await h.query(`DELETE FROM lease WHERE connection_id = ?`, [h.connectionId]);
+  await h.query(`INSERT INTO lease (connection_id, holder, run_id, expires_at) VALUES (?, ?, ?, ?)`, [
+    h.connectionId, holder, runId, new Date(Date.now() + 60_000).toISOString(),
+  ]);
+}
+
+/** A process that has exited and is not reaped: its parent (a shell turned into `sleep`) never waits for it. */
+async function startZombie(): Promise<{ pid: number; parent: ChildProcess }> {
+  const parent = spawn('sh', ['-c', 'sleep 0.1 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => parent.stdout!.once('data', (chunk: Buffer) => resolve(Number(String(chunk).trim()))));
+  for (let i = 0; i < 100 && !/\) Z /.test(readStat(pid)); i++) await delay(20);
+  expect(readStat(pid)).toMatch(/\) Z /);
+  process.kill(pid, 0); // it still answers signal 0: only its state tells it is dead
+  return { pid, parent };
+}
+
+function readStat(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return '';
+  }
+}

@@ -64,7 +64,7 @@ describe('scheduler', () => {
     expect(await runsOf('paused')).toHaveLength(0);
   });
 
-  it('starts incremental runs on each tick and skips ticks while a run is going', async () => {
+  it('starts incremental runs on each tick; a tick during a run waits for it, never two at once', async () => {
     await eventually(async () => (await runsOf('ticking')).length >= 2, 8_000);
     const runs = await runsOf('ticking');
     for (const run of runs) expect(run).toMatchObject({ trigger: 'schedule', mode: 'incremental' });

@@ -12,6 +12,7 @@ import { RequestBudgetStore } from '../../src/store/repositories/request-budget.
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
 import { StoreRepositories } from '../../src/store/store-repositories';
+import { busiestWindow } from '../support/arrival-windows';
 import { describeStores, storeOptionsFor } from '../support/store-drivers';
 
 const SCOPE = budgetScope('http://127.0.0.1:1/api/v1', '7');
@@ -28,16 +29,6 @@ function unlimitedSignal(): AbortSignal {
   return signal;
 }
 
-/** The most requests seen in any window of `ms` (a sliding window, as the service counts). */
-function busiestWindow(times: number[], ms: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= ms) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
 
 describeStores('shared request budget', (driver) => {
   jest.setTimeout(30_000);
@@ -68,9 +59,9 @@ describeStores('shared request budget', (driver) => {
     const b = new SharedRequestBudget(await process(), SCOPE, limits);
     const started = Date.now();
     const times = (await Promise.all([draw(a, 30), draw(b, 30)])).flat();
-    // 60 requests at 20/s: the first goes at once, the last ~2.95 s later
-    expect(Date.now() - started).toBeGreaterThanOrEqual(2_800);
-    expect(busiestWindow(times, 1000)).toBeLessThanOrEqual(21);
+    // 60 requests at 20/s: the first goes at once, the last ~3.2 s later (spaced with the margin)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_950);
+    expect(busiestWindow(times, 1000)).toBeLessThanOrEqual(20);
     expect(a.stats().waitSecondsTotal + b.stats().waitSecondsTotal).toBeGreaterThan(30);
   });
 
@@ -124,7 +115,7 @@ describeStores('shared request budget', (driver) => {
     const started = Date.now();
     const times = await Promise.all([a, b, a].map((budget) => budget.take(visitList, signal).then(() => Date.now() - started)));
     const sorted = times.sort((x, y) => x - y);
-    expect(sorted[1] - sorted[0]).toBeGreaterThanOrEqual(950);
-    expect(sorted[2] - sorted[1]).toBeGreaterThanOrEqual(950);
+    expect(sorted[1] - sorted[0]).toBeGreaterThanOrEqual(1000);
+    expect(sorted[2] - sorted[1]).toBeGreaterThanOrEqual(1000);
   });
 });

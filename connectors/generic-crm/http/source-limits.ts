@@ -1,55 +1,71 @@
 import Bottleneck from 'bottleneck';
 import * as http from 'http';
 import * as https from 'https';
+import { FirstRequestGate, Spacer, spacingMs } from '../../../src/connector';
 import { KindRateLimitDefinition, RateLimitDefinition } from '../definition/source-definition';
 
 /**
  * One limiter and one pair of keep-alive agents per run of a connection (its CrmSession), shared by the run's
  * streams, writes and lead deliveries, so a CRM's documented rate limit holds for the whole run, not per request
  * loop. One run per connection goes at a time across the cluster (see CrmSession): per run is per connection.
- * A kind of request with a limit of its own (`rate_limits`: HubSpot's search) also waits for its kind's limiter.
+ * A kind of request with a limit of its own (`rate_limits`: HubSpot's search) also waits for its kind's turn.
  */
 export interface SourceLimits {
-  limiter: Bottleneck;
-  kinds: KindLimiter[];
+  /**
+   * Sends one request within the CRM's rate limits: at most 4 at once, spaced (see createSourceLimits); a request
+   * to `path` of a kind with a limit of its own is spaced by that kind too.
+   */
+  schedule<T>(send: () => Promise<T>, path?: string): Promise<T>;
   httpAgent: http.Agent;
   httpsAgent: https.Agent;
   /** when the CRM last refused a request for the rate (epoch ms): a block that follows is named as one */
   lastRateRefusal?: { at: number; status: number };
+  /** stops the limiter: requests still waiting are dropped */
+  stop(): Promise<void>;
 }
 
-export interface KindLimiter {
+interface KindSpacer {
   name: string;
   path: RegExp;
-  limiter: Bottleneck;
+  spacer: Spacer;
 }
 
 /**
- * A kind's requests leave a tenth further apart than its limit allows: the CRM counts them when they arrive, and
- * two that left exactly 1/per_second apart may arrive closer (a slow socket, a busy event loop), making one
- * second hold one too many.
- */
-const KIND_MARGIN = 1.1;
-
-/**
- * The run's limiter starts as if a request had just gone: the run's first request waits one interval, so a run
- * that follows another at once (a sync's write-back, the next tick, another daemon's run) keeps the spacing from
- * the last request of the run before. The kinds' limiters likewise.
+ * The CRM counts requests where they arrive, in a sliding window: the spacing has a margin and counts from the
+ * moment the previous request actually left (Spacer), and the run's first request is answered before the next
+ * leaves (FirstRequestGate: its cold path, a TLS handshake, could bring it in on the heels of the next).
+ * The run starts as if a request had just gone: the run's first request waits one interval, so a run that
+ * follows another at once (a sync's write-back, the next tick, another daemon's run) keeps the spacing from the
+ * last request of the run before. The kinds' spacing likewise (HubSpot's search, 4 a second: 275 ms apart).
  */
 export function createSourceLimits(rateLimit: RateLimitDefinition | undefined, kinds: Record<string, KindRateLimitDefinition> = {}): SourceLimits {
-  const checked = Object.entries(kinds).map(([name, kind]) => checkKind(name, kind));
-  const minTime = rateLimit ? Math.ceil((rateLimit.per_seconds * 1000) / rateLimit.requests) : 0;
-  const limiter = new Bottleneck({ minTime, maxConcurrent: 4 });
-  if (minTime > 0) void limiter.schedule(async () => undefined);
+  const kindSpacers: KindSpacer[] = Object.entries(kinds).map(([name, kind]) => {
+    const checked = checkKind(name, kind);
+    const spacer = new Spacer(spacingMs(checked.perSecond, 1000));
+    spacer.hold();
+    return { name, path: checked.path, spacer };
+  });
+  const concurrency = new Bottleneck({ maxConcurrent: 4 });
+  const spacer = rateLimit ? new Spacer(spacingMs(rateLimit.requests, rateLimit.per_seconds * 1000)) : null;
+  spacer?.hold();
+  const firstRequest = new FirstRequestGate();
+  // the kind's turn first, then the general one; both count from the moment the request leaves
+  const spaced = async <T>(send: () => Promise<T>, path: string | undefined): Promise<T> => {
+    const kind = path === undefined ? undefined : kindSpacers.find((candidate) => candidate.path.test(path));
+    const leaveKind = kind ? await kind.spacer.turn() : null;
+    const leave = spacer ? await spacer.turn() : null;
+    leave?.();
+    leaveKind?.();
+    return send();
+  };
+  const limited = spacer !== null || kindSpacers.length > 0;
   return {
-    limiter,
-    kinds: checked.map(({ name, path, perSecond }) => {
-      const kindLimiter = new Bottleneck({ minTime: Math.ceil((1000 / perSecond) * KIND_MARGIN), maxConcurrent: 1 });
-      void kindLimiter.schedule(async () => undefined);
-      return { name, path, limiter: kindLimiter };
-    }),
+    schedule: (send, path) => (limited
+      ? firstRequest.run(() => concurrency.schedule(() => spaced(send, path)))
+      : concurrency.schedule(send)),
     httpAgent: new http.Agent({ keepAlive: true, maxSockets: 4 }),
     httpsAgent: new https.Agent({ keepAlive: true, maxSockets: 4 }),
+    stop: () => concurrency.disconnect(),
   };
 }
 
@@ -68,18 +84,14 @@ function checkKind(name: string, kind: KindRateLimitDefinition): { name: string;
   return { name, path, perSecond: kind.per_second };
 }
 
-/**
- * Sends `transmit` within the limits: the general limiter first, then the kind's (so the kind's spacing is
- * measured where the request leaves).
- */
+/** Sends `transmit` to `path` within the limits: the general one and, for a kind with its own, the kind's. */
 export function scheduleRequest<T>(limits: SourceLimits, path: string, transmit: () => Promise<T>): Promise<T> {
-  const kind = limits.kinds.find((candidate) => candidate.path.test(path));
-  return limits.limiter.schedule(() => (kind ? kind.limiter.schedule(transmit) : transmit()));
+  return limits.schedule(transmit, path);
 }
 
 /** Closes the agents' sockets (idle or not) and stops the limiters: the end of the run. */
 export async function closeSourceLimits(limits: SourceLimits): Promise<void> {
   limits.httpAgent.destroy();
   limits.httpsAgent.destroy();
-  await Promise.all([limits.limiter, ...limits.kinds.map((kind) => kind.limiter)].map((limiter) => limiter.disconnect()));
+  await limits.stop();
 }

@@ -244,6 +244,17 @@ async function requestFor(definition: EnrichDefinition, variables: TemplateVaria
   return { method, path: String(await renderTemplate(request.path ?? '', variables)), query, body, headers: request.headers };
 }
 
+/**
+ * The CRM's answer in a refusal's reason, from "HTTP <status>" on. An answer the requester put in parentheses
+ * ("the CRM does not serve … (HTTP 404: …)") loses its closing one too: the warning puts it in its own.
+ */
+export function refusalAnswer(reason: string): string {
+  const at = reason.search(/HTTP \d+/);
+  if (at < 0) return reason;
+  const answer = reason.slice(at);
+  return reason[at - 1] === '(' && answer.endsWith(')') ? answer.slice(0, -1) : answer;
+}
+
 /** Sends one request; an answer meaning "not granted / not enabled" for an enrichment of a feature is a Refused. */
 async function send(definition: EnrichDefinition, requester: Requester, spec: RequestSpec): Promise<SourceAnswer> {
   const optional = definition.feature || definition.optional ? (definition.optional ?? {}) : null;
@@ -292,8 +303,8 @@ export function isRefusal(error: SourceError, optional: EnrichOptionalDefinition
 
 /** `GET /api/v4/users answered HTTP 403: …`: the token is good (other requests went), so no "credentials refused" preamble. */
 export function refusalText(spec: RequestSpec, error: SourceError): string {
-  const at = error.reason.search(/HTTP \d+/);
-  return `${spec.method} ${shortPath(spec.path)} answered ${error.reason.slice(Math.max(at, 0)).slice(0, 200)}`;
+  // the token is good (the deals were read): only this endpoint refuses it, so no "credentials refused" preamble
+  return `${spec.method} ${shortPath(spec.path)} answered ${refusalAnswer(error.reason).slice(0, 200)}`;
 }
 
 function shortPath(path: string): string {

@@ -1,6 +1,7 @@
 import { Get, HttpCode, HttpStatus, NotFoundException, Param, Post, Query } from '@nestjs/common';
 import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AlertsService } from '../../alerts/alerts.service';
+import { conditionOf } from '../../alerts/run-conditions';
 import { AdminController } from '../admin-controller.decorator';
 import { AlertsQueryDto } from './alerts-query.dto';
 import { AlertListResponse, AlertTestResponse } from './alerts.response';
@@ -21,7 +22,7 @@ export class AlertsController {
     return {
       alerts: this.alerts.configured(),
       active: active.map((s) => ({
-        alert_id: s.alert_id, connection_id: s.connection_id, event: s.event, since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
+        alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
       })),
       deliveries: page.rows.map((d) => ({ ...d })),
       total: page.total,

@@ -13,6 +13,8 @@ export class ActiveAlertResponse {
   @ApiProperty({ example: 'ops' }) alert_id: string;
   @ApiProperty({ example: 'crm-acme' }) connection_id: string;
   @ApiProperty({ example: 'run_failed' }) event: string;
+  @ApiProperty({ type: String, nullable: true, example: 'leads', description: "the outbound flow whose runs the condition watches; null: the connection's syncs" })
+  flow: string | null;
   @ApiProperty({ description: 'ISO-8601 UTC: first alerted' }) since: string;
   @ApiProperty({ description: 'ISO-8601 UTC of the last alert or reminder' }) last_sent_at: string;
   @ApiProperty({ type: Number, nullable: true }) run_id: number | null;

@@ -9,19 +9,48 @@ export class CursorResponse {
   @ApiProperty() set_at: string;
 }
 
+/** A scheduled flow's ticks in this daemon since it started (null in the CLI, which runs no timers). */
+export class ScheduleTicksResponse {
+  @ApiProperty({ description: 'ticks that fired' }) ticks: number;
+  @ApiProperty({ description: 'ticks whose run started at once' }) started: number;
+  @ApiProperty({ description: 'ticks that found the connection busy and ran as soon as it was free' }) queued: number;
+  @ApiProperty({ description: 'ticks that found a run of the flow already waiting and joined it: the flow runs less often than its schedule says' })
+  skipped: number;
+  @ApiProperty({ description: 'the longest a tick waited for its run to start, in milliseconds' }) max_wait_ms: number;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'UTC of the last skipped tick' }) last_skipped_at: string | null;
+}
+
+/** One outbound flow of a connection (write-back, lead delivery): its own runs and state, beside the sync's. */
+export class FlowStatusResponse {
+  @ApiProperty({ example: 'leads' }) flow: string;
+  @ApiProperty({ example: 'lead delivery' }) title: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "the flow's own cron; null: it follows each successful sync" })
+  schedule: string | null;
+  @ApiProperty({ enum: CONNECTION_STATES, description: "the flow's runs only: running > paused > failing (its last run failed) > idle" })
+  state: ConnectionState;
+  @ApiPropertyOptional({ type: RunResponse, nullable: true, description: "the flow's last run" }) last_run: RunResponse | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "the flow's next scheduled run (UTC); null when paused, following the sync, or in the CLI" })
+  next_run_at: string | null;
+  @ApiPropertyOptional({ type: ScheduleTicksResponse, nullable: true }) ticks: ScheduleTicksResponse | null;
+}
+
 export class ConnectionResponse {
   @ApiProperty() id: string;
   @ApiProperty() connector: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: '*/10 * * * *' }) schedule: string | null;
   @ApiProperty() paused: boolean;
-  @ApiProperty({ enum: CONNECTION_STATES, description: 'running > paused > failing (last run failed) > idle' })
+  @ApiProperty({ enum: CONNECTION_STATES, description: "the sync's: running > paused > failing (last sync failed) > idle; each outbound flow has its own in `flows`" })
   state: ConnectionState;
   @ApiProperty({ description: 'the connector settings, secrets redacted' }) settings: Record<string, unknown>;
   @ApiProperty({ description: 'per stream', example: { deals: { value: '2025-03-10T09:00:00.000Z', set_at: '2025-03-10T09:01:02.000Z' } } })
   cursors: Record<string, CursorResponse>;
-  @ApiPropertyOptional({ type: RunResponse, nullable: true }) last_run: RunResponse | null;
+  @ApiPropertyOptional({ type: RunResponse, nullable: true, description: 'the last sync (outbound runs: `flows`)' }) last_run: RunResponse | null;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'next scheduled run (UTC); null when paused or unscheduled' })
   next_run_at: string | null;
+  @ApiPropertyOptional({ type: ScheduleTicksResponse, nullable: true, description: "the scheduled sync's ticks in this daemon" })
+  ticks: ScheduleTicksResponse | null;
+  @ApiProperty({ type: [FlowStatusResponse], description: 'each outbound flow the connection runs, with its own last run and state' })
+  flows: FlowStatusResponse[];
 }
 
 export class ProjectStatusResponse {

@@ -1,14 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService, SyncService } from '../../engine';
 import type { ConnectionRow, CursorRow } from '../../store';
-import { ConnectionState, CursorResponse } from '../answers/connection.response';
+import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../../runs/outbound-flows';
+import { ConnectionState, CursorResponse, FlowStatusResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { ConnectionStatusResponse, RunFailureResponse } from './connection-status.response';
 import { SCHEDULE_CONTROL, ScheduleControl } from './schedule-control';
 
-/** A connection as the admin API and `cli status` show it: state, cursors, last and next run. */
+/**
+ * A connection as the admin API and `cli status` show it: state, cursors, last and next run. Its health is its
+ * sync's (state and last run follow the syncs only: a lead pass that never touched a CRM that is down says
+ * nothing of it); each outbound flow it runs has its own line in `flows`.
+ */
 @Injectable()
 export class ConnectionStatusService {
   constructor(
@@ -30,10 +35,11 @@ export class ConnectionStatusService {
   }
 
   private async describe(connection: ConnectionRow): Promise<ConnectionStatusResponse> {
-    const [lastRun, nextRun, cursors] = await Promise.all([
-      this.runs.lastRun(connection.id),
+    const [lastRun, nextRun, cursors, flows] = await Promise.all([
+      this.runs.lastRun(connection.id, { direction: 'sync' }),
       this.scheduler.nextRun(connection.id),
       this.connections.cursors(connection.id),
+      this.flowsOf(connection),
     ]);
     const failure = this.failureAfter(connection.id, lastRun);
     return {
@@ -46,12 +52,39 @@ export class ConnectionStatusService {
       cursors: cursorMap(cursors),
       last_run: lastRun,
       next_run_at: nextRun ? nextRun.toISOString() : null,
+      ticks: this.scheduler.ticksOf(connection.id, 'sync'),
+      flows,
       last_failure: failure,
     };
   }
 
+  /** The outbound flows the connection runs, each with its own last run and state. */
+  private async flowsOf(connection: ConnectionRow): Promise<FlowStatusResponse[]> {
+    const planned = OUTBOUND_FLOW_NAMES.map((flow) => ({ flow, plan: this.planOf(connection.id, flow) })).filter((p) => p.plan !== null);
+    return Promise.all(planned.map(async ({ flow, plan }) => {
+      const lastRun = await this.runs.lastRun(connection.id, { direction: 'outbound', flow });
+      const next = this.scheduler.nextFlowRun(connection.id, flow, plan!.schedule, connection.paused);
+      return {
+        flow, title: OUTBOUND_FLOWS[flow].title, schedule: plan!.schedule ?? null,
+        state: this.stateOf(connection, lastRun, null),
+        last_run: lastRun,
+        next_run_at: next ? next.toISOString() : null,
+        ticks: this.scheduler.ticksOf(connection.id, flow),
+      };
+    }));
+  }
+
+  private planOf(connectionId: string, flow: OutboundFlowName): { schedule?: string } | null {
+    try {
+      return this.sync.outboundPlan(connectionId, flow);
+    } catch {
+      return null; // a connection the config no longer holds
+    }
+  }
+
+  /** Of the sync, or of one flow (`lastRun` is its last run): a run of it going here is `running`. */
   private stateOf(connection: ConnectionRow, lastRun: RunResponse | null, failure: RunFailureResponse | null): ConnectionState {
-    if (this.sync.isRunning(connection.id)) return 'running';
+    if (lastRun?.status === 'running' && this.sync.isRunning(connection.id)) return 'running';
     if (connection.paused) return 'paused';
     if (failure || lastRun?.status === 'failed') return 'failing';
     return 'idle';

@@ -30,8 +30,19 @@ export type TriggerOutcome =
   | { status: 'started'; runId: number; done: Promise<RunSummary> }
   /** `skip`: a run is going (or, for a scheduled tick, this tick ran already: `slot_taken`) */
   | { status: 'skipped'; reason: 'running' | 'slot_taken'; runningRunId: number | null }
-  /** `follow_up`: one run of the request will start when the current one ends (a second call joins the first) */
-  | { status: 'queued'; runningRunId: number | null };
+  /**
+   * `follow_up`: one run of the request will start when the current one ends (a second call joins the first:
+   * `joined`); `started` resolves with its run id when it starts, or null when it never does (stopping, an error,
+   * its scheduled tick run by another daemon).
+   */
+  | { status: 'queued'; runningRunId: number | null; joined: boolean; started: Promise<number | null> };
+
+/** A follow-up waiting for its connection: the call, and whoever waits for it to start. */
+interface FollowUp {
+  call: TriggerCall;
+  started: Promise<number | null>;
+  settle: (runId: number | null) => void;
+}
 
 /**
  * The one way a run starts, whoever asks (admin API, CLI, scheduler, start-up, webhooks), for syncs and outbound
@@ -41,8 +52,8 @@ export type TriggerOutcome =
 @Injectable()
 export class RunTriggerService implements OnModuleDestroy {
   private readonly logger = new Logger('RunTrigger');
-  /** connection id → request key → the follow-up call */
-  private readonly followUps = new Map<string, Map<string, TriggerCall>>();
+  /** connection id → request key → the follow-up */
+  private readonly followUps = new Map<string, Map<string, FollowUp>>();
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private readonly onFinished = (summary: RunSummary) => {
     // after the engine's own follow-on (a write-back after a sync) has claimed the connection, if it does
@@ -56,6 +67,7 @@ export class RunTriggerService implements OnModuleDestroy {
   onModuleDestroy(): void {
     this.sync.events.off('finished', this.onFinished);
     for (const timer of this.retryTimers) clearTimeout(timer);
+    for (const calls of this.followUps.values()) for (const followUp of calls.values()) followUp.settle(null);
     this.followUps.clear();
   }
 
@@ -67,12 +79,11 @@ export class RunTriggerService implements OnModuleDestroy {
     } catch (error) {
       if (!(error instanceof RunInProgressError)) throw error;
       if (whenBusy === 'refuse') throw error.runId === null ? await this.withRunningId(error) : error;
-      if (whenBusy === 'skip') {
-        const reason = error instanceof ScheduledSlotTakenError ? 'slot_taken' : 'running';
-        return { status: 'skipped', reason, runningRunId: error.runId };
-      }
-      this.queue(call);
-      return { status: 'queued', runningRunId: error.runId };
+      // a scheduled tick another daemon ran (or runs) is done: nothing follows it
+      if (error instanceof ScheduledSlotTakenError) return { status: 'skipped', reason: 'slot_taken', runningRunId: error.runId };
+      if (whenBusy === 'skip') return { status: 'skipped', reason: 'running', runningRunId: error.runId };
+      const { joined, followUp } = this.queue(call);
+      return { status: 'queued', runningRunId: error.runId, joined, started: followUp.started };
     }
   }
 
@@ -100,7 +111,7 @@ export class RunTriggerService implements OnModuleDestroy {
 
   /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
   queuedFollowUps(connectionId: string): RunRequest[] {
-    return [...(this.followUps.get(connectionId)?.values() ?? [])].map((call) => call.request);
+    return [...(this.followUps.get(connectionId)?.values() ?? [])].map((followUp) => followUp.call.request);
   }
 
   private launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
@@ -115,35 +126,57 @@ export class RunTriggerService implements OnModuleDestroy {
     return { status: 'started', runId: run.runId, done: run.done };
   }
 
-  private queue(call: TriggerCall): void {
-    const calls = this.followUps.get(call.connectionId) ?? new Map<string, TriggerCall>();
+  /**
+   * Queues the call behind the run going. A call whose request already waits joins it (the newer call's trigger
+   * and tick are the ones run): never more than one waiting per request, so a busy connection never piles up.
+   * A call that waited and met another run again keeps its place at the back (`followUp`), so flows take turns.
+   */
+  private queue(call: TriggerCall, waited?: FollowUp): { joined: boolean; followUp: FollowUp } {
+    const calls = this.followUps.get(call.connectionId) ?? new Map<string, FollowUp>();
     const key = requestKey(call.request);
-    if (!calls.has(key)) this.logger.log(`connection ${call.connectionId}: a ${call.trigger} run follows the one going`);
-    calls.set(key, call); // a second call joins the first: one follow-up
+    const waiting = calls.get(key);
+    if (waiting && waited) {
+      // a newer call of the request came meanwhile: one run for both
+      waiting.call = joinedCall(call, waiting.call);
+      void waiting.started.then(waited.settle);
+    } else if (waiting) waiting.call = joinedCall(waiting.call, call);
+    else {
+      if (!waited) this.logger.log(`connection ${call.connectionId}: a ${call.trigger} run follows the one going`);
+      calls.set(key, waited ?? newFollowUp(call));
+    }
     this.followUps.set(call.connectionId, calls);
     // the run going may have ended between the refusal and now: then no 'finished' event comes for it
     if (!this.sync.isRunning(call.connectionId)) this.retryLater(call.connectionId);
+    return { joined: !!waiting, followUp: calls.get(key)! };
   }
 
   /** The connection's run ended: its follow-ups start, one after the other (each waits for the one before). */
   private async startFollowUps(connectionId: string): Promise<void> {
     const calls = this.followUps.get(connectionId);
-    const call = calls?.values().next().value;
-    if (!calls || !call) return;
+    const followUp = calls?.values().next().value;
+    if (!calls || !followUp) return;
+    const { call } = followUp;
     calls.delete(requestKey(call.request));
     if (calls.size === 0) this.followUps.delete(connectionId);
     try {
       const run = await this.launch(call);
       this.started(connectionId, run);
+      followUp.settle(run.runId);
       this.logger.log(`connection ${connectionId}: follow-up run ${run.runId} started (${call.trigger})`);
+      return;
     } catch (error) {
-      if (error instanceof RunInProgressError) {
-        this.queue(call); // another run took the connection first: this one still follows
+      if (error instanceof ScheduledSlotTakenError) {
+        this.logger.debug(`connection ${connectionId}: ${error.message}; its follow-up is dropped`);
+      } else if (error instanceof RunInProgressError) {
+        this.queue(call, followUp); // another run took the connection first: this one still follows
         return;
+      } else if (!(error instanceof EngineStoppingError)) {
+        this.logger.error(`connection ${connectionId}: the follow-up ${call.trigger} run could not start: ${message(error)}`);
       }
-      if (error instanceof EngineStoppingError) return;
-      this.logger.error(`connection ${connectionId}: the follow-up ${call.trigger} run could not start: ${message(error)}`);
     }
+    followUp.settle(null);
+    // nothing started, so no 'finished' event will come for the follow-ups still waiting
+    if (this.followUps.has(connectionId)) setImmediate(() => void this.startFollowUps(connectionId));
   }
 
   /** A run of another process (its lease) ends without an event here: try again shortly. */
@@ -175,6 +208,24 @@ export class RunTriggerService implements OnModuleDestroy {
   private watch(runId: number, done: Promise<RunSummary>, connectionId?: string): void {
     done.catch((error: unknown) => this.logger.error(`${connectionId ? `connection ${connectionId}: ` : ''}run ${runId}: ${message(error)}`));
   }
+}
+
+/**
+ * Of two calls of one request, the one that runs: the newer (its trigger, its scheduled tick), unless the older
+ * claims no tick and the newer does: a tick may be dropped (another daemon ran it), a webhook's call may not.
+ */
+function joinedCall(older: TriggerCall, newer: TriggerCall): TriggerCall {
+  return !tickOf(older) && tickOf(newer) ? older : newer;
+}
+
+function tickOf(call: TriggerCall): Date | undefined {
+  return call.request.kind === 'sync' ? call.request.scheduledAt : undefined;
+}
+
+function newFollowUp(call: TriggerCall): FollowUp {
+  let settle!: (runId: number | null) => void;
+  const started = new Promise<number | null>((resolve) => (settle = resolve));
+  return { call, started, settle };
 }
 
 function requestKey(request: RunRequest): string {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RejectedRecordStore, RunRow, RunStore } from '../../store';
+import type { RunFilter } from '../../store/repositories/run.store';
 import { RejectedRecordListResponse, toRejectedRecordResponse } from '../answers/rejected-record.response';
 import { RunListResponse, RunResponse, toRunResponse } from '../answers/run.response';
 import { RunsQueryDto } from '../answers/runs-query.dto';
@@ -30,8 +31,9 @@ export class RunsQueryService {
     return run;
   }
 
-  async lastRun(connectionId: string): Promise<RunResponse | null> {
-    const run = await this.runs.latestOf(connectionId);
+  /** The connection's last run: of any kind, or the last sync (`direction: 'sync'`), or a flow's last. */
+  async lastRun(connectionId: string, filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<RunResponse | null> {
+    const run = await this.runs.latestOf(connectionId, filter);
     return run ? (await this.withCounts([run]))[0] : null;
   }
 

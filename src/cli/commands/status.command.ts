@@ -1,10 +1,14 @@
 import { ConnectionResponse, ConnectionStatusService, RunResponse } from '../../application';
+import type { FlowStatusResponse, ScheduleTicksResponse } from '../../application/answers/connection.response';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';
 import { runTotals } from '../output/run-line.format';
 
-/** Every connection: state, last run, next run. `--json`: as GET /api/connections. */
+/**
+ * Every connection: its sync's state, last run and next run, then a line per outbound flow it runs (its own state
+ * and last run). `--json`: as GET /api/connections.
+ */
 export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<number> {
   const connections = await ctx.app.get(ConnectionStatusService).list();
   if (ctx.json) {
@@ -15,7 +19,10 @@ export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<nu
     out.line('no connections configured');
     return 0;
   }
-  for (const connection of connections) out.line(connectionLine(connection));
+  for (const connection of connections) {
+    out.line(connectionLine(connection));
+    for (const flow of connection.flows ?? []) out.line(flowLine(connection, flow));
+  }
   return 0;
 }
 
@@ -26,7 +33,23 @@ function connectionLine(c: ConnectionResponse): string {
     c.state,
     `last run: ${lastRunText(c.last_run)}`,
     `next run: ${c.next_run_at ?? (c.paused ? 'paused' : c.schedule ? '—' : 'not scheduled')}`,
+    ...skippedText(c.ticks),
   ].join('  ');
+}
+
+function flowLine(c: ConnectionResponse, f: FlowStatusResponse): string {
+  return [
+    `  ${f.title}`,
+    f.state,
+    `last run: ${lastRunText(f.last_run)}`,
+    `next run: ${f.next_run_at ?? (c.paused ? 'paused' : f.schedule ? '—' : 'after each successful sync')}`,
+    ...skippedText(f.ticks),
+  ].join('  ');
+}
+
+/** Ticks that found a run of their flow already waiting: the flow falls behind its schedule. */
+function skippedText(ticks: ScheduleTicksResponse | null | undefined): string[] {
+  return ticks?.skipped ? [`ticks skipped: ${ticks.skipped} of ${ticks.ticks} (last ${ticks.last_skipped_at})`] : [];
 }
 
 function lastRunText(run: RunResponse | null): string {

@@ -1,3 +1,5 @@
+import { CliLogSink, cliLogSink } from './log-sink';
+
 /** Where the CLI writes: stdout for results, stderr for problems and progress. A seam for tests and scrubbing. */
 export interface CliOutput {
   /** one line of results */
@@ -8,10 +10,22 @@ export interface CliOutput {
   isTTY: boolean;
 }
 
-export function processOutput(scrub: (text: string) => string = (t) => t): CliOutput {
+type Terminal = NodeJS.WritableStream & { isTTY?: boolean };
+
+/**
+ * While progress bars are drawn on the terminal (the sink is diverted), a line for the same terminal goes above
+ * them, as the log lines do: written straight to it, it would land inside the bars ("run 12 started" is printed
+ * while the run's first page is already drawn). A stdout that is not the terminal (a file, a pipe) keeps its lines.
+ */
+export function processOutput(
+  scrub: (text: string) => string = (t) => t,
+  sink: CliLogSink = cliLogSink,
+  stdout: Terminal = process.stdout,
+  stderr: Terminal = process.stderr,
+): CliOutput {
   return {
-    line: (text) => process.stdout.write(`${scrub(text)}\n`),
-    error: (text) => process.stderr.write(`${scrub(text)}\n`),
-    isTTY: Boolean(process.stderr.isTTY),
+    line: (text) => (stdout.isTTY ? sink.aboveBars(`${scrub(text)}\n`, stdout) : stdout.write(`${scrub(text)}\n`)),
+    error: (text) => sink.aboveBars(`${scrub(text)}\n`, stderr),
+    isTTY: Boolean(stderr.isTTY),
   };
 }

@@ -19,6 +19,12 @@ export class CliLogSink implements LogDestination {
     else this.stream.write(line);
   }
 
+  /** A line of the CLI's own for the terminal: above the bars while they are drawn, else straight to `stream`. */
+  aboveBars(line: string, stream: NodeJS.WritableStream): void {
+    if (this.diverted) this.diverted(line);
+    else stream.write(line);
+  }
+
   /** Sends lines to `to` until `restore()`. */
   divert(to: (line: string) => void): void {
     this.diverted = to;

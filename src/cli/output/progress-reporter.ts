@@ -53,6 +53,8 @@ class StreamRates {
 }
 
 const BAR_WIDTH = 24;
+/** ANSI: erase from the cursor to the end of the screen */
+export const CLEAR_TO_END = '\x1b[0J';
 
 /** One bar per stream; log lines are printed above the bars instead of through them. */
 class BarReporter implements ProgressReporter {
@@ -70,7 +72,9 @@ class BarReporter implements ProgressReporter {
 
   constructor(now: () => number) {
     this.rates = new StreamRates(now);
-    cliLogSink.divert((line) => this.multibar.log(line));
+    // cli-progress writes the lines from where the bars begin, clearing only the first bar's line: a line shorter
+    // than the bar it lands on kept the rest of that bar. Clearing to the end of the screen first leaves none.
+    cliLogSink.divert((line) => this.multibar.log(`${CLEAR_TO_END}${line}`));
   }
 
   update(event: ProgressEvent): void {

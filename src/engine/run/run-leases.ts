@@ -7,6 +7,9 @@ import { EngineSettings } from '../engine-settings';
 import { StartRunOptions } from '../engine-types';
 import { scheduledSlot } from './schedule-slot';
 
+/** How often a start waiting for an ending holder tries the lease again. */
+const ENDING_HOLDER_POLL_MS = 100;
+
 /**
  * This process's leases: one per running connection, so no two processes run a connection at once, and a
  * scheduled tick runs once across the daemons sharing the store. Renewed while the run goes.
@@ -35,7 +38,13 @@ export class RunLeases {
   async take(connection: ConnectionConfig, options: Pick<StartRunOptions, 'trigger' | 'scheduledAt'>, runsGoing: number): Promise<void> {
     const tick = this.tickOf(connection, options);
     if (tick) await this.spreadScheduledStart(runsGoing);
-    const lease = await this.leases.acquire(this.me, connection.id, tick);
+    let lease = await this.leases.acquire(this.me, connection.id, tick);
+    const waitUntil = Date.now() + this.settings.endingHolderWaitMs;
+    // a holder of this machine that is letting the lease go (killed, not yet reaped; its run ended): wait for it
+    while (!lease.taken && lease.reason === 'held' && lease.lease && Date.now() < waitUntil && (await this.leases.isEnding(lease.lease))) {
+      await new Promise((resolve) => setTimeout(resolve, ENDING_HOLDER_POLL_MS));
+      lease = await this.leases.acquire(this.me, connection.id, tick);
+    }
     if (lease.taken) return;
     if (lease.reason === 'slot-taken') throw new ScheduledSlotTakenError(connection.id, lease.lease?.run_id ?? null, tick!);
     throw new RunInProgressError(connection.id, lease.lease?.run_id ?? null);

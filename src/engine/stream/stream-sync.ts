@@ -242,6 +242,9 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     const state = complete && this.lastState ? stateToStore(this.lastState, this.plan.mappingVersion) : undefined;
     await this.checkpointer.write({ cursor, state, forgotten, completeRead: this.completeRead() });
     if (deferred) this.run.logger.log(`${this.stream}: ${deferred} records updated after the run's start wait for the next run`);
+    // the deals this run sent without a visit: not those read again and left unchanged (the source's own count)
+    const withoutVisit = this.counters.sent_without_visit;
+    if (withoutVisit) this.run.logger.warn(`${this.stream}: ${withoutVisit} ${withoutVisit === 1 ? 'deal' : 'deals'} sent without a visit number`);
     this.run.progress(this.stream, true);
   }
 

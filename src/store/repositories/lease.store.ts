@@ -1,8 +1,9 @@
 import { DataSource } from 'typeorm';
 import { DaemonEntity } from '../entities/daemon.entity';
 import { LeaseEntity } from '../entities/lease.entity';
-import { machineKey, OWN_HOLDERS } from '../holder-id';
+import { RunEntity } from '../entities/run.entity';
 import { isoAfter, isoNow } from '../iso-time';
+import { localProcessState } from '../local-process';
 import type { LeaseRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 
@@ -79,6 +80,18 @@ export class LeaseStore {
     return !!daemon && daemon.heartbeat_at < new Date(Date.now() - deadAfterMs).toISOString();
   }
 
+  /**
+   * The lease is held by a process of this machine that is letting it go: the process is exiting (killed,
+   * not yet reaped), or the run the lease names has already ended (its release comes next).
+   */
+  async isEnding(lease: LeaseRow): Promise<boolean> {
+    const state = localProcessState(lease.holder);
+    if (state === 'ending' || state === 'gone') return true;
+    if (state !== 'alive' || lease.run_id == null) return false;
+    const run = await this.dataSource.getRepository(RunEntity).findOneBy({ id: lease.run_id });
+    return !!run && run.status !== 'running';
+  }
+
   private async ensureRow(connectionId: string): Promise<void> {
     await this.writer.run((m) =>
       m.createQueryBuilder().insert().into(LeaseEntity)
@@ -101,18 +114,7 @@ export class LeaseStore {
   }
 }
 
-/** machine:pid:nonce of a process on this machine (same boot, same pid namespace) that no longer exists. */
+/** machine:pid:nonce of a process on this machine (same boot, same pid namespace) that no longer exists or is a zombie. */
 export function isDeadLocalHolder(holder: string | null | undefined): boolean {
-  if (!holder) return false;
-  const [machine, pidText] = holder.split(':');
-  const pid = Number(pidText);
-  if (machine !== machineKey() || !Number.isInteger(pid) || pid <= 0) return false;
-  // our own pid: alive if this process made the id, else a previous incarnation (e.g. PID 1 in a restarted container)
-  if (pid === process.pid) return !OWN_HOLDERS.has(holder);
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return localProcessState(holder) === 'gone';
 }

@@ -2,6 +2,8 @@ import { DataSource, EntityManager } from 'typeorm';
 import { RequestBudgetEntity } from '../entities/request-budget.entity';
 import { SerialWriter } from '../serial-writer';
 
+type Params = Record<string, unknown>;
+
 /** Send times handed out by a spacing window: `count` of them, `spacingMs` apart from `first`. */
 export interface SlotGrant {
   first: number;
@@ -51,13 +53,16 @@ export class RequestBudgetStore {
   /**
    * Reserves `count` send times of a spacing window: from the later of now and its next free time, `spacingMs`
    * apart (twice that while a 429 penalty lasts). Always granted: the caller sleeps until its times.
+   * `at` left out: the clock when the statement's turn comes (after the writer's queue and the write lock), so
+   * that times are not handed out in the past, to go at once together.
    */
-  async reserve(scope: string, window: string, spacingMs: number, count: number, now: number): Promise<SlotGrant> {
+  async reserve(scope: string, window: string, spacingMs: number, count: number, at?: number): Promise<SlotGrant> {
+    let now = at ?? Date.now();
     const row = await this.updateReturning(
       `UPDATE request_budget SET next_at = ${this.max('next_at', 'CAST(@now AS double precision)')}
          + CAST(@span AS double precision) * (CASE WHEN penalty_until > CAST(@now AS double precision) THEN 2 ELSE 1 END)
        WHERE scope = @scope AND window_name = @window`,
-      { now, span: spacingMs * count, scope, window },
+      () => ({ now: (now = at ?? Date.now()), span: spacingMs * count, scope, window }),
       scope,
       window,
     );
@@ -121,13 +126,14 @@ export class RequestBudgetStore {
   }
 
   /** The row after the UPDATE, or null when its WHERE matched nothing. */
-  private async updateReturning(sql: string, params: Record<string, unknown>, scope: string, window: string): Promise<BudgetRow | null> {
+  private async updateReturning(sql: string, params: Params | (() => Params), scope: string, window: string): Promise<BudgetRow | null> {
+    const paramsNow = () => (typeof params === 'function' ? params() : params);
     if (this.postgres) {
-      const [rows] = (await this.dataSource.query(...this.bind(`${sql} RETURNING *`, params))) as [Record<string, unknown>[], number];
+      const [rows] = (await this.dataSource.query(...this.bind(`${sql} RETURNING *`, paramsNow()))) as [Record<string, unknown>[], number];
       return rows[0] ? numeric(rows[0]) : null;
     }
     return this.writer.transaction(async (m: EntityManager) => {
-      const [text, values] = this.bind(sql, params);
+      const [text, values] = this.bind(sql, paramsNow()); // in its turn: a clock read here is current
       const result = await m.queryRunner!.query(text, values, true);
       if (!result.affected) return null;
       const rows = await m.query(...this.bind('SELECT * FROM request_budget WHERE scope = @scope AND window_name = @window', { scope, window }));

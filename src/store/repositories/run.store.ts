@@ -6,7 +6,7 @@ import { RunRow, toRunRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
 import type { Page } from './rejected-record.store';
-import { directionOf, RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
+import { directionOf, OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
 
 export interface NewRun {
   connectionId: string;
@@ -19,6 +19,9 @@ export interface NewRun {
 export interface RunFilter {
   connectionId?: string;
   status?: RunStatus;
+  /** syncs only, or outbound runs only (of `flow`, when given) */
+  direction?: RunDirection;
+  flow?: OutboundFlowName;
 }
 
 /** Run rows: created 'running', counters written by checkpoints, finished once; handed out as plain RunRows. */
@@ -75,16 +78,14 @@ export class RunStore {
 
   /** Newest first, and how many match. */
   async page(filter: RunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
-    const where: FindOptionsWhere<RunEntity> = {};
-    if (filter.connectionId) where.connection_id = filter.connectionId;
-    if (filter.status) where.status = filter.status;
+    const where = whereOf(filter);
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
     return { rows: rows.map(toRunRow), total };
   }
 
-  /** The connection's newest run, or null. */
-  async latestOf(connectionId: string): Promise<RunRow | null> {
-    const row = await this.dataSource.getRepository(RunEntity).findOne({ where: { connection_id: connectionId }, order: { id: 'DESC' } });
+  /** The connection's newest run (of a direction or flow, when asked), or null. */
+  async latestOf(connectionId: string, filter: Omit<RunFilter, 'connectionId'> = {}): Promise<RunRow | null> {
+    const row = await this.dataSource.getRepository(RunEntity).findOne({ where: whereOf({ ...filter, connectionId }), order: { id: 'DESC' } });
     return row ? toRunRow(row) : null;
   }
 
@@ -127,4 +128,13 @@ export class RunStore {
     );
     return ids;
   }
+}
+
+function whereOf(filter: RunFilter): FindOptionsWhere<RunEntity> {
+  const where: FindOptionsWhere<RunEntity> = {};
+  if (filter.connectionId) where.connection_id = filter.connectionId;
+  if (filter.status) where.status = filter.status;
+  if (filter.direction) where.direction = filter.direction;
+  if (filter.flow) where.flow = filter.flow;
+  return where;
 }

@@ -53,12 +53,4 @@ export async function countingProxy(target: string): Promise<CountingProxy> {
 }
 
 /** The most requests that arrived within any `ms` (a sliding window, as the service counts). */
-export function busiestWindow(times: number[], ms: number): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let most = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[i] - sorted[j] >= ms) j++;
-    most = Math.max(most, i - j + 1);
-  }
-  return most;
-}
+export { busiestWindow } from '../../support/arrival-windows';

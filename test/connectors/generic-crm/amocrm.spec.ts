@@ -25,7 +25,8 @@ describe('generic-crm preset amocrm', () => {
     expect(leadLists[0].query.get('with')).toBe('contacts,catalog_elements');
     expect(leadLists[0].query.get('filter[updated_at][from]')).toBe('1705318200');
     expect(leadLists.map((r) => r.query.get('page') ?? '1')).toEqual(['1', '2']);
-    expect(logs.join('\n')).toMatch(/2 deals without a visit number \(field "tracker"\)/);
+    // a line of the read's summary, not a warning: the engine warns of the deals it sends without one
+    expect(logs.find((line) => /2 deals without a visit number \(field "tracker"\)/.test(line))).toMatch(/^connection/);
   });
 
   it('ends on a 204 empty page', async () => {

@@ -1,4 +1,5 @@
-import connector from '../../../connectors/generic-crm';
+import connector, { clauses } from '../../../connectors/generic-crm';
+import { refusalAnswer } from '../../../connectors/generic-crm/records/enricher';
 import { toSettingsInstance } from '../../../src/connectors/settings-validation';
 import * as amocrm from '../../fixtures/crm/amocrm';
 import * as bitrix24 from '../../fixtures/crm/bitrix24';
@@ -84,6 +85,7 @@ describe('generic-crm enrichments', () => {
       const result = await connector.check(settings, { connectionId: 'hs', settings, logger: quiet });
       expect(result.ok).toBe(true);
       expect(result.message).toMatch(/answered the managers request; products left out: .*crm\.objects\.line_items\.read/);
+      expect(result.message).not.toMatch(/\.;|\.$/);
     } finally {
       await server.close();
     }
@@ -146,5 +148,18 @@ describe('generic-crm enrichments: Bitrix24 product rows beyond one page', () =>
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('generic-crm: the wording of refusals and of check', () => {
+  it("a refused enrichment's answer in parentheses keeps one closing parenthesis", () => {
+    const notServed = 'the CRM does not serve `GET /api/v4/catalogs`: the preset may target an API version it no longer has (HTTP 404: {"title":"Not found"})';
+    expect(refusalAnswer(notServed)).toBe('HTTP 404: {"title":"Not found"}');
+    expect(refusalAnswer('HTTP 402: {"detail":"Payment Required (plan)"}')).toBe('HTTP 402: {"detail":"Payment Required (plan)"}');
+  });
+
+  it("check's parts are joined without a full stop before the semicolon", () => {
+    expect(clauses(['x answered; products left out: … The deals are sent without history.', 'lead_delivery: pipeline ok']))
+      .toBe('x answered; products left out: … The deals are sent without history; lead_delivery: pipeline ok');
   });
 });

@@ -28,6 +28,12 @@ describe('write-back: the cheaper way to read the visits of a pass', () => {
     expect(ways(total, deals)).toEqual({ chosen, other });
   });
 
+  it('deals already on the first page: the order info counts the other ones and says so (one pass, one figure each)', () => {
+    const { chosen } = weighWays(200_006, 40, true, DEFAULT_RATE_LIMIT, 7);
+    expect(chosen.text).toBe('order info for the other 40 deals of this connection, their visits from the visit list');
+    expect(weighWays(200_006, 40, true, DEFAULT_RATE_LIMIT).chosen.text).toBe('order info for 40 deals of this connection, their visits from the visit list');
+  });
+
   it('too many deals to load their ids: the pages, whatever the figures say', () => {
     expect(ways(200_006, 6, false).chosen[0]).toBe('order_pages');
   });

@@ -3,6 +3,7 @@ import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from
 import type { FlowCounters } from '../../../../runs/outbound-flows';
 import type { LeadDeliveryRow } from '../../../../store/records';
 import { LEADS_STREAM, LeadDeliveryStore } from '../../../../store/repositories/lead-delivery.store';
+import { sleep } from '../../../../http/retry-policy';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
@@ -123,6 +124,8 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
   async preview(planned: PlannedWrite<LeadWrite>[], pass: LeadsPass): Promise<LeadsPreview> {
     const lines: LeadPreviewLine[] = [];
     const contacts: PassContacts = new Map();
+    /** contact key → the lead of this pass whose deal would make the contact */
+    const newContacts = new Map<string, string>();
     const rows = await leadStore(pass).of(pass.connectionId, planned.map((p) => p.id));
     const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets, session: pass.session }) : null;
     for (const { write: { lead } } of planned) {
@@ -134,7 +137,12 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
         continue;
       }
       const decision = await decide(lead, crm!, pass.plan, contacts, pass.now);
-      const contact = decision.contact ? `contact ${decision.contact.id}` : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
+      // a contact an earlier lead of this pass would make: that lead's, named by it (not by this lead's name)
+      const madeEarlier = decision.contact || !decision.contactKey ? undefined : newContacts.get(decision.contactKey);
+      const contact = decision.contact ? `contact ${decision.contact.id}`
+        : madeEarlier ? `the new contact of lead ${madeEarlier}`
+          : lead.phone || lead.email ? `new contact ${[lead.name, lead.phone, lead.email].filter(Boolean).join(', ')}` : 'no contact';
+      if (!decision.contact && decision.contactKey && !madeEarlier) newContacts.set(decision.contactKey, String(lead.id));
       if (decision.action === 'note') {
         lines.push({ lead: String(lead.id), title: leadTitle, action: 'note', deal: { id: decision.dealId }, contact, note: leadNote(lead) });
         continue;
@@ -273,10 +281,7 @@ async function lookupSettled(crm: LeadCrm, sentAt: number, pass: LeadsPass): Pro
   const wait = (Number.isFinite(sentAt) ? sentAt : 0) + (crm.lookupLagMs ?? 0) - Date.now();
   if (wait <= 0) return;
   pass.logger.log(`waiting ${Math.ceil(wait / 1000)} s for the CRM's search to show a deal created moments ago before looking it up`);
-  await new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, wait);
-    pass.signal?.addEventListener('abort', () => { clearTimeout(timer); resolve(); }, { once: true });
-  });
+  await sleep(wait, pass.signal);
   if (pass.signal?.aborted) throw new Error('stopped while waiting to look a deal up');
 }
 

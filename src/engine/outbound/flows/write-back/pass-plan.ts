@@ -49,7 +49,7 @@ export async function planPass(pass: FlowPass<WriteBackPlan>): Promise<WriteBack
   const dealIds = synced.ids?.filter((id) => !seen.has(id)) ?? null;
   const deals = dealIds?.length ?? Math.max(0, synced.count - inFirst.size);
 
-  const { chosen, other } = weighWays(first.total, deals, dealIds !== null, budgetOf(pass));
+  const { chosen, other } = weighWays(first.total, deals, dealIds !== null, budgetOf(pass), inFirst.size);
   const infoFirst = chosen.way === 'order_info';
   return {
     first,
@@ -57,7 +57,7 @@ export async function planPass(pass: FlowPass<WriteBackPlan>): Promise<WriteBack
     dealIds: infoFirst ? dealIds! : [],
     estimate: {
       summary: `${count(first.total)} orders of the project created since ${from.toISOString().slice(0, 10)}; `
-        + `${count(synced.count)} deals of this connection synced since then`,
+        + `${count(synced.count)} deals of this connection synced since then${inFirst.size ? ` (${count(inFirst.size)} of them on the first page)` : ''}`,
       chosen,
       others: [other],
       worthShowing: first.total > (first.data ?? []).length,
@@ -66,14 +66,17 @@ export async function planPass(pass: FlowPass<WriteBackPlan>): Promise<WriteBack
 }
 
 /**
- * The two ways for a window of `total` orders (its first page read) and `deals` of the connection to look up,
+ * The two ways for a window of `total` orders (its first page read) and `deals` of the connection to look up
+ * (`onFirstPage` more are on the first page),
  * the cheaper first: by time at the limits, then by requests; the pages when a tie (a window that fits in its
  * first page costs nothing more) or when the deals are too many to load (`idsLoaded` false).
  * Time at the limits: the pages at their tier's spacing; the order infos at the installation's hourly share of
  * the project's budget (they have no limit of their own in the Limits table, and draw on the budget the syncs
  * need too, so they are counted at the pace the hour allows rather than at the per-second burst).
  */
-export function weighWays(total: number, deals: number, idsLoaded: boolean, budget: RateLimitBudget): { chosen: FlowCost; other: FlowCost } {
+export function weighWays(
+  total: number, deals: number, idsLoaded: boolean, budget: RateLimitBudget, onFirstPage = 0,
+): { chosen: FlowCost; other: FlowCost } {
   const perRequest = 3600 / budget.per_hour;
   const pages = pagesCost(total);
   const byPages: FlowCost = {
@@ -85,7 +88,8 @@ export function weighWays(total: number, deals: number, idsLoaded: boolean, budg
   const infoRequests = deals + Math.ceil(deals / VISITS_PER_REQUEST);
   const byInfo: FlowCost = {
     way: 'order_info',
-    text: `order info for ${count(deals)} deals of this connection, their visits from the visit list`,
+    // the deals of the first page are read already: the count differs from the summary's, and says why
+    text: `order info for ${onFirstPage ? 'the other ' : ''}${count(deals)} deals of this connection, their visits from the visit list`,
     requests: 1 + infoRequests,
     seconds: infoRequests * perRequest,
   };
