@@ -24,6 +24,7 @@ import { genericCrmLeads } from './lead-delivery';
 export default defineConnector<GenericCrmSettings>({
   name: 'generic-crm',
   description: `Any REST CRM described in config; presets: ${PRESET_NAMES.join(', ')}`,
+  presets: PRESET_NAMES,
   settingsClass: GenericCrmSettings,
 
   streams(settings): StreamSpec[] {

@@ -1,7 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { ClusterModule } from '../cluster/cluster.module';
-import { EngineModule } from '../engine/engine.module';
+import { EngineModule } from '../engine';
 import { ApplicationModule } from '../application/application.module';
 import { AlertsController } from './alerts/alerts.controller';
 import { AdminAuthGuard } from './auth/admin-auth.guard';

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import { ApplicationModule } from '../application/application.module';
-import { EngineModule } from '../engine/engine.module';
+import { EngineModule } from '../engine';
 import { WebhookCallsController } from './webhook-calls.controller';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookReceiver } from './webhook-receiver.service';
