@@ -123,9 +123,10 @@ export class RunTriggerService implements OnModuleDestroy {
     const { connectionId } = summary;
     const followers: RunSummary[] = [];
     for (const flow of OUTBOUND_FLOW_NAMES) {
-      const plan = this.sync.outboundPlan(connectionId, flow);
-      if (!plan || plan.schedule) continue;
       try {
+        // the connection as it is now (a config reload may have changed or removed it since the sync began)
+        const plan = this.sync.outboundPlan(connectionId, flow);
+        if (!plan || plan.schedule) continue;
         const next = await this.sync.outbound(connectionId, flow, summary.trigger);
         this.watch(next.runId, next.done, connectionId);
         followers.push(await next.done);
