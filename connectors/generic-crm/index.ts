@@ -25,6 +25,7 @@ import { genericCrmActions } from './crm-actions';
 export default defineConnector<GenericCrmSettings>({
   name: 'generic-crm',
   description: `Any REST CRM described in config; presets: ${PRESET_NAMES.join(', ')}`,
+  presets: PRESET_NAMES,
   settingsClass: GenericCrmSettings,
 
   streams(settings): StreamSpec[] {

@@ -206,6 +206,8 @@ export interface ConnectorDefinition<S extends object = any> {
   /** the name connections use in `connector:` */
   name: string;
   description?: string;
+  /** the named descriptions a connection may pick with `settings.preset` (the generic CRM's CRMs), for `cli init` */
+  presets?: readonly string[];
   /** class-validator class of `settings`; validated at config load with the config path */
   settingsClass: new () => S;
   /** streams this connector offers with the given settings */
