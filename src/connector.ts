@@ -17,5 +17,7 @@ export { FirstRequestGate, Spacer, spacingMs } from './http/rate-spacing';
 export { cronProblem } from './config/cron-expression';
 /** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */
 export { isTimeZone, wallTimeToUtc } from './time/time-zone';
+/** the CRM actions capability: named find/create/update/note requests any outbound flow may ask for */
+export * from './connectors/crm-actions';
 /** the webhooks capability: how a CRM's calls are verified and how its webhooks are registered */
 export * from './connectors/webhook-capability';

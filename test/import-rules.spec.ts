@@ -17,10 +17,12 @@ interface Rule {
   except?: string[];
   /** folders or files those files must not import */
   forbidden: string[];
-  /** imports that are fine even so */
-  allowed?: (target: string, typeOnly: boolean) => boolean;
+  /** imports that are fine even so (`specifier`: the module as the file writes it) */
+  allowed?: (target: string, typeOnly: boolean, specifier: string) => boolean;
   /** when given, only imports of a name it matches break the rule (the names a file imports, as exported) */
   names?: RegExp;
+  /** when given, an import (not type-only) breaks the rule only when it takes a name this does not match */
+  allowedNames?: RegExp;
 }
 
 /** Packages are named `package:<name>`; the folder `package:` holds them all. */
@@ -34,6 +36,10 @@ const ADD_ORDERS_RULES = 'src/tracker/add-orders-rules';
 const HTTP = 'src/http';
 /** The store's TypeORM entity classes are named `<Table>Entity`. */
 const ENTITY_NAME = /Entity$/;
+/** The faces of the daemon: they call the application layer (src/application), which calls the engine. */
+const FACES = ['src/admin', 'src/cli', 'src/status-page', 'src/webhooks'];
+/** Of the engine's index, the faces may take its types (type-only), its errors and its Nest module. */
+const ENGINE_NAMES_FOR_FACES = /^(\w+Error|EngineModule)$/;
 
 const RULES: Rule[] = [
   {
@@ -52,7 +58,7 @@ const RULES: Rule[] = [
     name: 'the connector contract is the SDK: built-in connectors import of the daemon only tracker-sync/connector, as plugins do',
     from: ['connectors'],
     forbidden: DAEMON,
-    allowed: (target) => target === 'src/connector',
+    allowed: (_target, _typeOnly, specifier) => specifier === 'tracker-sync/connector',
   },
   {
     name: 'connectors yield canonical records; only the engine builds service payloads',
@@ -103,6 +109,23 @@ const RULES: Rule[] = [
     allowed: (target) => under(target, 'src/secrets') || under(target, 'src/config'),
   },
   {
+    name: 'the faces (admin API, CLI, status page, webhooks) reach the engine through its index only (src/engine/index.ts)',
+    from: FACES,
+    forbidden: ['src/engine'],
+    allowed: (target) => target === 'src/engine',
+  },
+  {
+    name: 'the faces use no engine service (SyncService, ConnectionsService, …): of the engine they take its types, its errors and EngineModule; the rest comes from src/application',
+    from: FACES,
+    forbidden: ['src/engine'],
+    allowedNames: ENGINE_NAMES_FOR_FACES,
+  },
+  {
+    name: 'the faces import nothing of the connectors (connectors/): what they need of a connector comes from the registry (src/connectors) or the application',
+    from: FACES,
+    forbidden: ['connectors'],
+  },
+  {
     name: 'the CLI answers from the application layer, not from the admin API',
     from: ['src/cli'],
     forbidden: ['src/admin'],
@@ -141,6 +164,8 @@ const RULES: Rule[] = [
 interface ImportSite {
   file: string;
   line: number;
+  /** the module as the file writes it */
+  specifier: string;
   target: string;
   typeOnly: boolean;
   /** the names imported or re-exported, as the target exports them; `*` for all of them (a namespace, `export *`, require) */
@@ -167,7 +192,7 @@ function importsOf(file: string, text = readFileSync(join(ROOT, file), 'utf8')):
   const add = (node: ts.Node, specifier: ts.Expression | undefined, typeOnly: boolean, names: string[] = ['*']) => {
     if (!specifier || !ts.isStringLiteralLike(specifier)) return;
     const target = resolveTarget(file, specifier.text);
-    sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, target, typeOnly, names });
+    sites.push({ file, line: source.getLineAndCharacterOfPosition(node.getStart()).line + 1, specifier: specifier.text, target, typeOnly, names });
   };
   const exported = (e: ts.ImportSpecifier | ts.ExportSpecifier) => (e.propertyName ?? e.name).text;
   const visit = (node: ts.Node) => {
@@ -212,7 +237,8 @@ function isTypeOnlyImport(node: ts.ImportDeclaration): boolean {
 /** Whether this import breaks the rule (its file being one the rule checks). */
 function breaks(rule: Rule, site: ImportSite): boolean {
   if (!rule.forbidden.some((folder) => under(site.target, folder))) return false;
-  if (rule.allowed?.(site.target, site.typeOnly)) return false;
+  if (rule.allowed?.(site.target, site.typeOnly, site.specifier)) return false;
+  if (rule.allowedNames && (site.typeOnly || site.names.every((name) => rule.allowedNames!.test(name)))) return false;
   return !rule.names || site.names.some((name) => rule.names!.test(name));
 }
 
@@ -254,11 +280,11 @@ describe('import rules (docs/architecture.md)', () => {
       [8, 'package:@nestjs/common', false],
     ]);
     const sandbox = RULES[0];
-    expect(sandbox.allowed!('src/tracker/types/orders.types', true)).toBe(true);
-    expect(sandbox.allowed!('src/tracker/types/orders.types', false)).toBe(false);
-    expect(sandbox.allowed!('src/tracker/tracker-client', true)).toBe(false);
-    expect(sandbox.allowed!(ADD_ORDERS_RULES, false)).toBe(true);
-    expect(sandbox.allowed!('src/tracker/payload-checks', false)).toBe(false);
+    expect(sandbox.allowed!('src/tracker/types/orders.types', true, '')).toBe(true);
+    expect(sandbox.allowed!('src/tracker/types/orders.types', false, '')).toBe(false);
+    expect(sandbox.allowed!('src/tracker/tracker-client', true, '')).toBe(false);
+    expect(sandbox.allowed!(ADD_ORDERS_RULES, false, '')).toBe(true);
+    expect(sandbox.allowed!('src/tracker/payload-checks', false, '')).toBe(false);
   });
 
   it('tells the names a file imports, so that no entity class leaves the store', () => {
@@ -276,6 +302,30 @@ describe('import rules (docs/architecture.md)', () => {
     const entities = RULES.find((rule) => rule.forbidden.includes('src/store/entities'))!;
     const entityNames = RULES.find((rule) => rule.names === ENTITY_NAME)!;
     expect(sites.filter((site) => breaks(entities, site) || breaks(entityNames, site)).map((site) => site.line)).toEqual([2, 4, 5, 6]);
+  });
+
+  it('lets a face take the engine\'s types, errors and module from its index, and nothing else of it', () => {
+    const text = [
+      "import { RunInProgressError, UnknownConnectionError } from '../../engine';",
+      "import type { ProgressEvent, SyncService } from '../../engine';",
+      "import { EngineModule } from '../../engine';",
+      "import { SyncService } from '../../engine';",
+      "import { PreviewResult, InvalidRunOptionsError } from '../../engine';",
+      "import type { LeadsPreview } from '../../engine/outbound/flows/leads/leads.flow';",
+      "import { PRESET_NAMES } from '../../../connectors/generic-crm/settings';",
+      "import { ConnectorRegistry } from '../../connectors/connector-registry';",
+    ].join('\n');
+    const sites = importsOf('src/cli/commands/example.ts', text);
+    const faces = RULES.filter((rule) => rule.from === FACES);
+    expect(sites.filter((site) => faces.some((rule) => breaks(rule, site))).map((site) => site.line)).toEqual([4, 5, 6, 7]);
+  });
+
+  it('lets a built-in connector reach the daemon only as tracker-sync/connector', () => {
+    const text = ["import { defineConnector } from 'tracker-sync/connector';", "import { Page } from '../../src/connector';"].join('\n');
+    const sites = importsOf('connectors/generic-crm/example.ts', text);
+    const sdk = RULES.find((rule) => rule.from.length === 1 && rule.from[0] === 'connectors' && rule.forbidden === DAEMON)!;
+    expect(sites.map((site) => site.target)).toEqual(['src/connector', 'src/connector']);
+    expect(sites.filter((site) => breaks(sdk, site)).map((site) => site.line)).toEqual([2]);
   });
 });
 

@@ -16,6 +16,7 @@ import { EnrichSession, probeEnrichment } from './records/enricher';
 import { ENRICH_FEATURES, EnrichFeature } from './definition/stream-definition';
 import { genericCrmWrite } from './write-back';
 import { genericCrmLeads } from './lead-delivery';
+import { genericCrmActions } from './crm-actions';
 
 /**
  * Generic CRM connector: a declarative description of a CRM's REST API (a preset, or the user's own
@@ -24,6 +25,7 @@ import { genericCrmLeads } from './lead-delivery';
 export default defineConnector<GenericCrmSettings>({
   name: 'generic-crm',
   description: `Any REST CRM described in config; presets: ${PRESET_NAMES.join(', ')}`,
+  presets: PRESET_NAMES,
   settingsClass: GenericCrmSettings,
 
   streams(settings): StreamSpec[] {
@@ -57,6 +59,9 @@ export default defineConnector<GenericCrmSettings>({
   write: genericCrmWrite,
 
   leads: genericCrmLeads,
+
+  /** named CRM actions of any outbound flow, from the flow's settings block (crm-actions.ts) */
+  actions: genericCrmActions,
 
   stages: (settings, context) => withSession({ ...context, settings }, (inSession) => listStages(settings, inSession)),
   webhooks: genericCrmWebhooks,

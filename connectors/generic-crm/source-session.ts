@@ -11,7 +11,7 @@ export interface SourceSession {
   source: ResolvedSource;
   redactor: Redactor;
   /** `retry` replaces the source's (lead delivery sends its creates once: a create is looked up, never blindly repeated) */
-  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover' | 'lead_delivery' | 'webhooks', retry?: RetryDefinition): Requester;
+  requester(stream: CoreStream | 'check' | 'write_back' | 'stages' | 'discover' | 'lead_delivery' | 'webhooks' | 'actions', retry?: RetryDefinition): Requester;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type {
   WebhookCapability, WebhookContext, WebhookRegistration, WebhookRegisterResult, WebhookTarget, WebhookVerification,
-} from '../../src/connector';
+} from 'tracker-sync/connector';
 import { authSecret, authTypeOf } from './auth/auth-secret';
 import { isPlainObject } from './definition/validators';
 import { RequestSpec } from './http/requester';

@@ -1,7 +1,6 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { AlertsModule } from '../alerts/alerts.module';
 import { ClusterModule } from '../cluster/cluster.module';
-import { EngineModule } from '../engine/engine.module';
 import { ApplicationModule } from '../application/application.module';
 import { AlertsController } from './alerts/alerts.controller';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
@@ -17,7 +16,7 @@ import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
-  imports: [ApplicationModule, EngineModule, ClusterModule, AlertsModule],
+  imports: [ApplicationModule, ClusterModule, AlertsModule],
   controllers: [ConnectionsController, RunsController, ClusterController, AlertsController, ConfigController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],

@@ -9,6 +9,9 @@ import { ConnectionStatusService } from './connections/connection-status.service
 import { OpenRejectionsService } from './connections/open-rejections.service';
 import { RunTriggerModule } from './runs/run-trigger.module';
 import { RunsQueryService } from './runs/runs-query.service';
+import { RunActivityService } from './runs/run-activity.service';
+import { FlowRunsService } from './flows/flow-runs.service';
+import { SyncPreviewService } from './connections/sync-preview.service';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const SERVICES = [
@@ -21,6 +24,9 @@ const SERVICES = [
   OpenRejectionsService,
   DiscoveryService,
   ConfigReloadService,
+  FlowRunsService,
+  RunActivityService,
+  SyncPreviewService,
 ];
 
 /**

@@ -3,6 +3,12 @@ export { RunTriggerModule } from './runs/run-trigger.module';
 export { RunTriggerService } from './runs/run-trigger.service';
 export type { RunRequest, TriggerCall, TriggerOutcome, WhenBusy } from './runs/run-trigger.service';
 export { RunsQueryService } from './runs/runs-query.service';
+export { RunActivityService } from './runs/run-activity.service';
+export { FlowRunsService } from './flows/flow-runs.service';
+export type { FlowListing } from './flows/flow-runs.service';
+export { SyncPreviewService } from './connections/sync-preview.service';
+// a pass's estimate in words, as the engine's flows word their plans
+export { planLines, costText } from '../engine';
 export { ConnectionStatusService } from './connections/connection-status.service';
 export { ConnectionControlService } from './connections/connection-control.service';
 export { ConnectionCheckService } from './connections/connection-check.service';

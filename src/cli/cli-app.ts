@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger as PinoNestLogger } from 'nestjs-pino';
 import { ApplicationModule } from '../application/application.module';
+import { RunActivityService } from '../application/runs/run-activity.service';
 import { AppModule } from '../app.module';
 import { BootContext, prepareBoot } from '../bootstrap';
-import { SyncService } from '../engine';
 import { SANDBOX_BODY_LIMIT } from '../sandbox/sandbox-app';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from '../scheduler/scheduler-options';
 import type { CliContext } from './cli-context';
@@ -73,6 +73,6 @@ function useQuietLogger(app: INestApplicationContext): void {
 }
 
 async function closeApp(app: INestApplicationContext): Promise<void> {
-  await app.get(SyncService).shutdown(SHUTDOWN_TIMEOUT_MS);
+  await app.get(RunActivityService).stopRuns(SHUTDOWN_TIMEOUT_MS);
   await app.close();
 }

@@ -17,8 +17,8 @@ import { statusCommand } from './commands/status.command';
 import { syncCommand } from './commands/sync.command';
 import { webhooksCommand } from './commands/webhooks.command';
 import { CONFIRM_ABOVE_MINUTES } from './commands/cost-consent';
-import { writeBackCommand } from './commands/write-back.command';
-import { deliverLeadsCommand } from './commands/deliver-leads.command';
+import { flowCommand } from './commands/flow.command';
+import { OUTBOUND_FLOW_NAMES } from '../runs/outbound-flows';
 
 /** Boots the services for one command and always shuts them down; returns the command's exit code. */
 export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => Promise<number>;
@@ -51,20 +51,31 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
       act((ctx) => syncCommand(ctx, out, connection, options)),
     );
 
+  const yesOption = `spend what the plan says without asking (a pass above ${CONFIRM_ABOVE_MINUTES} min at the service's limits asks on a terminal, and stops without --yes elsewhere)`;
+  program
+    .command('flow')
+    .description(`run an outbound flow (${OUTBOUND_FLOW_NAMES.join(', ')}) in the foreground: it reads the service and writes into the CRM; --dry-run shows what it would write instead`)
+    .argument('<flow>', `the flow (${OUTBOUND_FLOW_NAMES.join(', ')})`)
+    .argument('<connection>', 'connection id')
+    .option('--dry-run', 'show what would be written where; write nothing')
+    .option('--yes', yesOption)
+    .action((flow: string, connection: string, options: { dryRun?: boolean; yes?: boolean }) => act((ctx) => flowCommand(ctx, out, flow, connection, options)));
+
+  // the first two flows' own commands: `flow write_back` and `flow leads`
   program
     .command('write-back')
-    .description("write the deals' attribution (channel, UTM tags, city...) back into the CRM; --dry-run shows it instead")
+    .description("write the deals' attribution (channel, UTM tags, city...) back into the CRM; --dry-run shows it instead (= flow write_back)")
     .argument('<connection>', 'connection id')
     .option('--dry-run', 'show each deal and the values that would be written; write nothing')
-    .option('--yes', `spend what the plan says without asking (a pass above ${CONFIRM_ABOVE_MINUTES} min at the service's limits asks on a terminal, and stops without --yes elsewhere)`)
-    .action((connection: string, options: { dryRun?: boolean; yes?: boolean }) => act((ctx) => writeBackCommand(ctx, out, connection, options)));
+    .option('--yes', yesOption)
+    .action((connection: string, options: { dryRun?: boolean; yes?: boolean }) => act((ctx) => flowCommand(ctx, out, 'write_back', connection, options)));
 
   program
     .command('deliver-leads')
-    .description("deliver the service's new proxy leads into the CRM as deals; --dry-run shows them instead")
+    .description("deliver the service's new proxy leads into the CRM as deals; --dry-run shows them instead (= flow leads)")
     .argument('<connection>', 'connection id')
     .option('--dry-run', 'show each proxy lead and the deal or note it would make; create nothing')
-    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => deliverLeadsCommand(ctx, out, connection, options)));
+    .action((connection: string, options: { dryRun?: boolean }) => act((ctx) => flowCommand(ctx, out, 'leads', connection, options)));
 
   program
     .command('status')

@@ -206,6 +206,8 @@ export interface ConnectorDefinition<S extends object = any> {
   /** the name connections use in `connector:` */
   name: string;
   description?: string;
+  /** the named descriptions a connection may pick with `settings.preset` (the generic CRM's CRMs), for `cli init` */
+  presets?: readonly string[];
   /** class-validator class of `settings`; validated at config load with the config path */
   settingsClass: new () => S;
   /** streams this connector offers with the given settings */
@@ -245,6 +247,8 @@ export interface ConnectorDefinition<S extends object = any> {
   stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
   /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
   webhooks?: WebhookCapability<S>;
+  /** Named CRM actions any outbound flow may ask for (optional): see CrmActionsCapability (crm-actions.ts). */
+  actions?: import('./crm-actions').CrmActionsCapability<S>;
 }
 
 /**
@@ -277,16 +281,6 @@ export interface DealWrite {
   values: Partial<Record<AttributionValue, string>>;
 }
 
-/**
- * What an outbound flow may ask a connector to write into its CRM, per operation: the item handed in and what
- * the CRM answers for an item it took (beside its id). Write-back updates deals' fields (`update_deals`); lead
- * delivery adds its operations here (e.g. `create_deals` answering `{ dealId }`, `find_contacts`, `add_notes`),
- * each an optional method of WriteCapability typed with `CrmWriteFn<'<operation>', S>`.
- */
-export interface CrmWriteOperations {
-  update_deals: { item: DealWrite; answer: object };
-}
-export type CrmWriteOperation = keyof CrmWriteOperations;
 
 /**
  * What the CRM made of one item of a write: taken (`written`, with the operation's answer, e.g. the id of
@@ -297,13 +291,11 @@ export type WriteOutcome<A extends object = object> =
   | { id: string; status: 'rejected'; reason: string; field?: string };
 
 /**
- * One write operation of a connector: the items, batched as the CRM wants, and the outcomes batch by batch,
- * one per item handed in (see WriteCapability for what a throw means).
+ * Write-back's deal updates: the deals, batched as the CRM wants, and the outcomes batch by batch, one per deal
+ * handed in (see WriteCapability for what a throw means). Any other flow asks the CRM through CrmActions
+ * (crm-actions.ts): one capability style for new flows.
  */
-export type CrmWriteFn<Op extends CrmWriteOperation, S = unknown> = (
-  items: CrmWriteOperations[Op]['item'][],
-  context: WriteContext<S>,
-) => AsyncIterable<WriteOutcome<CrmWriteOperations[Op]['answer']>[]>;
+export type DealUpdateFn<S = unknown> = (items: DealWrite[], context: WriteContext<S>) => AsyncIterable<WriteOutcome[]>;
 
 export interface WriteContext<S = unknown> {
   connectionId: string;
@@ -329,7 +321,7 @@ export interface WriteCapability<S = unknown> {
   /** the connection's write-back, or null when its settings configure none */
   plan(settings: S): WriteBackPlan | null;
   /** `update_deals`: writes the deals' values into the fields `plan` names; the outcomes batch by batch */
-  write: CrmWriteFn<'update_deals', S>;
+  write: DealUpdateFn<S>;
   /**
    * Reach the CRM and resolve every configured field against its field list (as `check` does for the
    * connection); throws naming the `write_back.fields` key of a field the CRM does not have.

@@ -45,7 +45,7 @@ export class ConnectorRegistry {
     if (!definition) {
       return [`${connectionPath}.connector: ${this.unknownConnector(connector)}`];
     }
-    return settingsProblems(definition.settingsClass, settings, `${connectionPath}.settings`);
+    return settingsProblems(definition.settingsClass, withoutFlowBlocks(definition, settings), `${connectionPath}.settings`);
   };
 
   /** The typed settings instance, class defaults applied. Validate first: this does not check. */
@@ -63,4 +63,11 @@ export class ConnectorRegistry {
     if (this.failures.length === 0) return unknown;
     return `${unknown}; plugins that failed to load: ${this.failures.map((f) => `${f.path} (${f.reason})`).join('; ')}`;
   }
+}
+
+/** The settings without the flows' blocks the connector serves actions for: each flow checks its own block when it plans. */
+function withoutFlowBlocks(definition: ConnectorDefinition, settings: unknown): unknown {
+  if (!definition.actions || !settings || typeof settings !== 'object' || Array.isArray(settings)) return settings;
+  const flowKeys = new Set(definition.actions.flowKeys(settings));
+  return Object.fromEntries(Object.entries(settings).filter(([key]) => !flowKeys.has(key)));
 }

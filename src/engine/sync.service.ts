@@ -18,7 +18,6 @@ import { RunEvents } from './run/run-events';
 import { RunProgress } from './run/run-progress';
 import { summaryLine } from './run/run-summary';
 import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
-import type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
 import type { FlowEstimate, FlowPlan } from './outbound/outbound-flow';
 import { OutboundLauncher } from './outbound/outbound-launcher';
 
@@ -34,8 +33,6 @@ interface ActiveRun {
 interface InternalStart extends StartRunOptions {
   onlyIds?: ReadonlyMap<StreamName, ReadonlySet<string>>;
 }
-
-export type { WriteBackPreview } from './outbound/flows/write-back/write-back.flow';
 
 /**
  * Starts and watches runs. A connection never runs twice at once: an in-process map answers at once,
@@ -82,8 +79,8 @@ export class SyncService implements OnApplicationShutdown {
 
   /**
    * An outbound flow (it reads the service and writes into the CRM): a run of its own (mode = the flow's name),
-   * leased like a sync. Without a schedule of its own (e.g. `write_back.schedule`) one also follows each
-   * successful sync of the connection.
+   * leased like a sync. Without a schedule of its own (e.g. `write_back.schedule`) the trigger path
+   * (RunTriggerService) starts one after each successful sync of the connection.
    */
   async outbound(connectionId: string, flow: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
     if (!isOutboundFlow(flow)) throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(flow)} (flows: ${OUTBOUND_FLOW_NAMES.join(', ')})`);
@@ -107,21 +104,6 @@ export class SyncService implements OnApplicationShutdown {
   /** The connection's plan of an outbound flow (its schedule), or null when the flow does not run for it. */
   outboundPlan(connectionId: string, flow: OutboundFlowName): FlowPlan | null {
     return this.outbounds.planOf(this.lookup.connection(connectionId), flow);
-  }
-
-  /** The write-back flow (outbound flow `write_back`). */
-  writeBack(connectionId: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    return this.outbound(connectionId, 'write_back', trigger);
-  }
-
-  /** The write-back's dry run: each deal whose values changed and what would be written where; nothing written or stored. */
-  writeBackPreview(connectionId: string): Promise<WriteBackPreview> {
-    return this.outboundPreview(connectionId, 'write_back') as Promise<WriteBackPreview>;
-  }
-
-  /** The connection's write-back settings (its schedule), or null when it writes nothing back. */
-  writeBackPlan(connectionId: string): { schedule?: string } | null {
-    return this.outboundPlan(connectionId, 'write_back');
   }
 
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */
@@ -234,36 +216,8 @@ export class SyncService implements OnApplicationShutdown {
     if (summary.status === 'failed') logger.error(line);
     else logger.log(line);
     this.progress.finished(summary);
-    return this.followWithOutbound(connection, summary, logger);
+    return summary;
   }
-
-  /**
-   * A successful sync of a connection is followed by each outbound flow it has without a schedule of its own
-   * (write-back), one after the other; the sync's `done` resolves once they are over too (in `followedBy`).
-   */
-  private async followWithOutbound(connection: ConnectionConfig, summary: RunSummary, logger: EngineLogger): Promise<RunSummary> {
-    if (summary.status !== 'succeeded' || summary.direction === 'outbound' || summary.mode === 'retry' || this.stopping) return summary;
-    const flows = OUTBOUND_FLOW_NAMES.filter((flow) => {
-      const plan = this.outbounds.planOf(connection, flow);
-      return plan && !plan.schedule;
-    });
-    const followers: RunSummary[] = [];
-    for (const flow of flows) {
-      if (this.stopping) break;
-      try {
-        const next = await this.startInternal(connection.id, { mode: flow, trigger: summary.trigger });
-        followers.push(await next.done);
-      } catch (e) {
-        logger.warn(`the ${flow.replace('_', '-')} after this sync did not start: ${errorText(e)}`);
-      }
-    }
-    return followers.length ? { ...summary, followedBy: chain(followers) } : summary;
-  }
-}
-
-/** Runs that followed one another: the first, with the next in its `followedBy`, and so on. */
-function chain(runs: RunSummary[]): RunSummary | undefined {
-  return runs.reduceRight<RunSummary | undefined>((after, run) => (after ? { ...run, followedBy: after } : run), undefined);
 }
 
 /** "run 9 was left running", "runs 9, 10 were left running" */

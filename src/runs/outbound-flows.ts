@@ -33,6 +33,14 @@ export const LEADS_COUNTER_MEANINGS = {
   rejected: 'leads the CRM refused (each a rejected record with the CRM\'s reason, open until delivered)',
 } as const;
 
+/** A manager-task run's counters (flow manager_tasks), with what each means. */
+export const MANAGER_TASKS_COUNTER_MEANINGS = {
+  due: "the connection's deals the service has had for manager_tasks.days days or more without a visit",
+  created: 'deals whose manager got a task in the CRM this run',
+  already_created: 'deals whose task was made earlier (stored, or found in the CRM): nothing sent',
+  rejected: 'deals whose task the CRM refused (each a rejected record with its reason)',
+} as const;
+
 export const OUTBOUND_FLOWS = {
   write_back: {
     title: 'write-back',
@@ -43,6 +51,11 @@ export const OUTBOUND_FLOWS = {
     title: 'lead delivery',
     counters: LEADS_COUNTER_MEANINGS,
     metric: { name: 'tracker_sync_leads_total', help: 'Proxy leads of lead-delivery runs by connection and outcome (found, created, attached, already_delivered, rejected)' },
+  },
+  manager_tasks: {
+    title: 'manager tasks',
+    counters: MANAGER_TASKS_COUNTER_MEANINGS,
+    metric: { name: 'tracker_sync_manager_tasks_total', help: 'Deals of manager-task runs by connection and outcome (due, created, already_created, rejected)' },
   },
 } as const satisfies Record<string, OutboundFlowDescription>;
 

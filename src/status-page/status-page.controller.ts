@@ -1,6 +1,7 @@
 import { Controller, Get, Header } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { STATUS_PAGE_HTML } from './status-page.html';
+import { FlowRunsService } from '../application/flows/flow-runs.service';
+import { statusPageHtml } from './status-page.html';
 
 /**
  * The status page at `/`. It is static: the browser asks for the admin token once, keeps it in
@@ -9,10 +10,17 @@ import { STATUS_PAGE_HTML } from './status-page.html';
 @ApiExcludeController()
 @Controller()
 export class StatusPageController {
+  /** the page, with a block per outbound flow: the flows are fixed while the daemon runs */
+  private readonly html: string;
+
+  constructor(flows: FlowRunsService) {
+    this.html = statusPageHtml(flows.list());
+  }
+
   @Get()
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', 'no-store')
   page(): string {
-    return STATUS_PAGE_HTML;
+    return this.html;
   }
 }

@@ -1,11 +1,14 @@
 import { STATUS_PAGE_SCRIPT } from './status-page.script';
 import { STATUS_PAGE_CSS } from './status-page.styles';
+import type { FlowListing } from '../application';
+import { flowBlocksHtml, flowsJson } from './flow-blocks.html';
 
 /**
  * One self-contained page (no front-end build): plain HTML, CSS and a small script that polls the
  * admin API. Kept in .ts files so that `tsc` ships it inside dist/ with the rest of the daemon.
+ * `flows`: the outbound flows (the registry, through the application), a block each.
  */
-export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
+export const statusPageHtml = (flows: FlowListing[]): string => /* html */ `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -49,16 +52,7 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
     <div id="last-run"></div>
     <h2 class="sub">Records sent per run</h2>
     <div id="chart"></div>
-    <div id="write-back-block" hidden>
-      <h2 class="sub">Write-back runs</h2>
-      <p class="muted">The deals' attribution (channel, UTM tags, city…) written back into the CRM (<code>settings.write_back</code>); its refusals are listed with each run's rejected records.</p>
-      <table id="write-back" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
-    </div>
-    <div id="leads-block" hidden>
-      <h2 class="sub">Lead-delivery runs</h2>
-      <p class="muted">The service's proxy leads delivered into the CRM as deals, or as notes on a contact's open deal (<code>settings.lead_delivery</code>); a lead the CRM refused stays among the open rejections until delivered.</p>
-      <table id="leads" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
-    </div>
+    ${flowBlocksHtml(flows)}
     <div id="stages-block" hidden>
       <h2 class="sub">Stage mapping</h2>
       <p class="muted">Each CRM stage and the status its deals are sent with (<code>status_map</code>). A stage no key covers is sent as the stage id itself, which the service skips unless the project knows it: add it to <code>status_map</code> (<code>npm run cli -- discover &lt;connection&gt;</code> proposes one).</p>
@@ -80,6 +74,7 @@ export const STATUS_PAGE_HTML = /* html */ `<!doctype html>
     <div class="buttons"><button value="cancel" id="resync-cancel">Cancel</button><button value="confirm" class="primary" id="resync-confirm">Resync</button></div>
   </form>
 </dialog>
+<script type="application/json" id="flows">${flowsJson(flows)}</script>
 <script>${STATUS_PAGE_SCRIPT}</script>
 </body>
 </html>

@@ -1,4 +1,3 @@
-import { OUTBOUND_FLOWS } from '../runs/run-vocabulary';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../tracker/types/orders.types';
 
 /**
@@ -12,8 +11,8 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
   // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
-  // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts)
-  var FLOWS = ${JSON.stringify(OUTBOUND_FLOWS)};
+  // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts, through the page's #flows)
+  var FLOWS = JSON.parse(document.getElementById('flows').textContent);
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
   var expanded = {};  // keys of long texts the user opened

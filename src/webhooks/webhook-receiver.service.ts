@@ -1,8 +1,8 @@
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { ConnectionControlService } from '../application/connections/connection-control.service';
 import { RunTriggerService } from '../application/runs/run-trigger.service';
 import { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
 import { ConnectorRegistry } from '../connectors/connector-registry';
-import { ConnectionsService } from '../engine';
 import { WebhookCallStore } from '../store/repositories/webhook-call.store';
 import { CallRate } from './call-rate';
 import { WebhookDebouncer } from './webhook-debouncer';
@@ -40,7 +40,7 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
   constructor(
     private readonly config: TrackerSyncConfig,
     private readonly registry: ConnectorRegistry,
-    private readonly connections: ConnectionsService,
+    private readonly connections: ConnectionControlService,
     private readonly trigger: RunTriggerService,
     private readonly calls: WebhookCallStore,
     private readonly metrics: WebhookMetrics,
@@ -125,8 +125,8 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
     }
   }
 
-  private async isPaused(connectionId: string): Promise<boolean> {
-    return (await this.connections.get(connectionId)).paused;
+  private isPaused(connectionId: string): Promise<boolean> {
+    return this.connections.isPaused(connectionId);
   }
 
   /** Counts the call and records it as the connection's last (written in the background, coalesced). */

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AdminModule } from '../admin/admin.module';
 import { ApplicationModule } from '../application/application.module';
-import { EngineModule } from '../engine/engine.module';
 import { WebhookCallsController } from './webhook-calls.controller';
 import { WebhookMetrics } from './webhook-metrics';
 import { WebhookReceiver } from './webhook-receiver.service';
@@ -12,7 +11,7 @@ import { WebhooksController } from './webhooks.controller';
  * connection, and runs through the one trigger path. The daemon mounts the raw-body parser (webhook-body.ts).
  */
 @Module({
-  imports: [EngineModule, ApplicationModule, AdminModule],
+  imports: [ApplicationModule, AdminModule],
   controllers: [WebhooksController, WebhookCallsController],
   providers: [WebhookReceiver, WebhookMetrics],
   exports: [WebhookReceiver],

@@ -53,6 +53,13 @@ describe('OpenAPI documents of the daemon', () => {
     expect(Object.keys(doc.components.schemas.ConfigReloadRefusedResponse.properties)).toEqual(expect.arrayContaining(['message', 'problems']));
   });
 
+  it('documents POST /api/connections/{id}/flows/{flow}: any flow of the registry, 202 and the run', async () => {
+    const doc = await json('/docs-json');
+    const route = doc.paths['/api/connections/{id}/flows/{flow}'] as { post?: { parameters: { name: string; schema?: { enum?: string[] } }[]; responses: Record<string, unknown> } };
+    expect(Object.keys(route.post?.responses ?? {})).toEqual(expect.arrayContaining(['202', '400', '404', '409']));
+    expect(route.post?.parameters.find((p) => p.name === 'flow')?.schema?.enum).toEqual(expect.arrayContaining(['write_back', 'leads']));
+  });
+
   it("shows the embedded sandbox's operations at /sandbox/docs, under their mounted paths", async () => {
     const ui = await fetch(`${running.url}/sandbox/docs`);
     expect(ui.status).toBe(200);

@@ -93,6 +93,9 @@ describe('cli deliver-leads', () => {
     expect(crm.createdDeals()).toEqual([]);
     const json = await runCliInProcess(['deliver-leads', 'pd', '--dry-run', '--json', '--config', config]);
     expect(JSON.parse(json.stdout).leads.map((l: { action: string }) => l.action)).toEqual(['create_deal', 'note']);
+    // deliver-leads is `flow leads`: the same answer
+    const generic = await runCliInProcess(['flow', 'leads', 'pd', '--dry-run', '--config', config]);
+    expect({ code: generic.code, stdout: generic.stdout, stderr: generic.stderr }).toEqual({ code: 0, stdout: dry.stdout, stderr: '' });
   });
 
   it('a pass delivers them and prints the counters; `runs` shows the outbound run', async () => {
@@ -111,5 +114,10 @@ describe('cli deliver-leads', () => {
       'connection pd: lead-delivery dry run (nothing is created)',
       'lead delivery: found 2 · created 0 · attached 0 · already_delivered 2 · rejected 0',
     ]);
+    const generic = await runCliInProcess(['flow', 'leads', 'pd', '--config', config]);
+    expect({ code: generic.code, stderr: generic.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(generic.stdout).toMatch(/^connection pd: lead-delivery run \d+ started$/m);
+    expect(generic.stdout).toContain('lead delivery: found 2 · created 0 · attached 0 · already_delivered 2 · rejected 0');
+    expect(crm.createdDeals()).toHaveLength(1);
   });
 });

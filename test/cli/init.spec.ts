@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
+import genericCrm from '../../connectors/generic-crm';
 import { runCli as runCliMain } from '../../src/cli/run-cli';
 import type { CliOutput } from '../../src/cli/output/cli-output';
 import { TrackerClient } from '../../src/tracker/tracker-client';
@@ -70,6 +71,13 @@ describe('cli init (flags, no terminal)', () => {
     expect(answer.stderr).toContain(`init: ${named}`);
     expect(readFileSync(config, 'utf8')).toBe(STARTING_CONFIG.replace('DATA', join(dir, 'data')));
     expect(existsSync(join(dir, 'data', '.env'))).toBe(false);
+  });
+
+  it("refuses a preset the generic CRM does not ship, naming its presets (from the connector's definition)", async () => {
+    const presets = genericCrm.presets ?? [];
+    expect(presets).toEqual(expect.arrayContaining(['amocrm', 'bitrix24', 'pipedrive', 'hubspot']));
+    const answer = await cli(flags.map((f) => (f === 'amocrm' ? 'nope' : f)), { AMO_TOKEN, [SERVICE_KEY_ENV]: sandbox.apiKey });
+    expect({ code: answer.code, stderr: answer.stderr }).toEqual({ code: 1, stderr: `init: --preset "nope" is not a preset (${presets.join(', ')})` });
   });
 
   it('fails naming the variable when the token is not in the environment', async () => {

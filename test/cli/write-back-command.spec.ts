@@ -79,6 +79,9 @@ describe('cli write-back', () => {
     expect(lines[2]).toMatch(/^ {2}channel → source: \S.+ \/ .+$/); // the demo visit's channel levels
     expect(lines.at(-1)).toBe('would write 1 deals · attributed 1 · unchanged 0');
     expect(dry.stdout).not.toContain('deal 12');
+    // write-back is `flow write_back`: the same answer
+    const generic = await cli('flow', 'write_back', 'crm', '--dry-run');
+    expect({ code: generic.code, stdout: generic.stdout, stderr: generic.stderr }).toEqual({ code: 0, stdout: dry.stdout, stderr: '' });
     expect(updates()).toHaveLength(0);
   }, 30_000);
 
@@ -93,7 +96,8 @@ describe('cli write-back', () => {
     expect(pass.stdout).toMatch(/^connection crm: write-back run \d+ started$/m);
     expect(pass.stdout).toMatch(/^write-back: attributed 1 · written 1 · unchanged 0 · rejected 0$/m);
     expect(updates().map((r) => [r.path, r.body])).toEqual([['/deals/11', { source: dryValue }]]);
-    const again = await cli('write-back', 'crm');
+    const again = await cli('flow', 'write_back', 'crm');
+    expect(again.stdout).toMatch(/^connection crm: write-back run \d+ started$/m);
     expect(again.stdout).toMatch(/^write-back: attributed 1 · written 0 · unchanged 1 · rejected 0$/m);
     expect(updates()).toHaveLength(1);
     const runs = await cli('runs', 'crm');
@@ -104,5 +108,14 @@ describe('cli write-back', () => {
     const missing = await cli('write-back', 'nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('connection "nope" is not configured');
+    const generic = await cli('flow', 'write_back', 'nope');
+    expect({ code: generic.code, stderr: generic.stderr }).toEqual({ code: 1, stderr: missing.stderr });
+  });
+
+  it('a flow the registry does not know is refused with exit 1, naming the flows', async () => {
+    const unknown = await cli('flow', 'write-back', 'crm');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/^there is no outbound flow "write-back" \(flows: write_back, leads/);
+    expect(updates()).toHaveLength(1);
   });
 });

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { ConnectionConfig, StatusMode, SyncOptionsConfig, TrackerSyncConfig } from '../../src/config/config.schema';
 import { ConnectorRegistry } from '../../src/connectors/connector-registry';
 import { loadConnectors } from '../../src/connectors/plugin-loader';
+import { RunTriggerService } from '../../src/application/runs/run-trigger.service';
 import type { RunSummary } from '../../src/engine/engine-types';
 import { SyncService } from '../../src/engine/sync.service';
 import { createSyncService } from '../../src/engine/engine-parts';
@@ -80,31 +81,35 @@ export class E2eSync {
     return createSyncService(this.store, this.tracker, this.registry, config, this.logger, { workDir: join(this.dataDir, 'work') });
   }
 
-  /** One incremental run, as `npm run cli -- sync <connection>` starts it. */
-  async run(): Promise<RunSummary> {
-    const engine = this.engine();
-    const { done } = await engine.start(this.options.connectionId, { mode: 'incremental', trigger: 'cli' });
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
+  /**
+   * One incremental run, as `npm run cli -- sync <connection>` starts it: through the trigger path, so the
+   * connection's outbound flows without a schedule of their own follow it (in `followedBy`).
+   */
+  run(): Promise<RunSummary> {
+    return this.triggered({ kind: 'sync', mode: 'incremental' });
   }
 
   /** One write-back pass, as `npm run cli -- write-back <connection>` starts it. */
-  async writeBack(): Promise<RunSummary> {
-    const engine = this.engine();
-    const { done } = await engine.writeBack(this.options.connectionId, 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
+  writeBack(): Promise<RunSummary> {
+    return this.triggered({ kind: 'outbound', flow: 'write_back' });
   }
 
   /** One lead delivery pass, as `npm run cli -- deliver-leads <connection>` starts it. */
-  async leadsPass(): Promise<RunSummary> {
+  leadsPass(): Promise<RunSummary> {
+    return this.triggered({ kind: 'outbound', flow: 'leads' });
+  }
+
+  /** A run started as the CLI starts one (RunTriggerService, trigger cli), on a fresh engine; its summary. */
+  private async triggered(request: Parameters<RunTriggerService['start']>[2]): Promise<RunSummary> {
     const engine = this.engine();
-    const { done } = await engine.outbound(this.options.connectionId, 'leads', 'cli');
-    const summary = await done;
-    await engine.shutdown(1000);
-    return summary;
+    const triggers = new RunTriggerService(engine);
+    try {
+      const { done } = await triggers.start(this.options.connectionId, 'cli', request);
+      return await done;
+    } finally {
+      triggers.onModuleDestroy();
+      await engine.shutdown(1000);
+    }
   }
 
   /** Records visits in the sandbox (as the service's tracking code would): orders on them are then saved. */

@@ -201,4 +201,21 @@ describe('e2e: write-back into a CRM described in write_back.request', () => {
       e2e.options.settings.token = good;
     }
   }, 30_000);
+
+  it("the engine alone starts no write-back after a sync: the follow-on is the trigger path's (RunTriggerService)", async () => {
+    const engine = e2e.engine();
+    const before = crm.requests.length;
+    const listed = orderListCalls().length;
+    try {
+      const { done } = await engine.start('custom-crm', { mode: 'incremental', trigger: 'cli' });
+      const sync = await done;
+      expect({ status: sync.status, followedBy: sync.followedBy }).toEqual({ status: 'succeeded', followedBy: undefined });
+    } finally {
+      await engine.shutdown(1000);
+    }
+    expect(orderListCalls().length).toBe(listed); // no write-back pass read the order list
+    expect(updatedIds(crm.requests.slice(before))).toEqual([]);
+    const triggered = await e2e.run(); // as the CLI, the scheduler and the admin API start a sync
+    expect({ mode: triggered.followedBy?.mode, status: triggered.followedBy?.status }).toEqual({ mode: 'write_back', status: 'succeeded' });
+  }, 30_000);
 });

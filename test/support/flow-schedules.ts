@@ -22,7 +22,7 @@ export interface FlowSchedules {
   write_back: string;
 }
 
-export const FLOWS: readonly ScheduledFlow[] = ['sync', 'leads', 'write_back'];
+export const FLOWS: readonly (keyof FlowSchedules & ScheduledFlow)[] = ['sync', 'leads', 'write_back'];
 const CONNECTION = 'crm';
 
 /** One flow over the measured window. */

@@ -1,10 +1,10 @@
 import { BadRequestException, Body, Delete, Get, HttpCode, HttpException, HttpStatus, Param, Post, Query } from '@nestjs/common';
 import {
-  ApiAcceptedResponse, ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation,
+  ApiAcceptedResponse, ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam,
 } from '@nestjs/swagger';
 import { DiscoverResult, DiscoveryError, DiscoveryService } from '../../discovery/discovery.service';
 import type { StageMapping } from '../../connectors/connector-definition';
-import { PreviewResult, SyncService } from '../../engine';
+import type { PreviewResult } from '../../engine';
 import { AdminController } from '../admin-controller.decorator';
 import { CheckResponse, ClearCursorsResponse } from '../../application/answers/connection.response';
 import { OpenRejectionListResponse } from '../../application/answers/open-rejection.response';
@@ -14,10 +14,13 @@ import { ConnectionStatusListResponse, ConnectionStatusResponse } from '../../ap
 import { ConnectionControlService } from '../../application/connections/connection-control.service';
 import { ConnectionStatusService } from '../../application/connections/connection-status.service';
 import { OpenRejectionsService } from '../../application/connections/open-rejections.service';
+import { SyncPreviewService } from '../../application/connections/sync-preview.service';
+import { FlowRunsService } from '../../application/flows/flow-runs.service';
 import { RunRequest, RunTriggerService } from '../../application/runs/run-trigger.service';
 import { OpenRejectionsQueryDto } from '../dto/open-rejections-query.dto';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
+import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
 
 @AdminController('connections')
 @ApiNotFoundResponse({ description: 'unknown connection' })
@@ -27,7 +30,8 @@ export class ConnectionsController {
     private readonly control: ConnectionControlService,
     private readonly triggers: RunTriggerService,
     private readonly checks: ConnectionCheckService,
-    private readonly sync: SyncService,
+    private readonly previews: SyncPreviewService,
+    private readonly flows: FlowRunsService,
     private readonly openRejections: OpenRejectionsService,
     private readonly discovery: DiscoveryService,
   ) {}
@@ -76,24 +80,39 @@ export class ConnectionsController {
     return this.start(id, body.since ? { kind: 'sync', mode: 'since', since: body.since } : { kind: 'sync', mode: 'full' });
   }
 
+  @Post(':id/flows/:flow')
+  @HttpCode(HttpStatus.ACCEPTED)
+  @ApiOperation({
+    summary: 'start a run of an outbound flow: it reads the service and writes into the CRM',
+    description: `Any flow of the registry (${OUTBOUND_FLOW_NAMES.join(', ')}); the run's \`flow_counters\` are the flow's. ` +
+      '`write-back` and `deliver-leads` are this route for `write_back` and `leads`.',
+  })
+  @ApiParam({ name: 'flow', enum: OUTBOUND_FLOW_NAMES })
+  @ApiAcceptedResponse({ type: RunIdResponse })
+  @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
+  @ApiBadRequestResponse({ description: 'no such flow, or the connection has no settings of the flow' })
+  startFlow(@Param('id') id: string, @Param('flow') flow: string): Promise<RunIdResponse> {
+    return this.startFlowRun(id, flow);
+  }
+
   @Post(':id/write-back')
   @HttpCode(HttpStatus.ACCEPTED)
-  @ApiOperation({ summary: "write the deals' attribution back into the CRM (a run of mode write_back)" })
+  @ApiOperation({ summary: "write the deals' attribution back into the CRM: POST …/flows/write_back" })
   @ApiAcceptedResponse({ type: RunIdResponse })
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
   @ApiBadRequestResponse({ description: 'the connection writes nothing back (no write_back.fields)' })
   writeBack(@Param('id') id: string): Promise<RunIdResponse> {
-    return this.start(id, { kind: 'outbound', flow: 'write_back' });
+    return this.startFlowRun(id, 'write_back');
   }
 
   @Post(':id/deliver-leads')
   @HttpCode(HttpStatus.ACCEPTED)
-  @ApiOperation({ summary: "deliver the service's new proxy leads into the CRM as deals (an outbound run of flow leads)" })
+  @ApiOperation({ summary: "deliver the service's new proxy leads into the CRM as deals: POST …/flows/leads" })
   @ApiAcceptedResponse({ type: RunIdResponse })
   @ApiConflictResponse({ type: RunIdResponse, description: 'a run is going; run_id names it' })
   @ApiBadRequestResponse({ description: 'the connection delivers no leads (no settings.lead_delivery)' })
   deliverLeads(@Param('id') id: string): Promise<RunIdResponse> {
-    return this.start(id, { kind: 'outbound', flow: 'leads' });
+    return this.startFlowRun(id, 'leads');
   }
 
   @Post(':id/pause')
@@ -130,7 +149,13 @@ export class ConnectionsController {
   @ApiOperation({ summary: 'dry run: canonical records and the exact payloads with verdicts; nothing is sent' })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   preview(@Param('id') id: string, @Body() body: PreviewDto): Promise<PreviewResult> {
-    return this.sync.preview(id, { stream: body.stream, limit: body.limit });
+    return this.previews.preview(id, { stream: body.stream, limit: body.limit });
+  }
+
+  /** 202 with the flow run's id (see `start`). */
+  private async startFlowRun(connectionId: string, flow: string): Promise<RunIdResponse> {
+    const { runId } = await this.flows.start(connectionId, flow, 'admin');
+    return { run_id: runId };
   }
 
   /** 202 with the run's id; the run goes on in the background (a run going: 409 naming it). */

@@ -26,6 +26,11 @@ export class ConnectionControlService {
     return this.status.get(connectionId);
   }
 
+  /** Whether the connection is paused (UnknownConnectionError for a connection the store does not hold). */
+  async isPaused(connectionId: string): Promise<boolean> {
+    return (await this.connections.get(connectionId)).paused;
+  }
+
   async clearCursors(connectionId: string): Promise<ClearCursorsResponse> {
     const cleared = await this.connections.clearCursors(connectionId);
     return { connection_id: connectionId, cleared };

@@ -1,6 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
 import type { StreamName } from '../../connectors/canonical';
+import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
 
 const RUN_ID_WAIT_MS = 2_000;
 /** A follow-up whose connection runs in another process (its lease) is tried again this often. */
@@ -48,6 +49,7 @@ interface FollowUp {
  * The one way a run starts, whoever asks (admin API, CLI, scheduler, start-up, webhooks), for syncs and outbound
  * flows alike. It is the one place that knows "a run is going" (RunInProgressError) and what each trigger wants
  * then (WhenBusy); it keeps at most one follow-up per connection and request, started when the current run ends.
+ * A successful sync is followed here by each outbound flow of the connection without a schedule of its own.
  */
 @Injectable()
 export class RunTriggerService implements OnModuleDestroy {
@@ -114,11 +116,42 @@ export class RunTriggerService implements OnModuleDestroy {
     return [...(this.followUps.get(connectionId)?.values() ?? [])].map((followUp) => followUp.call.request);
   }
 
-  private launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+  private async launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
     const { connectionId, trigger, request } = call;
     if (request.kind === 'outbound') return this.sync.outbound(connectionId, request.flow, trigger);
     const { kind: _kind, ...options } = request;
-    return this.sync.start(connectionId, { ...options, trigger });
+    const run = await this.sync.start(connectionId, { ...options, trigger });
+    return { runId: run.runId, done: run.done.then((summary) => this.followWithOutbound(summary)) };
+  }
+
+  /**
+   * A successful sync is followed by each outbound flow of its connection without a schedule of its own
+   * (write-back), one after the other, before the 'finished' event's follow-ups (a microtask comes before their
+   * setImmediate); the sync's `done` resolves once they are over too (in `followedBy`).
+   */
+  private async followWithOutbound(summary: RunSummary): Promise<RunSummary> {
+    if (summary.status !== 'succeeded' || summary.direction === 'outbound') return summary;
+    const { connectionId } = summary;
+    const followers: RunSummary[] = [];
+    for (const flow of OUTBOUND_FLOW_NAMES) {
+      try {
+        // the connection as it is now (a config reload may have changed or removed it since the sync began)
+        const plan = this.sync.outboundPlan(connectionId, flow);
+        if (!plan || plan.schedule) continue;
+        const next = await this.sync.outbound(connectionId, flow, summary.trigger);
+        this.watch(next.runId, next.done, connectionId);
+        followers.push(await next.done);
+      } catch (error) {
+        if (error instanceof EngineStoppingError) break;
+        if (error instanceof RunInProgressError) {
+          // another run took the connection first (a queued tick): this flow follows it instead of being lost
+          this.queue({ connectionId, trigger: summary.trigger, request: { kind: 'outbound', flow } });
+          continue;
+        }
+        this.logger.warn(`connection ${connectionId}: the ${flow.replace('_', '-')} after this sync did not start: ${message(error)}`);
+      }
+    }
+    return followers.length ? { ...summary, followedBy: chain(followers) } : summary;
   }
 
   private started(connectionId: string, run: { runId: number; done: Promise<RunSummary> }): TriggerOutcome {
@@ -226,6 +259,11 @@ function newFollowUp(call: TriggerCall): FollowUp {
   let settle!: (runId: number | null) => void;
   const started = new Promise<number | null>((resolve) => (settle = resolve));
   return { call, started, settle };
+}
+
+/** Runs that followed one another: the first, with the next in its `followedBy`, and so on. */
+function chain(runs: RunSummary[]): RunSummary | undefined {
+  return runs.reduceRight<RunSummary | undefined>((after, run) => (after ? { ...run, followedBy: after } : run), undefined);
 }
 
 function requestKey(request: RunRequest): string {

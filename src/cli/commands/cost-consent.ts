@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { costText, FlowEstimate } from '../../engine';
+import { costText } from '../../application';
+import type { FlowEstimate } from '../../engine';
 import type { CliOutput } from '../output/cli-output';
 
 /**

@@ -1,6 +1,6 @@
-import { RunsQueryService, SecretScrubber } from '../../application';
-import { RunInProgressError, RunSummary, SyncService } from '../../engine';
-import type { ProgressEvent } from '../../engine';
+import { RunActivityService, RunsQueryService, SecretScrubber } from '../../application';
+import { RunInProgressError } from '../../engine';
+import type { ProgressEvent, RunSummary } from '../../engine';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';
@@ -25,12 +25,10 @@ export async function followRun(
   start: () => Promise<StartedRun>,
   startedText: (runId: number) => string,
 ): Promise<number> {
-  const sync = ctx.app.get(SyncService);
   const progress = progressReporter(out, { quiet: ctx.json });
-  const onProgress = (event: ProgressEvent) => {
+  const stopListening = ctx.app.get(RunActivityService).onProgress((event: ProgressEvent) => {
     if (event.connectionId === connectionId) progress.update(event);
-  };
-  sync.events.on('progress', onProgress);
+  });
   try {
     const started = await start();
     if (!ctx.json) out.line(startedText(started.runId));
@@ -47,7 +45,7 @@ export async function followRun(
     }
     throw error;
   } finally {
-    sync.events.off('progress', onProgress);
+    stopListening();
   }
 }
 

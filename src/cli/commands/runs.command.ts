@@ -1,5 +1,4 @@
-import { ConnectionsService } from '../../engine';
-import { RunsQueryService, SecretScrubber } from '../../application';
+import { ConnectionControlService, RunsQueryService, SecretScrubber } from '../../application';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';
@@ -7,7 +6,7 @@ import { runLine } from '../output/run-line.format';
 
 /** The connection's latest runs, newest first. `--json`: as GET /api/runs?connection=…&limit=…. */
 export async function runsCommand(ctx: CliContext, out: CliOutput, connectionId: string, limit: number): Promise<number> {
-  await ctx.app.get(ConnectionsService).get(connectionId);
+  await ctx.app.get(ConnectionControlService).isPaused(connectionId); // an unknown connection is named, not an empty list
   const list = await ctx.app.get(RunsQueryService).list({ connection: connectionId, limit, offset: 0 });
   if (ctx.json) {
     printJson(ctx, out, list);

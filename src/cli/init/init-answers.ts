@@ -1,8 +1,4 @@
-import '../../connectors/serve-contract'; // first: the generic-crm settings below import tracker-sync/connector
 import prompts, { PromptObject } from 'prompts';
-// first: the generic CRM's files import tracker-sync/connector, which resolves once this is loaded
-import '../../connectors/serve-contract';
-import { PRESET_NAMES } from '../../../connectors/generic-crm/settings';
 import { CONNECTION_ID } from '../../config';
 import { cronProblem } from '../../config/cron-expression';
 
@@ -50,14 +46,14 @@ export class InitCancelled extends Error {
 const TOKEN_ENV: Record<string, string> = { amocrm: 'AMO_TOKEN', bitrix24: 'B24_WEBHOOK_CODE', pipedrive: 'PIPEDRIVE_TOKEN', hubspot: 'HUBSPOT_TOKEN' };
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-/** Without a terminal: every answer from the flags; the first one missing is named. */
-export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): InitAnswers {
+/** Without a terminal: every answer from the flags; the first one missing is named. `presets`: the generic CRM's. */
+export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv, presets: readonly string[]): InitAnswers {
   const need = (value: string | undefined, flag: string): string => {
     if (value === undefined || value === '') throw new InitUsageError(`init: ${flag} is required without a terminal (see npm run cli -- init --help)`);
     return value;
   };
   const preset = need(flags.preset, '--preset <name>');
-  const problem = presetProblem(preset) ?? urlProblem(need(flags.baseUrl, '--base-url <url>'));
+  const problem = presetProblem(preset, presets) ?? urlProblem(need(flags.baseUrl, '--base-url <url>'));
   if (problem) throw new InitUsageError(`init: ${problem}`);
   const tokenEnv = need(flags.tokenEnv, '--token-env <VARIABLE>');
   if (!ENV_NAME.test(tokenEnv)) throw new InitUsageError(`init: --token-env "${tokenEnv}" is not a variable name`);
@@ -80,9 +76,9 @@ export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): 
 }
 
 /** On a terminal: one question at a time; a flag given answers its question. */
-export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, takenIds: (id: string) => boolean): Promise<InitAnswers> {
+export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, takenIds: (id: string) => boolean, presets: readonly string[]): Promise<InitAnswers> {
   const preset = flags.preset ?? (await ask<string>({
-    type: 'select', name: 'value', message: 'Which CRM?', choices: PRESET_NAMES.map((name) => ({ title: name, value: name })),
+    type: 'select', name: 'value', message: 'Which CRM?', choices: presets.map((name) => ({ title: name, value: name })),
   }));
   const baseUrl = flags.baseUrl ?? (await ask<string>({
     type: 'text', name: 'value', message: `The CRM's address (${hint(preset)})`, validate: (v: string) => urlProblem(v) ?? true,
@@ -124,8 +120,8 @@ export async function ask<T>(question: PromptObject): Promise<T> {
   return answer.value as T;
 }
 
-function presetProblem(preset: string): string | undefined {
-  return PRESET_NAMES.includes(preset) ? undefined : `--preset "${preset}" is not a preset (${PRESET_NAMES.join(', ')})`;
+function presetProblem(preset: string, presets: readonly string[]): string | undefined {
+  return presets.includes(preset) ? undefined : `--preset "${preset}" is not a preset (${presets.join(', ')})`;
 }
 
 function urlProblem(value: string): string | undefined {

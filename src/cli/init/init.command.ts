@@ -44,7 +44,8 @@ async function init(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flag
   const loaded = validateConfig(raw ?? {}, { env: current, file: path });
   const registry = await loadConnectors(loaded.connector_paths, { log: () => undefined, warn: () => undefined });
 
-  const answers = interactive ? await askAnswers(flags, current, (id) => original.hasConnection(id)) : answersFromFlags(flags, current);
+  const presets = registry.get('generic-crm')?.presets ?? [];
+  const answers = interactive ? await askAnswers(flags, current, (id) => original.hasConnection(id), presets) : answersFromFlags(flags, current, presets);
   if (original.hasConnection(answers.connection)) throw new InitUsageError(`init: ${path} already has a connection "${answers.connection}"`);
   const secrets: Record<string, string> = { [answers.tokenEnv]: answers.token };
   if (answers.tracker) secrets[answers.tracker.keyEnv] = answers.tracker.key;

@@ -18,8 +18,20 @@ import type { EngineLogger } from '../engine-logger';
 export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
   /** the flow's name: its run's `flow` (and `mode`); its counters are described in src/runs/outbound-flows.ts */
   readonly name: OutboundFlowName;
-  /** the record_state stream that holds the fingerprint of what was last written per item (and its rejections) */
+  /**
+   * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
+   * rejections); a flow that needs more names its own repository (`repository`)
+   */
   readonly stream: string;
+  /** the store repository of its own it keeps more state in, by name, injected as `pass.repositories` (leads: `leads`) */
+  readonly repository?: FlowRepositoryName;
+  /** its block in a connection's settings (`write_back`, `lead_delivery`, `manager_tasks`): its settings schema lives with the flow */
+  readonly settingsKey: string;
+  /**
+   * the CRM actions it asks for through the connector's CrmActions (src/connectors/crm-actions.ts), those it
+   * cannot go without and those it uses when described; absent: it uses a capability of its own (write-back, leads)
+   */
+  readonly actions?: { required: readonly string[]; optional?: readonly string[] };
   /** which of the flow's counters an item counts in: unchanged (skipped by fingerprint), written, rejected */
   readonly counting: { unchanged: string; written: string; rejected: string };
 
@@ -71,6 +83,10 @@ export interface FlowEstimate {
   worthShowing: boolean;
 }
 
+/** The repositories a flow may keep state of its own in, by name (OutboundStore's): a new one is added here. */
+export type FlowRepositories = Pick<OutboundStore, 'leads'>;
+export type FlowRepositoryName = keyof FlowRepositories;
+
 /** How far a pass is: units done of the total (pages of a list, deals looked up). */
 export interface FlowProgress {
   done: number;
@@ -98,7 +114,9 @@ export interface FlowPass<Plan extends FlowPlan = FlowPlan> {
   plan: Plan;
   tracker: TrackerClient;
   /** reads only: the runner records what was written */
-  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'leads' | 'acknowledgedSince'>;
+  store: Pick<OutboundStore, 'fingerprints' | 'known' | 'acknowledgedSince'>;
+  /** the flow's own repository, by the name its `repository` gives: the one store a flow writes itself */
+  repositories?: Partial<FlowRepositories>;
   /** the run's id (null in a dry run) */
   runId?: number | null;
   logger: EngineLogger;

@@ -89,6 +89,7 @@ export class OutboundLauncher {
     if (!plan) throw new Error(flow.noPlan(connection.id, definition));
     return {
       connectionId: connection.id, definition, settings, plan, tracker: this.tracker, store: this.store, logger, signal,
+      repositories: flow.repository ? { [flow.repository]: this.store[flow.repository] } : {},
       now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
       workDir: this.lookup.workDir(connection.id),
       secrets: this.lookup.secrets(connection.id),

@@ -12,7 +12,10 @@ import { readAll, typedSettings } from '../read-helper';
 describe('generic-crm presets', () => {
   it.each(PRESET_NAMES)('%s is valid against the settings schema and defines all three streams', (name) => {
     const preset = loadPreset(name);
-    expect(settingsProblems(GenericCrmSettings, { ...preset, base_url: 'https://x', token: 't' }, name)).toEqual([]);
+    // a flow's block (its `actions`) is the flow's to check, as the connector registry leaves it to it
+    const flowKeys = new Set(connector.actions!.flowKeys(preset));
+    const rest = Object.fromEntries(Object.entries(preset).filter(([key]) => !flowKeys.has(key)));
+    expect(settingsProblems(GenericCrmSettings, { ...rest, base_url: 'https://x', token: 't' }, name)).toEqual([]);
     const settings = typedSettings(connector, { preset: name, base_url: 'https://x', token: 't' });
     expect(connector.streams(settings).map((s) => s.name)).toEqual(['managers', 'clients', 'deals']);
     expect(connector.streams(settings).filter((s) => s.incremental).map((s) => s.name)).toEqual(['clients', 'deals']);

@@ -20,6 +20,7 @@ function leadsLikeFlow(pages: Lead[][], refuse: Set<string>, sent: string[][]): 
   return {
     name: 'leads_like' as OutboundFlowName,
     stream: 'leads_like',
+    settingsKey: 'leads_like',
     counting: { unchanged: 'already_delivered', written: 'created', rejected: 'rejected' },
     planOf: () => ({}),
     noPlan: (id) => `connection ${id}: no plan`,

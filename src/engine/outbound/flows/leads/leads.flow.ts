@@ -2,7 +2,7 @@ import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../.
 import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
 import type { FlowCounters } from '../../../../runs/outbound-flows';
 import type { LeadDeliveryRow } from '../../../../store/records';
-import { LEADS_STREAM } from '../../../../store/repositories/lead-delivery.store';
+import { LEADS_STREAM, LeadDeliveryStore } from '../../../../store/repositories/lead-delivery.store';
 import { sleep } from '../../../../http/retry-policy';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
@@ -51,6 +51,8 @@ type LeadsPass = FlowPass<LeadDeliveryPlan> & { crm?: Promise<LeadCrm>; contacts
 export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Promise<LeadsPreview>> = {
   name: 'leads',
   stream: LEADS_STREAM,
+  settingsKey: 'lead_delivery',
+  repository: 'leads',
   counting: { unchanged: 'already_delivered', written: 'created', rejected: 'rejected' },
 
   planOf(definition: ConnectorDefinition, settings: object): LeadDeliveryPlan | null {
@@ -70,7 +72,7 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
   /** One request a pass: the proxy leads from the first day not yet complete to today (UTC days, as the service keeps them). */
   async *read(pass: LeadsPass): AsyncGenerator<ProxyLead[]> {
     const today = formatPlainDate(pass.now);
-    const stored = await pass.store.leads.windowStart(pass.connectionId);
+    const stored = await leadStore(pass).windowStart(pass.connectionId);
     let from = stored ?? pass.plan.since ?? today;
     if (pass.plan.since && pass.plan.since > from) from = pass.plan.since;
     if (from > today) from = today;
@@ -85,9 +87,9 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
     if (leads.length) yield leads;
     if (pass.signal?.aborted || pass.runId === null || pass.runId === undefined) return;
     // every lead before the first day with one still to deliver is handled: later passes start there
-    const done = await pass.store.leads.of(pass.connectionId, leads.map((l) => String(l.id)));
+    const done = await leadStore(pass).of(pass.connectionId, leads.map((l) => String(l.id)));
     const open = leads.filter((l) => !hasOrder(l) && !isDelivered(done.get(String(l.id))?.state)).map(leadDay).sort();
-    await pass.store.leads.completeBefore(pass.connectionId, open[0] && open[0] < today ? open[0] : today);
+    await leadStore(pass).completeBefore(pass.connectionId, open[0] && open[0] < today ? open[0] : today);
   },
 
   /** Every lead without order_id, fingerprinted as delivered: the runner leaves those delivered earlier alone. */
@@ -105,7 +107,7 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
         yield [await deliver(lead, day, pass, context)];
       } catch (error) {
         if (!(error instanceof LeadRefusedError)) throw error;
-        if (pass.runId !== null && pass.runId !== undefined) await pass.store.leads.refused(pass.connectionId, String(lead.id), pass.runId, error.field, error.message);
+        if (pass.runId !== null && pass.runId !== undefined) await leadStore(pass).refused(pass.connectionId, String(lead.id), pass.runId, error.field, error.message);
         yield [{ id: String(lead.id), status: 'rejected', reason: error.message, field: error.field }];
       }
     }
@@ -124,7 +126,7 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
     const contacts: PassContacts = new Map();
     /** contact key → the lead of this pass whose deal would make the contact */
     const newContacts = new Map<string, string>();
-    const rows = await pass.store.leads.of(pass.connectionId, planned.map((p) => p.id));
+    const rows = await leadStore(pass).of(pass.connectionId, planned.map((p) => p.id));
     const crm = planned.length ? await openCrm(pass, { connectionId: pass.connectionId, settings: pass.settings, logger: pass.logger, signal: pass.signal, workDir: pass.workDir, secrets: pass.secrets, session: pass.session }) : null;
     for (const { write: { lead } } of planned) {
       const row = rows.get(String(lead.id));
@@ -159,7 +161,7 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
 /** One lead: its deal or its note, exactly once. */
 async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: WriteContext): Promise<WriteOutcome> {
   const id = String(lead.id);
-  const store = pass.store.leads;
+  const store = leadStore(pass);
   const runId = pass.runId ?? null;
   const row = (await store.of(pass.connectionId, [id])).get(id);
   if (isDelivered(row?.state)) return written(id, 'already_delivered', row!.deal_id);
@@ -202,7 +204,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
  */
 async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm: LeadCrm, pass: LeadsPass): Promise<WriteOutcome> {
   const id = String(lead.id);
-  const store = pass.store.leads;
+  const store = leadStore(pass);
   const runId = pass.runId ?? null;
   const dealId = row.deal_id ?? '';
   if (!crm.findNotes) {
@@ -295,6 +297,13 @@ function remember(pass: LeadsPass, lead: ProxyLead, contactId: string | null, de
 function contactKeys(lead: ProxyLead): string[] {
   // the same keys decide() looks up
   return [phoneKey(lead.phone) && `phone:${phoneKey(lead.phone)}`, emailKey(lead.email) && `email:${emailKey(lead.email)}`].filter((k): k is string => !!k);
+}
+
+/** The flow's own repository (its `repository: 'leads'`): each lead's deal, its pending create, the window. */
+function leadStore(pass: LeadsPass): LeadDeliveryStore {
+  const store = pass.repositories?.leads;
+  if (!store) throw new Error(`connection ${pass.connectionId}: lead delivery runs without its repository (leads)`);
+  return store;
 }
 
 function openCrm(pass: LeadsPass, context: WriteContext): Promise<LeadCrm> {

@@ -34,6 +34,7 @@ export interface WriteBackPreview {
 export const writeBackFlow: OutboundFlow<WriteBackPlan, AttributedOrder, DealWrite, WriteBackPreview> = {
   name: 'write_back',
   stream: 'write_back',
+  settingsKey: 'write_back',
   counting: { unchanged: 'unchanged', written: 'written', rejected: 'rejected' },
 
   planOf(definition: ConnectorDefinition, settings: object): WriteBackPlan | null {
