@@ -1,7 +1,7 @@
 import Bottleneck from 'bottleneck';
 import * as http from 'http';
 import * as https from 'https';
-import { FirstRequestGate, Spacer, spacingMs } from '../../../src/connector';
+import { FirstRequestGate, Spacer, spacingMs } from 'tracker-sync/connector';
 import { KindRateLimitDefinition, RateLimitDefinition } from '../definition/source-definition';
 
 /**
