@@ -8,7 +8,7 @@ import { isPlainObject } from './definition/validators';
 import { Requester, RequestSpec } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
 import { RateBlockError, SourceError } from './http/source-error';
-import { readLookupPages } from './lead-pages';
+import { readLookupPages } from './pagination/lead-pages';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { resolveSource } from './source-config';

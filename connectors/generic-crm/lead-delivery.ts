@@ -8,7 +8,8 @@ import {
 } from './definition/lead-delivery-definition';
 import { ErrorDefinition } from './definition/source-definition';
 import { Requester, RequestSpec } from './http/requester';
-import { asList, readLookupPages } from './lead-pages';
+import { readLookupPages } from './pagination/lead-pages';
+import { asList } from './pagination/list-pages';
 import { RetryPolicy } from './http/retry-policy';
 import { RateBlockError, SourceError } from './http/source-error';
 import { getPath } from './records/paths';
