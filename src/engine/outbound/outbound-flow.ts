@@ -20,7 +20,8 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   readonly name: OutboundFlowName;
   /**
    * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
-   * rejections); a flow that needs more names its own repository (`repository`)
+   * rejections); a flow that needs more names its own repository (`repository`), and a flow whose repository
+   * already says which items are done answers `knownDone` instead of keeping fingerprints
    */
   readonly stream: string;
   /** the store repository of its own it keeps more state in, by name, injected as `pass.repositories` (leads: `leads`) */
@@ -46,6 +47,12 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   read(pass: FlowPass<Plan>): AsyncIterable<Item[]>;
   /** Per item of a page: what to write, with the fingerprint of what that writes (items left out write nothing). */
   planItems(items: Item[], pass: FlowPass<Plan>): Promise<PlannedWrite<Write>[]>;
+  /**
+   * Of these items, those already done, when the flow's own repository keeps that (leads: their `lead_delivery`
+   * rows): the runner then counts them `counting.unchanged` and writes no fingerprints for the flow (its record is
+   * one, its own). Absent: the runner compares fingerprints in record_state.
+   */
+  knownDone?(ids: string[], pass: FlowPass<Plan>): Promise<Set<string>>;
   /** Hands the changed items to the connector's write capability; its outcomes batch by batch, one per item. */
   write(writes: Write[], pass: FlowPass<Plan>, context: WriteContext): AsyncIterable<WriteOutcome[]>;
   /** The counter an item the CRM took counts in, when not always `counting.written` (leads: created or attached). */

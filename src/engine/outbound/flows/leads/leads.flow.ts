@@ -10,8 +10,6 @@ import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { decide, LeadDecision, PassContacts } from './lead-decision';
 import { emailKey, isNoteOfLead, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
 
-/** The fingerprint of a delivered lead: a lead is delivered once, whatever changes in the service afterwards. */
-const DELIVERED = 'lead:delivered';
 /** how many times a create whose outcome stayed unknown (and that the CRM does not have) is sent again in one pass */
 const CREATE_ATTEMPTS = 3;
 
@@ -92,11 +90,17 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
     await leadStore(pass).completeBefore(pass.connectionId, open[0] && open[0] < today ? open[0] : today);
   },
 
-  /** Every lead without order_id, fingerprinted as delivered: the runner leaves those delivered earlier alone. */
+  /** Every lead without order_id: the runner leaves those delivered earlier alone (knownDone). No fingerprint: a lead is delivered once, whatever changes in the service afterwards. */
   async planItems(leads: ProxyLead[], pass: LeadsPass): Promise<PlannedWrite<LeadWrite>[]> {
     const withoutOrder = leads.filter((lead) => !hasOrder(lead));
     pass.counters.already_delivered += leads.length - withoutOrder.length;
-    return withoutOrder.map((lead) => ({ id: String(lead.id), write: { lead, day: leadDay(lead) }, fingerprint: DELIVERED }));
+    return withoutOrder.map((lead) => ({ id: String(lead.id), write: { lead, day: leadDay(lead) }, fingerprint: '' }));
+  },
+
+  /** The leads with a delivered `lead_delivery` row: the one record of a delivery (no record_state fingerprint). */
+  async knownDone(ids: string[], pass: LeadsPass): Promise<Set<string>> {
+    const rows = await leadStore(pass).of(pass.connectionId, ids);
+    return new Set([...rows.values()].filter((row) => isDelivered(row.state)).map((row) => row.lead_id));
   },
 
   async *write(writes: LeadWrite[], pass: LeadsPass, context: WriteContext): AsyncGenerator<WriteOutcome[]> {
