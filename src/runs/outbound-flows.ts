@@ -10,6 +10,8 @@
 export interface OutboundFlowDescription {
   /** words for people: "write-back" */
   title: string;
+  /** what the flow does, in a sentence or two for people (plain text; `backticks` mark a settings key) */
+  about?: string;
   /** counter name → what it counts; the order is the order they are shown in */
   counters: Readonly<Record<string, string>>;
   /** the /metrics counter of the flow's items, by connection and outcome (one outcome per counter) */
@@ -44,16 +46,19 @@ export const MANAGER_TASKS_COUNTER_MEANINGS = {
 export const OUTBOUND_FLOWS = {
   write_back: {
     title: 'write-back',
+    about: "The deals' attribution (channel, UTM tags, city…) written back into the CRM (`settings.write_back`); its refusals are listed with each run's rejected records.",
     counters: WRITE_BACK_COUNTER_MEANINGS,
     metric: { name: 'tracker_sync_write_back_deals_total', help: 'Deals of write-back runs by connection and outcome (attributed, written, unchanged, rejected)' },
   },
   leads: {
     title: 'lead delivery',
+    about: "The service's proxy leads delivered into the CRM as deals, or as notes on a contact's open deal (`settings.lead_delivery`); a lead the CRM refused stays among the open rejections until delivered.",
     counters: LEADS_COUNTER_MEANINGS,
     metric: { name: 'tracker_sync_leads_total', help: 'Proxy leads of lead-delivery runs by connection and outcome (found, created, attached, already_delivered, rejected)' },
   },
   manager_tasks: {
     title: 'manager tasks',
+    about: "A CRM task for the responsible manager of each deal the service has had for `settings.manager_tasks.days` days without a visit (its ad source unknown), asking how the client found us; one task per deal ever, looked up in the CRM before it is made.",
     counters: MANAGER_TASKS_COUNTER_MEANINGS,
     metric: { name: 'tracker_sync_manager_tasks_total', help: 'Deals of manager-task runs by connection and outcome (due, created, already_created, rejected)' },
   },

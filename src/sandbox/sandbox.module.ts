@@ -26,6 +26,7 @@ import { OrderStatusesController } from './statuses/order-statuses.controller';
 import { OrderStatusesService } from './statuses/order-statuses.service';
 import { VisitsController } from './visits/visits.controller';
 import { VisitsService } from './visits/visits.service';
+import { WaitingOrders } from './visits/waiting-orders';
 
 const CORE_CONTROLLERS: Type[] = [
   OrdersController, VisitsController, ClientsController, ManagersController, ProjectsController, OrderStatusesController,
@@ -34,6 +35,8 @@ const CORE_CONTROLLERS: Type[] = [
 const CORE_PROVIDERS: Provider[] = [
   SandboxWriteLock, SandboxPreparedSql, HeavyListGate, SandboxDocumentStore, ApiKeyRegistry, SandboxBudgetService, SandboxAuthGuard, FaultInjectionInterceptor,
   AddOrdersService, OrderStatusesService, OrderQueryService, VisitsService, ClientsService, ProjectsService,
+  // the visits release the orders that waited for them (visits/waiting-orders.ts)
+  { provide: WaitingOrders, useExisting: AddOrdersService },
 ];
 
 /** Closes the sandbox database when the application shuts down. */

@@ -1,10 +1,19 @@
 import type { FlowListing } from '../application';
 
-/** What each flow's block says above its runs; a flow without words here is introduced by its title. */
-const ABOUT: Record<string, string> = {
-  write_back: "The deals' attribution (channel, UTM tags, city…) written back into the CRM (<code>settings.write_back</code>); its refusals are listed with each run's rejected records.",
-  leads: "The service's proxy leads delivered into the CRM as deals, or as notes on a contact's open deal (<code>settings.lead_delivery</code>); a lead the CRM refused stays among the open rejections until delivered.",
-};
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * What a flow's block says above its runs, from the registry (src/runs/outbound-flows.ts), so a new flow needs no
+ * edit here: its `about` (`backticks` become code) and what each of its counters means; a flow without `about` is
+ * introduced by its name and title.
+ */
+export function flowAboutHtml({ name, title, about, counters }: FlowListing): string {
+  const intro = about
+    ? escapeHtml(about).replace(/`([^`]+)`/g, '<code>$1</code>')
+    : `Runs of the outbound flow <code>${escapeHtml(name)}</code> (${escapeHtml(title)}).`;
+  const meanings = Object.entries(counters).map(([counter, meaning]) => `<code>${escapeHtml(counter)}</code>: ${escapeHtml(meaning)}`);
+  return meanings.length ? `${intro} Counters: ${meanings.join('; ')}.` : intro;
+}
 
 /**
  * A block per outbound flow of the registry (id: the flow's name with dashes, `<id>-block`), filled and shown by
@@ -12,12 +21,12 @@ const ABOUT: Record<string, string> = {
  * (`#flows`, JSON: title, counters with their meanings).
  */
 export function flowBlocksHtml(flows: FlowListing[]): string {
-  return flows.map(({ name, title }) => {
-    const id = name.replace(/_/g, '-');
-    const heading = `${title[0].toUpperCase()}${title.slice(1).replace(/ /g, '-')} runs`;
+  return flows.map((flow) => {
+    const id = flow.name.replace(/_/g, '-');
+    const heading = `${flow.title[0].toUpperCase()}${flow.title.slice(1).replace(/ /g, '-')} runs`;
     return `<div id="${id}-block" hidden>
       <h2 class="sub">${heading}</h2>
-      <p class="muted">${ABOUT[name] ?? `Runs of the outbound flow <code>${name}</code> (${title}).`}</p>
+      <p class="muted">${flowAboutHtml(flow)}</p>
       <table id="${id}" class="cards"><thead><tr></tr></thead><tbody></tbody></table>
     </div>`;
   }).join('\n    ');

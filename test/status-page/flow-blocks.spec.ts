@@ -19,6 +19,18 @@ describe('status page: a block per outbound flow', () => {
     expect(JSON.parse(json)).toEqual(Object.fromEntries(flows.map(({ name, title, counters }) => [name, { title, counters }])));
   });
 
+  it("says above each flow's block what the flow does and what its counters mean, from the registry", () => {
+    const html = flowBlocksHtml(flows);
+    for (const { name, about, counters } of flows) {
+      const block = new RegExp(`<div id="${name.replace(/_/g, '-')}-block" hidden>[\\s\\S]*?<p class="muted">(.*?)</p>`).exec(html)![1];
+      expect(about).toBeTruthy();
+      for (const counter of Object.keys(counters)) expect(block).toContain(`<code>${counter}</code>: `);
+      expect(block).not.toContain('Runs of the outbound flow');
+    }
+    expect(html).toContain('<code>settings.manager_tasks.days</code>');
+    expect(html).toContain("<code>already_created</code>: deals whose task was made earlier (stored, or found in the CRM): nothing sent");
+  });
+
   it('gives a flow it has no words for a block of its own, and keeps its JSON inside the script element', () => {
     // a flow the registry may gain (the listing's type knows today's names only)
     const html = flowBlocksHtml([{ name: 'tasks', title: 'tasks for managers', counters: { made: 'tasks made' }, metric: { name: 'm', help: 'h' } }] as never);

@@ -1,6 +1,6 @@
 import type { StoredOrder } from '../orders/stored-order';
 import type { StatusInfo } from '../orders/order-view';
-import { parseDateCreate } from '../orders/order-date';
+import { parseDateCreate } from '../storage/order-date';
 import type { VisitRecord } from '../visits/visit-record';
 
 export type FeedItem = Record<string, unknown> & { type: string };

@@ -1,6 +1,6 @@
 import { isCategoryLevel, isFieldTooLong, isProductQuantity } from '../../tracker/add-orders-rules';
 import { badRequest } from '../errors/sandbox-error';
-import { parseDateCreate } from './order-date';
+import { parseDateCreate } from '../storage/order-date';
 
 export interface OrderProduct {
   id: string;

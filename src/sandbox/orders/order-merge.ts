@@ -1,5 +1,5 @@
 import type { StatusType } from '../storage/order-status.entity';
-import { parseDateCreate } from './order-date';
+import { parseDateCreate } from '../storage/order-date';
 import type { OrderHistoryEntry, OrderInput } from './order-input';
 import { OrderRecord, orderHash } from './stored-order';
 

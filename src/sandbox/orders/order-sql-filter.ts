@@ -1,7 +1,7 @@
 import { badRequest } from '../errors/sandbox-error';
 import type { FilterClause } from '../filters/triple-filter';
 import { STATUS_GROUP_BY_NUMBER } from '../projects/default-statuses';
-import { normalizeDateBound } from './order-date';
+import { normalizeDateBound } from '../storage/order-date';
 
 /** Order list fields that can be filtered, and their columns. Visit properties, custom fields and source_type cannot. */
 const ORDER_FILTER_COLUMNS: Record<string, string> = {

@@ -1,10 +1,8 @@
 import { serviceTimestamp } from '../storage/timestamps';
 import { buildVisit } from '../visits/visit-factory';
+import { DEMO_VISIT_COUNT, DEMO_VISIT_FIRST_ID } from '../visits/demo-visit-ids';
 import type { VisitRecord } from '../visits/visit-record';
 
-export const DEMO_VISIT_COUNT = 2000;
-/** Demo visit ids are '1000001'..'1002000', so that demo data (CRM fixtures) can reference them. */
-export const DEMO_VISIT_FIRST_ID = 1_000_001;
 const DAY_MS = 86_400_000;
 
 /**

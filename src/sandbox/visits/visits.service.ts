@@ -3,8 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { SandboxBudgetService } from '../budget/sandbox-budget.service';
 import { badRequest, notFound } from '../errors/sandbox-error';
 import { FilterClause, matchesAll, parseFilters } from '../filters/triple-filter';
-import { AddOrdersService } from '../orders/add-orders.service';
-import { normalizeDateBound } from '../orders/order-date';
+import { normalizeDateBound } from '../storage/order-date';
 import { bulkUpsert, selectIn } from '../storage/bulk-sql';
 import { nextCounterValue } from '../storage/document-store';
 import { InjectSandboxDataSource } from '../storage/sandbox-data-source';
@@ -14,6 +13,7 @@ import { Json, optionalInteger } from '../validation/body-checks';
 import { SCAN_CHUNK, ScanCount, checkLimit, scanMatches } from '../validation/list-caps';
 import { buildVisit, VisitOverrides } from './visit-factory';
 import { TRACKER_PARAM_COUNT, VisitRecord } from './visit-record';
+import { WaitingOrders } from './waiting-orders';
 
 const DEFAULT_VISIT_LIMIT = 1000;
 /** Fields the visit list refuses to filter by (400). */
@@ -31,7 +31,7 @@ export class VisitsService {
     @InjectSandboxDataSource() private readonly dataSource: DataSource,
     private readonly lock: SandboxWriteLock,
     private readonly budget: SandboxBudgetService,
-    private readonly orders: AddOrdersService,
+    private readonly orders: WaitingOrders,
   ) {}
 
   /**

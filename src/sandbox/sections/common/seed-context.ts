@@ -1,5 +1,5 @@
 import type { SandboxDocumentStore } from '../../storage/document-store';
-import { DEMO_VISIT_COUNT, DEMO_VISIT_FIRST_ID } from '../../seed/demo-visits';
+import { DEMO_VISIT_COUNT, DEMO_VISIT_FIRST_ID } from '../../visits/demo-visit-ids';
 
 /** What every section seed gets: the store, the project, a fixed "now" and demo visit ids. */
 export interface SeedContext {

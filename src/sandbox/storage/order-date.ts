@@ -1,5 +1,5 @@
 import { readOrderDate } from '../../tracker/add-orders-rules';
-import { serviceTimestamp } from '../storage/timestamps';
+import { serviceTimestamp } from './timestamps';
 
 /**
  * Reads add-orders' `date_create` by the rule the client checks too (`readOrderDate`): UNIX time,
