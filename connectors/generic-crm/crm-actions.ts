@@ -1,11 +1,10 @@
-import jsonata from 'jsonata';
 import { plainToInstance } from 'class-transformer';
 import { IsIn, IsOptional, validateSync } from 'class-validator';
 import type { CrmActions, CrmActionsCapability, WriteContext } from 'tracker-sync/connector';
 import { CrmActionRefusedError, sleep, UnknownOutcomeError } from 'tracker-sync/connector';
 import { LeadRequestDefinition } from './definition/lead-delivery-definition';
 import { isPlainObject } from './definition/validators';
-import { Requester, RequestSpec } from './http/requester';
+import { Requester } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
 import { RateBlockError, SourceError } from './http/source-error';
 import { readLookupPages } from './pagination/lead-pages';
@@ -13,7 +12,8 @@ import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
 import { resolveSource } from './source-config';
 import { sourceSession } from './source-session';
-import { renderTemplate, TemplateVariables } from './templates';
+import { evaluateAnswer, renderRequest } from './request-template';
+import { TemplateVariables } from './templates';
 
 /** One action: a request as lead delivery's, and whether it reads (default: a GET, or one with a paginator) or writes. */
 export class CrmActionDefinition extends LeadRequestDefinition {
@@ -86,11 +86,11 @@ class GenericCrmActions implements CrmActions {
 
   async run(name: string, variables: TemplateVariables): Promise<unknown> {
     const action = this.action(name);
-    const spec = await this.spec(action, variables);
+    const spec = await renderRequest(action, variables);
     const at = `${this.where}: ${this.key}.actions.${name}`;
     if (this.reads(name)) {
       try {
-        return (await readLookupPages(action, spec, this.reader, (body) => this.evaluate(at, action, body, variables), at)).flat();
+        return (await readLookupPages(action, spec, this.reader, (body) => evaluateAnswer(at, action, body, variables), at)).flat();
       } catch (error) {
         // a record the CRM does not have or will not show (a deal deleted meanwhile) is that item's problem, not the pass's
         if (!(error instanceof SourceError) || !isRecordRefusal(error)) throw error;
@@ -100,7 +100,7 @@ class GenericCrmActions implements CrmActions {
     for (let attempt = 1; ; attempt += 1) {
       try {
         const answer = await this.writer.send({ ...spec, recordWrite: true });
-        return await this.evaluate(at, action, answer.body, variables);
+        return await evaluateAnswer(at, action, answer.body, variables);
       } catch (error) {
         if (!(error instanceof SourceError)) throw error;
         const status = error.status;
@@ -132,25 +132,6 @@ class GenericCrmActions implements CrmActions {
     ]);
     if (problems.length) throw new Error(`${this.where}: settings.${this.key}.actions.${name}: ${problems.join('; ')}`);
     return action;
-  }
-
-  private async spec(action: LeadRequestDefinition, variables: TemplateVariables): Promise<RequestSpec> {
-    return {
-      method: action.method ?? 'GET',
-      path: String(await renderTemplate(action.path, variables)),
-      query: action.query ? ((await renderTemplate(action.query, variables)) as Record<string, unknown>) : undefined,
-      body: action.body === undefined ? undefined : await renderTemplate(action.body, variables),
-      headers: action.headers,
-    };
-  }
-
-  private async evaluate(at: string, action: LeadRequestDefinition, body: unknown, variables: TemplateVariables): Promise<unknown> {
-    if (!action.answer) return body;
-    try {
-      return await jsonata(action.answer.replace(/^=/, '')).evaluate(body ?? {}, variables);
-    } catch (error) {
-      throw new Error(`${at}.answer: ${(error as Error).message}`);
-    }
   }
 }
 

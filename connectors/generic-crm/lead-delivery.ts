@@ -1,4 +1,3 @@
-import jsonata from 'jsonata';
 import type { CheckResult, WriteContext } from 'tracker-sync/connector';
 import {
   ContactDeal, FoundContact, FoundNote, LeadCapability, LeadCrm, LeadDeliveryPlan, LeadRefusedError, Named, NewDeal, sleep, UnknownOutcomeError,
@@ -7,7 +6,7 @@ import {
   LEAD_DEFAULTS, LEAD_REQUIRED_REQUESTS, LeadDeliveryDefinition, LeadRequestDefinition, LeadRequestsDefinition,
 } from './definition/lead-delivery-definition';
 import { ErrorDefinition } from './definition/source-definition';
-import { Requester, RequestSpec } from './http/requester';
+import { Requester } from './http/requester';
 import { readLookupPages } from './pagination/lead-pages';
 import { asList } from './pagination/list-pages';
 import { RetryPolicy } from './http/retry-policy';
@@ -17,7 +16,8 @@ import { GenericCrmSettings } from './settings';
 import { withSession } from './crm-session';
 import { sourceSession } from './source-session';
 import { ResolvedSource } from './source-config';
-import { renderTemplate, TemplateVariables } from './templates';
+import { evaluateAnswer, renderRequest } from './request-template';
+import { TemplateVariables } from './templates';
 
 /** how many times a create refused for the rate (429, or the source's retry.extra answers) is sent again */
 const RATE_RETRIES = 5;
@@ -277,40 +277,21 @@ class GenericLeadCrm implements LeadCrm {
   private async call(name: keyof LeadRequestsDefinition, variables: TemplateVariables, requester = this.reads): Promise<unknown> {
     const request = this.request(name);
     // a create's 403 may be that record's refusal, not the token's (the requester's recordWrite rule)
-    const answer = await requester.send({ ...(await this.spec(request, variables)), recordWrite: requester === this.creates });
-    return this.evaluate(name, request, answer.body, variables);
+    const answer = await requester.send({ ...(await renderRequest(request, variables)), recordWrite: requester === this.creates });
+    return evaluateAnswer(`${this.where}: lead_delivery.requests.${name}`, request, answer.body, variables);
   }
 
   /** A look-up through every page of its matches (the request's paginator): a list of what `answer` gives, per page. */
   private async lookUp(name: keyof LeadRequestsDefinition, variables: TemplateVariables): Promise<unknown[][]> {
     const request = this.request(name);
-    return readLookupPages(request, await this.spec(request, variables), this.reads,
-      (body) => this.evaluate(name, request, body, variables), `${this.where}: lead_delivery.requests.${name}`);
+    return readLookupPages(request, await renderRequest(request, variables), this.reads,
+      (body) => evaluateAnswer(`${this.where}: lead_delivery.requests.${name}`, request, body, variables), `${this.where}: lead_delivery.requests.${name}`);
   }
 
   private request(name: keyof LeadRequestsDefinition): LeadRequestDefinition {
     const request = this.requests[name] as LeadRequestDefinition | undefined;
     if (!request?.path) throw new Error(`${this.where}: lead_delivery.requests.${name} is missing`);
     return request;
-  }
-
-  private async spec(request: LeadRequestDefinition, variables: TemplateVariables): Promise<RequestSpec> {
-    return {
-      method: request.method ?? 'GET',
-      path: String(await renderTemplate(request.path, variables)),
-      query: request.query ? ((await renderTemplate(request.query, variables)) as Record<string, unknown>) : undefined,
-      body: request.body === undefined ? undefined : await renderTemplate(request.body, variables),
-      headers: request.headers,
-    };
-  }
-
-  private async evaluate(name: keyof LeadRequestsDefinition, request: LeadRequestDefinition, body: unknown, variables: TemplateVariables): Promise<unknown> {
-    if (!request.answer) return body;
-    try {
-      return await jsonata(request.answer.replace(/^=/, '')).evaluate(body ?? {}, variables);
-    } catch (error) {
-      throw new Error(`${this.where}: lead_delivery.requests.${name}.answer: ${(error as Error).message}`);
-    }
   }
 }
 
