@@ -11,6 +11,8 @@ export interface DocOptions {
   nested?: () => ConfigClass;
   /** A list of `nested` items (keys listed under `key[].`). */
   list?: boolean;
+  /** A mapping of names to `nested` items (keys listed under `key.<name>.`). */
+  map?: boolean;
 }
 
 export interface DocEntry extends DocOptions {

@@ -20,9 +20,9 @@ function keysOf(configClass: ConfigClass, prefix: string): ConfigKey[] {
     const path = `${prefix}${entry.key}`;
     const own: ConfigKey = { path, type: entry.type, default: plain(defaults[entry.key]), description: entry.description };
     if (!entry.nested) return [own];
-    const nested = keysOf(entry.nested(), entry.list ? `${path}[].` : `${path}.`);
+    const nested = keysOf(entry.nested(), entry.list ? `${path}[].` : entry.map ? `${path}.<name>.` : `${path}.`);
     // A section's own line is kept only when it says more than its keys do (a list, or a choice like rate_limit).
-    return entry.type === 'mapping' ? nested : [own, ...nested];
+    return entry.type === 'mapping' || entry.map ? nested : [own, ...nested];
   });
 }
 

@@ -2,6 +2,7 @@
 import { alertProblems } from './alert-config';
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
+import { projectProblems } from './project-rules';
 
 /**
  * Validates one connection's free-form `settings` for its connector (provided by the connector
@@ -13,7 +14,7 @@ export type SettingsValidator = (connector: string, settings: unknown, path: str
 export function crossFieldProblems(config: TrackerSyncConfig): string[] {
   const connectionIds = Array.isArray(config.connections) ? config.connections.map((c) => (isMapping(c) ? String(c.id) : '')) : [];
   return [
-    ...duplicateConnectionIds(config), ...realServiceCredentials(config), ...registeredStatusesUnmapped(config),
+    ...duplicateConnectionIds(config), ...realServiceCredentials(config), ...registeredStatusesUnmapped(config), ...projectProblems(config), ...clusterStore(config),
     ...alertProblems(config.alerts, connectionIds),
   ];
 }
@@ -49,7 +50,12 @@ function realServiceCredentials(config: TrackerSyncConfig): string[] {
   if (!isMapping(tracker) || !tracker.base_url) return [];
   const required = (key: 'api_key' | 'project', variable: string) =>
     tracker[key] === undefined ? [`tracker.${key}: is required when tracker.base_url is set (or set ${variable})`] : [];
-  return [...required('api_key', 'TRACKER_API_KEY'), ...required('project', 'TRACKER_PROJECT')];
+  // With projects: the tracker: section may hold only what they share (a key, a URL) when no connection feeds it.
+  const projects = isMapping(config.projects) ? Object.keys(config.projects) : [];
+  const feedsDefault = !Array.isArray(config.connections) || projects.length === 0
+    || config.connections.some((connection) => isMapping(connection) && (connection.project === undefined || connection.project === 'default'));
+  const keyNeeded = feedsDefault || Object.values(config.projects ?? {}).some((block) => isMapping(block) && !block.api_key);
+  return [...(keyNeeded ? required('api_key', 'TRACKER_API_KEY') : []), ...(feedsDefault ? required('project', 'TRACKER_PROJECT') : [])];
 }
 
 export function settingsProblems(config: TrackerSyncConfig, validator: SettingsValidator | undefined): string[] {
@@ -65,4 +71,10 @@ export function settingsProblems(config: TrackerSyncConfig, validator: SettingsV
       return [`${path}: connector "${connection.connector}" failed to check its settings: ${(error as Error).message}`];
     }
   });
+}
+
+/** The daemons of a cluster share one store: a SQLite file per machine would split their state. */
+function clusterStore(config: TrackerSyncConfig): string[] {
+  if (!isMapping(config.cluster) || !config.cluster.redis) return [];
+  return isMapping(config.store) && config.store.url ? [] : ['cluster.redis: requires store.url (a PostgreSQL store shared by the daemons; env DATABASE_URL)'];
 }

@@ -8,6 +8,7 @@ import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsOptional, ValidateIf, ValidateNested } from 'class-validator';
 import { AlertConfig } from './alert-config';
+import { ClusterConfig } from './cluster-config';
 import { WebhookConfig } from './webhook-config';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToBoolean, ToLowerCase, ToNumber, ToOnOff, ToText } from './config-transforms';
@@ -67,7 +68,7 @@ export class TrackerConfig {
   @IsOptional() @EmptyAsAbsent() @ToText() @Text()
   api_key?: string;
 
-  @Doc('Project number (env TRACKER_PROJECT); required with base_url.', { type: 'string of digits' })
+  @Doc('Project number (env TRACKER_PROJECT); required with base_url while a connection feeds this project (no `project:`).', { type: 'string of digits' })
   @IsOptional() @EmptyAsAbsent() @ToText() @Matches(/^\d+$/, 'must be a project number (digits only)')
   project?: string;
 
@@ -95,6 +96,43 @@ export class TrackerConfig {
   @ValidateIf((config: TrackerConfig) => config.rate_limit !== 'off')
   @ValidateNested({ message: 'must be "off" or a mapping { per_second, per_hour }' })
   rate_limit: RateLimitConfig | 'off' = new RateLimitConfig();
+}
+
+/** A project's name in the config: it appears in URLs, labels and logs. */
+export const PROJECT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
+
+/**
+ * One project of the service this installation feeds (`projects.<name>`): its number, and where its key, URL and
+ * budget differ from the `tracker:` section's (one key may own many projects).
+ */
+export class ProjectConfig {
+  @Doc("The service's project number.", { type: 'string of digits' })
+  @ToText() @Matches(/^\d+$/, 'must be a project number (digits only)')
+  project: string;
+
+  @Doc("Api-key of the service for this project; default tracker.api_key.", { type: 'string (secret)' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @Text()
+  api_key?: string;
+
+  @Doc('URL of the service API for this project; default tracker.base_url (absent there too = the embedded sandbox).', { type: 'http(s) URL' })
+  @IsOptional() @EmptyAsAbsent() @UrlWithProtocol(['http', 'https'])
+  base_url?: string;
+
+  @Doc("This installation's share of this project's budget; default tracker.rate_limit.", {
+    type: '{ per_second, per_hour } | "off"',
+    nested: () => RateLimitConfig,
+  })
+  @IsOptional()
+  @Transform(({ value }) => rateLimitValue(value))
+  @ValidateIf((config: ProjectConfig) => config.rate_limit !== undefined && config.rate_limit !== 'off')
+  @ValidateNested({ message: 'must be "off" or a mapping { per_second, per_hour }' })
+  rate_limit?: RateLimitConfig | 'off';
+}
+
+/** `projects:` as written: each value becomes a ProjectConfig (validated in config-rules.ts, key by key). */
+function projectsValue(value: unknown): unknown {
+  if (!isMapping(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([name, project]) => [name, isMapping(project) ? plainToInstance(ProjectConfig, project) : project]));
 }
 
 export class SandboxConfig {
@@ -172,6 +210,10 @@ export class ConnectionConfig {
   @Text()
   connector: string;
 
+  @Doc('The project (a name under `projects:`) this connection feeds; absent = the `tracker:` project.', { type: 'string' })
+  @IsOptional() @EmptyAsAbsent() @Matches(PROJECT_NAME, 'must be the name of a project under projects: (letters, digits, "-", "_")')
+  project?: string;
+
   @Doc('Cron schedule (5 fields, or 6 with seconds first); absent = runs only when triggered.', { type: 'cron' })
   @IsOptional() @EmptyAsAbsent() @CronSchedule()
   schedule?: string;
@@ -219,6 +261,15 @@ export class TrackerSyncConfig {
   @Mapping() @ValidateNested() @Type(() => TrackerConfig)
   tracker: TrackerConfig = new TrackerConfig();
 
+  @Doc('More projects of the service fed by this installation, by a name of your choosing (letters, digits, "-", "_"); a connection names its project with `project:`.', {
+    type: 'mapping of name → project',
+    nested: () => ProjectConfig,
+    map: true,
+  })
+  @Transform(({ value }) => projectsValue(value))
+  @Mapping()
+  projects: Record<string, ProjectConfig> = {};
+
   @Doc('The embedded sandbox, used when tracker.base_url is absent.', { type: 'mapping', nested: () => SandboxConfig })
   @Mapping() @ValidateNested() @Type(() => SandboxConfig)
   sandbox: SandboxConfig = new SandboxConfig();
@@ -234,6 +285,10 @@ export class TrackerSyncConfig {
   @Doc("The daemon's own database.", { type: 'mapping', nested: () => StoreConfig })
   @Mapping() @ValidateNested() @Type(() => StoreConfig)
   store: StoreConfig = new StoreConfig();
+
+  @Doc('Several daemons on one PostgreSQL store, sharing runs, schedules and budgets through Redis (docs/cluster.md).', { type: 'mapping', nested: () => ClusterConfig })
+  @Mapping() @ValidateNested() @Type(() => ClusterConfig)
+  cluster: ClusterConfig = new ClusterConfig();
 
   @Doc('Extra folders searched for connector plugins.', { type: 'list of paths' })
   @TextList()

@@ -12,3 +12,5 @@ export { redactSecrets, isSecretKey, REDACTED } from './redact';
 export { validateSettings } from './validate-settings';
 export type { SettingsCheck } from './validate-settings';
 export * from './webhook-config';
+export * from './project-targets';
+export * from './cluster-config';

@@ -1,0 +1,82 @@
+/** `projects:` in the config: each block a target of its own, names checked, one number per service. */
+import { ConfigError, projectTargets, validateConfig } from '../../src/config';
+
+function problems(document: unknown): string[] {
+  try {
+    validateConfig(document, { env: {} });
+    return [];
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+}
+
+const TRACKER = { base_url: 'https://api.example.test/v1', api_key: 'agency-key', project: '100' };
+
+describe('projects in the config', () => {
+  it('keeps tracker: alone working as the default project', () => {
+    const config = validateConfig({ tracker: TRACKER, connections: [{ id: 'a', connector: 'spreadsheet' }] }, { env: {} });
+    expect(projectTargets(config).map((t) => [t.name, t.project])).toEqual([['default', '100']]);
+  });
+
+  it('fills a project block from tracker: (key, URL, budget) and lets it override each', () => {
+    const config = validateConfig({
+      tracker: TRACKER,
+      projects: {
+        acme: { project: '12345' },
+        beta: { project: 777, api_key: 'beta-key', base_url: 'https://other.example.test/v1', rate_limit: { per_second: 2, per_hour: 100 } },
+        off: { project: '5', rate_limit: 'off' },
+      },
+      connections: [{ id: 'acme-amo', connector: 'spreadsheet', project: 'acme' }, { id: 'b', connector: 'spreadsheet', project: 'beta' }],
+    }, { env: {} });
+    const [, acme, beta, off] = projectTargets(config);
+    expect(acme).toMatchObject({ name: 'acme', project: '12345', apiKey: 'agency-key', baseUrl: TRACKER.base_url });
+    expect(acme.rateLimit).toMatchObject({ per_second: 8, per_hour: 4000 });
+    expect(beta).toMatchObject({ name: 'beta', project: '777', apiKey: 'beta-key', baseUrl: 'https://other.example.test/v1' });
+    expect(beta.rateLimit).toMatchObject({ per_second: 2, per_hour: 100 });
+    expect(off.rateLimit).toBe('off');
+    expect(config.connections[0].project).toBe('acme');
+  });
+
+  it('names the key of a connection that feeds an unknown project', () => {
+    expect(problems({ tracker: TRACKER, projects: { acme: { project: '1' } }, connections: [{ id: 'x', connector: 'spreadsheet', project: 'acne' }] }))
+      .toContainEqual('connections[0].project: "acne" is not a project under projects: (one of "acme")');
+  });
+
+  it('refuses two projects with one number on one base URL, naming the key', () => {
+    expect(problems({ tracker: TRACKER, projects: { acme: { project: '1' }, twin: { project: '1' } } }))
+      .toContainEqual(`projects.twin.project: "1" on ${TRACKER.base_url} is already projects.acme`);
+    expect(problems({ tracker: TRACKER, projects: { again: { project: '100' } } }))
+      .toContainEqual(`projects.again.project: "100" on ${TRACKER.base_url} is already tracker.project`);
+    // the same number on another service is another project
+    expect(problems({ tracker: TRACKER, projects: { acme: { project: '1' }, elsewhere: { project: '1', base_url: 'https://b.example.test' } } })).toEqual([]);
+  });
+
+  it('checks each block: its number, unknown keys, its name', () => {
+    const found = problems({ tracker: TRACKER, projects: { acme: { project: 'abc' }, beta: { project: '2', apikey: 'x' }, 'bad name': { project: '3' }, default: { project: '4' } } });
+    expect(found).toEqual(expect.arrayContaining([
+      'projects.acme.project: "abc" must be a project number (digits only)',
+      expect.stringMatching(/^projects\.beta\.apikey: unknown key/),
+      'projects.bad name: a project\'s name has only letters, digits, "-" and "_"',
+      expect.stringMatching(/^projects\.default: "default" is the name of the tracker: section's project/),
+    ]));
+    expect(problems({ tracker: TRACKER, projects: { acme: {} } })).toContainEqual('projects.acme.project: is required');
+  });
+
+  it('needs no tracker.project when every connection names its project', () => {
+    const tracker = { base_url: TRACKER.base_url, api_key: 'k' };
+    expect(problems({ tracker, projects: { acme: { project: '1' } }, connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }] })).toEqual([]);
+    expect(problems({ tracker, projects: { acme: { project: '1' } }, connections: [{ id: 'a', connector: 'spreadsheet' }] }))
+      .toContainEqual(expect.stringMatching(/^tracker\.project: is required/));
+  });
+});
+
+describe('cluster in the config', () => {
+  it('needs a PostgreSQL store beside Redis', () => {
+    expect(problems({ cluster: { redis: 'redis://127.0.0.1:6379/0' } }))
+      .toContainEqual('cluster.redis: requires store.url (a PostgreSQL store shared by the daemons; env DATABASE_URL)');
+    expect(problems({ cluster: { redis: 'redis://127.0.0.1:6379/0' }, store: { url: 'postgres://u@h/db' } })).toEqual([]);
+    expect(problems({ cluster: { redis: 'http://x' } })).toContainEqual(expect.stringMatching(/^cluster\.redis: /));
+    expect(validateConfig({}, { env: {} }).cluster.stalled_after).toBe('30s');
+  });
+});
