@@ -9,11 +9,12 @@ export type { WriteBackPreview, WriteBackPreviewDeal } from './outbound/flows/wr
 export type { LeadsPreview } from './outbound/flows/leads/leads.flow';
 export type { ManagerTasksPreview } from './outbound/flows/manager-tasks/manager-tasks.flow';
 export type { OutboundFlow, FlowPass, FlowPlan, PlannedWrite, FlowEstimate, FlowCost } from './outbound/outbound-flow';
+export { OUTBOUND_FLOWS, OUTBOUND_FLOW_NAMES, describeFlow, isOutboundFlow, counterNamesOf, flowCountersLine } from './outbound/flows/registry';
 export { planLines, costText } from './outbound/flows/write-back/plan-text';
 export { createEngine, createSyncService } from './engine-parts';
 export { ConnectionsService } from './connection/connections.service';
 export { EngineModule } from './engine.module';
-export { summaryLine } from './run/run-summary';
+export { summaryLine } from './summary-line';
 export { parseSince } from './run/run-options';
 export { dealToAddOrder } from './mappings/deals';
 export { clientToImportClient } from './mappings/clients';

@@ -1,5 +1,5 @@
 import type { ManagerTasksPreview } from '../../engine';
-import { flowCountersLine } from '../../runs/outbound-flows';
+import { flowCountersLine } from '../../application/flow-descriptions';
 
 /**
  * A manager-tasks dry run, one line per deal and its task's text below:

@@ -16,7 +16,7 @@ import type { EngineLogger } from '../engine-logger';
  * - `Write`: what one item asks of the CRM (write-back: a DealWrite), handed to the connector's write capability.
  */
 export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
-  /** the flow's name: its run's `flow` (and `mode`); its counters are described in src/runs/outbound-flows.ts */
+  /** the flow's name: its run's `flow` (and `mode`); its counters are described beside it (`<flow>.description.ts`) */
   readonly name: OutboundFlowName;
   /**
    * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
