@@ -7,7 +7,7 @@ export { RunEvents } from './run/run-events';
 export type { RunEventMap, RunEventName } from './run/run-events';
 export type { WriteBackPreview, WriteBackPreviewDeal } from './outbound/flows/write-back/write-back.flow';
 export type { LeadsPreview } from './outbound/flows/leads/leads.flow';
-export type { ManagerTasksPreview } from './outbound/flows/manager-tasks/manager-tasks.flow';
+export type { ManagerTasksPreview, TaskManager } from './outbound/flows/manager-tasks/manager-tasks.flow';
 export type { OutboundFlow, FlowPass, FlowPlan, PlannedWrite, FlowEstimate, FlowCost } from './outbound/outbound-flow';
 export { OUTBOUND_FLOWS, OUTBOUND_FLOW_NAMES, describeFlow, isOutboundFlow, counterNamesOf, flowCountersLine } from './outbound/flows/registry';
 export { planLines, costText } from './outbound/flows/write-back/plan-text';

@@ -59,8 +59,8 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   writtenCounter?(outcome: Extract<WriteOutcome, { status: 'written' }>): string;
   /** The rejected record of an item the CRM refused. */
   refusal(outcome: Extract<WriteOutcome, { status: 'rejected' }>): { field: string; reason: string };
-  /** The dry run's answer: what would be written where. */
-  preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview;
+  /** The dry run's answer: what would be written where (it may read more to say so: manager tasks name the managers). */
+  preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview | Promise<Preview>;
   /**
    * What a pass would cost the service, in requests and in time at its limits, before it is spent (the CLI shows
    * it and asks before a costly pass). A flow whose reads cost little has none.
