@@ -1,4 +1,4 @@
-import { countersLine, OutboundFlowDescription, OutboundFlowName, zeroCounters, type FlowCounters } from '../../../runs/outbound-flows';
+import { countersLine, zeroCounters, type FlowCounters, type OutboundFlowDescription, type OutboundFlowName } from '../../../runs/outbound-flows';
 import type { OutboundFlow } from '../outbound-flow';
 import * as writeBack from './write-back';
 import * as leads from './leads';
