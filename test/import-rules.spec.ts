@@ -41,6 +41,11 @@ const FACES = ['src/admin', 'src/cli', 'src/status-page', 'src/webhooks'];
 /** Of the engine's index, the faces may take its types (type-only), its errors and its Nest module. */
 const ENGINE_NAMES_FOR_FACES = /^(\w+Error|EngineModule)$/;
 
+/** Each outbound flow's description, beside its code (src/engine/outbound/flows/<flow>/<flow>.description.ts). */
+const FLOW_DESCRIPTIONS = readdirSync(join(ROOT, 'src/engine/outbound/flows'), { recursive: true, encoding: 'utf8' })
+  .filter((f) => f.endsWith('.description.ts'))
+  .map((f) => `src/engine/outbound/flows/${f.split('\\').join('/')}`);
+
 const RULES: Rule[] = [
   {
     name: 'the sandbox is a twin of the service that could ship alone: of the daemon it reads only the service types and the add-orders rules',
@@ -80,6 +85,12 @@ const RULES: Rule[] = [
     name: 'the engine does not know who triggers it, nor who listens to its runs (alerts)',
     from: ['src/engine'],
     forbidden: ['src/admin', 'src/application', 'src/cli', 'src/status-page', 'src/scheduler', 'src/alerts'],
+  },
+  {
+    name: "a flow's description (name, words, counters, metric) is pure data, read by the store's types and the faces through the registry: it imports at most a type",
+    from: FLOW_DESCRIPTIONS,
+    forbidden: ['src', 'connectors', PACKAGES],
+    allowed: (_target, typeOnly) => typeOnly,
   },
   {
     name: 'the engine reads top to bottom: a stream\'s mapping (src/engine/mappings) imports nothing else of the engine',

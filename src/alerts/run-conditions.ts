@@ -1,6 +1,6 @@
 import type { AlertConfig, AlertEvent } from '../config/alert-config';
 import type { RunSummary } from '../engine';
-import { OUTBOUND_FLOWS } from '../runs/outbound-flows';
+import { OUTBOUND_FLOWS } from '../engine';
 
 /** One condition a finished run says something about: it holds (alert), it does not (it may recover), with its text. */
 export interface RunCondition {

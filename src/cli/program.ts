@@ -18,7 +18,7 @@ import { syncCommand } from './commands/sync.command';
 import { webhooksCommand } from './commands/webhooks.command';
 import { CONFIRM_ABOVE_MINUTES } from './commands/cost-consent';
 import { flowCommand } from './commands/flow.command';
-import { OUTBOUND_FLOW_NAMES } from '../runs/outbound-flows';
+import { OUTBOUND_FLOW_NAMES } from '../application/flow-descriptions';
 
 /** Boots the services for one command and always shuts them down; returns the command's exit code. */
 export type CommandRunner = (command: (ctx: CliContext) => Promise<number>) => Promise<number>;

@@ -37,7 +37,7 @@ export interface RunSummary {
   /** `sync`, or `outbound` (then `flow` names the flow, as `mode` does, and `flowCounters` are its counters) */
   direction: RunDirection;
   flow: OutboundFlowName | null;
-  /** an outbound run's counters, named by its flow's description (src/runs/outbound-flows.ts) */
+  /** an outbound run's counters, named by its flow's description (outbound/flows/<flow>/<flow>.description.ts) */
   flowCounters?: Record<string, number>;
   /** a write-back run's counters (flow write_back): `flowCounters` under the name write-back runs always had */
   writeBack?: WriteBackCounters;

@@ -16,8 +16,9 @@ import { RunOutcome } from './run/run-executor';
 import { validateStartOptions } from './run/run-options';
 import { RunEvents } from './run/run-events';
 import { RunProgress } from './run/run-progress';
-import { summaryLine } from './run/run-summary';
-import { isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
+import { summaryLine } from './summary-line';
+import type { OutboundFlowName } from '../runs/outbound-flows';
+import { isOutboundFlow, OUTBOUND_FLOW_NAMES } from './outbound/flows/registry';
 import type { FlowEstimate, FlowPlan } from './outbound/outbound-flow';
 import { OutboundLauncher } from './outbound/outbound-launcher';
 

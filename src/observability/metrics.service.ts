@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { counterNamesOf, isOutboundFlow, OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../runs/outbound-flows';
+import { counterNamesOf, isOutboundFlow, OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../engine';
 
 /** What the metrics need of a finished run (structurally the engine's RunSummary). */
 export interface RunOutcome {
@@ -9,7 +9,7 @@ export interface RunOutcome {
   streams: Partial<Record<string, { read: number; sent: number; unchanged: number; rejected: number; sent_without_visit?: number; uncertain?: number }>>;
   /** the service's add-orders counters (an interface such as ServiceCounters fits) */
   counters: object;
-  /** an outbound run's flow and its counters (named by the flow's description, src/runs/outbound-flows.ts) */
+  /** an outbound run's flow and its counters (named by the flow's description, in its folder under src/engine/outbound/flows/) */
   flow?: string | null;
   flowCounters?: object;
   /** a write-back run's counters (flow write_back), as write-back runs always reported them */

@@ -1,5 +1,5 @@
 import { ADD_ORDERS_COUNTERS, AddOrdersCounters } from '../tracker/types/orders.types';
-import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from './outbound-flows';
+import type { OutboundFlowName } from './outbound-flows';
 
 export * from './outbound-flows';
 
@@ -11,20 +11,20 @@ export type SyncMode = (typeof SYNC_MODES)[number];
 
 /**
  * A run's mode: how a sync reads, or the name of the outbound flow an outbound run is (`write_back`: the deals'
- * attribution written back into the CRM), as write-back runs have always read.
+ * attribution written back into the CRM), as write-back runs have always read. (The flows' names are the
+ * registry's: src/engine/outbound/flows/registry.ts.)
  */
-export const RUN_MODES: readonly (SyncMode | OutboundFlowName)[] = [...SYNC_MODES, ...OUTBOUND_FLOW_NAMES];
 export type RunMode = SyncMode | OutboundFlowName;
 
 /** Which way a run goes: `sync` reads the source and sends to the service; `outbound` reads the service and writes into the CRM. */
 export const RUN_DIRECTIONS = ['sync', 'outbound'] as const;
 export type RunDirection = (typeof RUN_DIRECTIONS)[number];
 
-/** The direction and flow a run of this mode records. */
+/** The direction and flow a run of this mode records: every mode but a sync's is an outbound flow's name. */
 export function directionOf(mode: RunMode): { direction: RunDirection; flow: OutboundFlowName | null } {
-  return (OUTBOUND_FLOW_NAMES as readonly string[]).includes(mode)
-    ? { direction: 'outbound', flow: mode as OutboundFlowName }
-    : { direction: 'sync', flow: null };
+  return (SYNC_MODES as readonly string[]).includes(mode)
+    ? { direction: 'sync', flow: null }
+    : { direction: 'outbound', flow: mode as OutboundFlowName };
 }
 
 /**

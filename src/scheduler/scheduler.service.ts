@@ -6,7 +6,7 @@ import type { ScheduleControl } from '../application/connections/schedule-contro
 import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
-import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../runs/outbound-flows';
+import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../engine';
 import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 import { scheduledSlot } from '../config/cron-expression';
 import { ScheduledFlow, TickCounts, TickLedger } from './tick-ledger';

@@ -3,8 +3,8 @@ import type { FlowListing } from '../application';
 const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
- * What a flow's block says above its runs, from the registry (src/runs/outbound-flows.ts), so a new flow needs no
- * edit here: its `about` (`backticks` become code) and what each of its counters means; a flow without `about` is
+ * What a flow's block says above its runs, from the flow's description (in its folder under
+ * src/engine/outbound/flows/), so a new flow needs no edit here: its `about` (`backticks` become code) and what each of its counters means; a flow without `about` is
  * introduced by its name and title.
  */
 export function flowAboutHtml({ name, title, about, counters }: FlowListing): string {

@@ -11,7 +11,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var STREAM_KEYS = ['read', 'sent', 'unchanged', 'rejected', 'sent_without_visit'];
   // what the service's add-orders counters mean, in the service's order (the README says what to do about each)
   var COUNTER_HELP = ${JSON.stringify(ADD_ORDERS_COUNTER_MEANINGS)};
-  // each outbound flow's title and counters with what they mean (src/runs/outbound-flows.ts, through the page's #flows)
+  // each outbound flow's title and counters with what they mean (each flow's description, through the page's #flows)
   var FLOWS = JSON.parse(document.getElementById('flows').textContent);
   var state = { list: [], runs: [], lastRunRejected: null, open: null, openCounts: {}, stages: null };
   var selected = null;
@@ -125,7 +125,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   }
 
   // Outbound runs (write-back, lead delivery): a block per flow (id: the flow's name with dashes), shown when the
-  // connection has any; the columns are the flow's counters, their meanings its description's (src/runs/outbound-flows.ts)
+  // connection has any; the columns are the flow's counters, their meanings its description's
   function renderFlowRuns(flow, runs) {
     var id = flow.replace(/_/g, '-'), help = FLOWS[flow].counters, keys = Object.keys(help);
     if (!$(id + '-block')) return;

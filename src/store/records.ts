@@ -51,7 +51,7 @@ export interface RunColumns extends ServiceCounters {
   direction: RunDirection;
   /** an outbound run's flow (`write_back`), else null */
   flow: OutboundFlowName | null;
-  /** an outbound run's counters (the names its flow's description gives: src/runs/outbound-flows.ts), else null */
+  /** an outbound run's counters (the names its flow's description gives), else null */
   flow_counters: Record<string, number> | null;
 }
 

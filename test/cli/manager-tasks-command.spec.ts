@@ -10,7 +10,8 @@ import { removeDir, runCliInProcess, tempDir } from './cli-harness';
 /**
  * `flow manager_tasks <connection> --dry-run` against the amoCRM fixture (its generated deals five days old, every
  * fifth without a visit; the others on the demo visits) and the embedded sandbox: the dry run lists, one line per
- * deal, the task it would make and for whom, in words (not the flow's JSON), and creates nothing.
+ * deal, the task it would make and for whom (the deal's responsible manager as last synced: its CRM id from the
+ * order's manager_id, its name from the service's managers), in words (not the flow's JSON), and creates nothing.
  */
 describe('cli flow manager_tasks --dry-run', () => {
   const DEALS = 10;
@@ -54,12 +55,21 @@ describe('cli flow manager_tasks --dry-run', () => {
     expect(withoutVisit).toHaveLength(2);
     for (const deal of withoutVisit) {
       const at = lines.findIndex((l) => l.startsWith(`deal ${deal} `));
-      expect(lines[at]).toMatch(new RegExp(`^deal ${deal} \\(created \\d{4}-\\d{2}-\\d{2}, no visit\\) → task for its responsible manager: «Ask the client how they found us»$`));
+      // the fixture's generated deals are Анна Петрова's (responsible_user_id 501), a manager the sync sent
+      expect(lines[at]).toMatch(new RegExp(`^deal ${deal} \\(created \\d{4}-\\d{2}-\\d{2}, no visit\\) → task for its responsible manager 501 \\(Анна Петрова\\): «Ask the client how they found us»$`));
       expect(lines[at + 1]).toBe(`    Deal ${deal}: no ad source.`);
     }
     expect(lines.filter((l) => l.startsWith('deal '))).toHaveLength(2);
     expect(lines.at(-1)).toBe('manager tasks: due 2 · created 0 · already_created 0 · rejected 0');
     expect(tasks.creates).toBe(0);
     expect(tasks.tasks).toEqual([]);
+  });
+
+  it('names the manager in the JSON dry run too (as the admin API answers it)', async () => {
+    const dry = await cli('flow', 'manager_tasks', 'crm', '--dry-run', '--json');
+    expect({ code: dry.code, stderr: dry.stderr }).toEqual({ code: 0, stderr: '' });
+    const preview = JSON.parse(dry.stdout) as { tasks: { deal: string; manager: unknown }[] };
+    expect(preview.tasks.map((task) => [task.deal, task.manager]).sort()).toEqual(withoutVisit.map((deal) => [deal, { id: '501', name: 'Анна Петрова' }]).sort());
+    expect(tasks.creates).toBe(0);
   });
 });

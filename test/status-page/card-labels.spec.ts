@@ -1,5 +1,5 @@
 import { STATUS_PAGE_CSS } from '../../src/status-page/status-page.styles';
-import { OUTBOUND_FLOWS } from '../../src/runs/outbound-flows';
+import { OUTBOUND_FLOWS } from '../../src/application/flow-descriptions';
 
 /**
  * At 390 px the tables become cards: a label column (12 px text) beside each value. The flows' counter names must

@@ -1,14 +1,14 @@
-import { describeFlow, OUTBOUND_FLOW_NAMES } from '../../src/runs/outbound-flows';
+import { describeFlow, OUTBOUND_FLOW_NAMES } from '../../src/application/flow-descriptions';
 import { flowBlocksHtml, flowsJson } from '../../src/status-page/flow-blocks.html';
 import { statusPageHtml } from '../../src/status-page/status-page.html';
 
 /**
- * The status page's flow blocks come from the registry (src/runs/outbound-flows.ts, listed by the application's
+ * The status page's flow blocks come from the registry (each flow's description, src/engine/outbound/flows/, listed by the application's
  * FlowRunsService): a block per flow, named by the flow, and the flows' counters for the script; a flow the page has
  * no words for still gets its block. The blocks in a browser: test/status-page/status-page.spec.ts.
  */
 describe('status page: a block per outbound flow', () => {
-  const flows = OUTBOUND_FLOW_NAMES.map((name) => ({ name, ...describeFlow(name) }));
+  const flows = OUTBOUND_FLOW_NAMES.map((name) => describeFlow(name));
 
   it('holds a block per flow of the registry, and the flows for the script', () => {
     const html = statusPageHtml(flows);

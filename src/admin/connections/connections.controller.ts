@@ -20,7 +20,7 @@ import { RunRequest, RunTriggerService } from '../../application/runs/run-trigge
 import { OpenRejectionsQueryDto } from '../dto/open-rejections-query.dto';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
-import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
+import { OUTBOUND_FLOW_NAMES } from '../../application/flow-descriptions';
 
 @AdminController('connections')
 @ApiNotFoundResponse({ description: 'unknown connection' })

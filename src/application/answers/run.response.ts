@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
-  OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, RUN_DIRECTIONS, RUN_MODES, RUN_STATUSES, RUN_TRIGGERS, RunRow, SERVICE_COUNTER_KEYS, ServiceCounters,
-  StreamCounters, WRITE_BACK_COUNTER_MEANINGS, WRITE_BACK_COUNTERS, WriteBackCounters,
+  RUN_DIRECTIONS, RUN_STATUSES, RUN_TRIGGERS, RunRow, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters, SYNC_MODES, WriteBackCounters,
 } from '../../store';
+import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS } from '../flow-descriptions';
 import { ADD_ORDERS_COUNTER_MEANINGS } from '../../tracker/types/orders.types';
 
 /** The service's counters summed over the run's acknowledged batches: a property per add-orders counter (below). */
@@ -15,15 +15,15 @@ for (const key of SERVICE_COUNTER_KEYS) {
 /** A write-back run's counters (mode write_back): a property per counter, with its meaning. */
 export class WriteBackCountersResponse {}
 export interface WriteBackCountersResponse extends WriteBackCounters {}
-for (const key of WRITE_BACK_COUNTERS) {
-  ApiProperty({ type: Number, description: WRITE_BACK_COUNTER_MEANINGS[key] })(WriteBackCountersResponse.prototype, key);
+for (const [key, meaning] of Object.entries(OUTBOUND_FLOWS.write_back.counters)) {
+  ApiProperty({ type: Number, description: meaning })(WriteBackCountersResponse.prototype, key);
 }
 
 export class RunResponse {
   @ApiProperty() id: number;
   @ApiProperty() connection_id: string;
   @ApiProperty({
-    enum: [...RUN_MODES],
+    enum: [...SYNC_MODES, ...OUTBOUND_FLOW_NAMES],
     description:
       'retry: a re-send of the rejected records of an earlier run (POST /api/runs/{id}/rejected/retry); an outbound run\'s mode is its flow (write_back: attribution written back into the CRM)',
   })

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ConnectionsService, SyncService } from '../../engine';
 import type { ConnectionRow, CursorRow } from '../../store';
-import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../../runs/outbound-flows';
+import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../flow-descriptions';
 import { ConnectionState, CursorResponse, FlowStatusResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';

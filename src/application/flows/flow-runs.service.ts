@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { FlowEstimate, InvalidRunOptionsError, RunSummary, RunTrigger, SyncService } from '../../engine';
-import { describeFlow, isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowDescription, OutboundFlowName } from '../../runs/outbound-flows';
+import { describeFlow, isOutboundFlow, OUTBOUND_FLOW_NAMES, OutboundFlowDescription, OutboundFlowName } from '../flow-descriptions';
 import { RunTriggerService } from '../runs/run-trigger.service';
 
-/** One outbound flow as the registry describes it (src/runs/outbound-flows.ts). */
+/** One outbound flow as it describes itself (its folder's description, listed by the registry: src/engine/outbound/flows/). */
 export interface FlowListing extends OutboundFlowDescription {
   name: OutboundFlowName;
 }
@@ -19,7 +19,7 @@ export class FlowRunsService {
 
   /** The flows, in the registry's order. */
   list(): FlowListing[] {
-    return OUTBOUND_FLOW_NAMES.map((name) => ({ name, ...describeFlow(name) }));
+    return OUTBOUND_FLOW_NAMES.map((name) => describeFlow(name));
   }
 
   /** The flow's name checked against the registry (InvalidRunOptionsError naming the flows otherwise). */

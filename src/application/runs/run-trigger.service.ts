@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
 import type { StreamName } from '../../connectors/canonical';
-import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
+import { OUTBOUND_FLOW_NAMES } from '../flow-descriptions';
 
 const RUN_ID_WAIT_MS = 2_000;
 /** A follow-up whose connection runs in another process (its lease) is tried again this often. */

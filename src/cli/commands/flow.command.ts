@@ -1,6 +1,6 @@
 import { FlowRunsService, planLines, RunActivityService, SecretScrubber } from '../../application';
 import type { FlowEstimate, ProgressEvent } from '../../engine';
-import { describeFlow, OutboundFlowName } from '../../runs/outbound-flows';
+import { describeFlow, OutboundFlowName } from '../../application/flow-descriptions';
 import type { CliContext } from '../cli-context';
 import type { CliOutput } from '../output/cli-output';
 import { flowPreviewLines } from '../output/flow-preview.format';

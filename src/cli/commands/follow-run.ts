@@ -6,7 +6,7 @@ import type { CliOutput } from '../output/cli-output';
 import { printJson } from '../output/json-output';
 import { progressReporter } from '../output/progress-reporter';
 import { rejectedLines, streamSummaryLines } from '../output/run-summary.format';
-import { flowCountersLine } from '../../runs/run-vocabulary';
+import { flowCountersLine } from '../../application/flow-descriptions';
 
 export interface StartedRun {
   runId: number;

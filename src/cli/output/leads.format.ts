@@ -1,5 +1,5 @@
 import type { LeadsPreview } from '../../engine';
-import { flowCountersLine } from '../../runs/outbound-flows';
+import { flowCountersLine } from '../../application/flow-descriptions';
 
 /**
  * A lead-delivery dry run, one block per lead:

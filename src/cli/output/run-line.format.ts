@@ -1,5 +1,5 @@
 import type { RunResponse } from '../../application';
-import { flowCountersLine, isOutboundFlow } from '../../runs/run-vocabulary';
+import { flowCountersLine, isOutboundFlow } from '../../application/flow-descriptions';
 import { writeBackLine } from './write-back.format';
 
 const SEP = ' · ';

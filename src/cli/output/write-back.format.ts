@@ -1,5 +1,5 @@
 import type { WriteBackCounters } from '../../runs/run-vocabulary';
-import { flowCountersLine } from '../../runs/run-vocabulary';
+import { flowCountersLine } from '../../application/flow-descriptions';
 import type { WriteBackPreview } from '../../engine';
 
 const SEP = ' · ';

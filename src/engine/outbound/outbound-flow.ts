@@ -16,7 +16,7 @@ import type { EngineLogger } from '../engine-logger';
  * - `Write`: what one item asks of the CRM (write-back: a DealWrite), handed to the connector's write capability.
  */
 export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
-  /** the flow's name: its run's `flow` (and `mode`); its counters are described in src/runs/outbound-flows.ts */
+  /** the flow's name: its run's `flow` (and `mode`); its counters are described beside it (`<flow>.description.ts`) */
   readonly name: OutboundFlowName;
   /**
    * its state: the record_state stream that holds the fingerprint of what was last written per item (and its
@@ -59,8 +59,8 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   writtenCounter?(outcome: Extract<WriteOutcome, { status: 'written' }>): string;
   /** The rejected record of an item the CRM refused. */
   refusal(outcome: Extract<WriteOutcome, { status: 'rejected' }>): { field: string; reason: string };
-  /** The dry run's answer: what would be written where. */
-  preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview;
+  /** The dry run's answer: what would be written where (it may read more to say so: manager tasks name the managers). */
+  preview(planned: PlannedWrite<Write>[], pass: FlowPass<Plan>): Preview | Promise<Preview>;
   /**
    * What a pass would cost the service, in requests and in time at its limits, before it is spent (the CLI shows
    * it and asks before a costly pass). A flow whose reads cost little has none.

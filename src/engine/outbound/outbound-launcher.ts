@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionConfig } from '../../config/config.schema';
-import { OutboundFlowName, zeroFlowCounters } from '../../runs/outbound-flows';
+import type { OutboundFlowName } from '../../runs/outbound-flows';
 import { OutboundStore } from '../../store/repositories/outbound.store';
 import { TrackerClient } from '../../tracker/tracker-client';
 import { ConnectionLookup } from '../connection/connection-lookup';
@@ -12,7 +12,7 @@ import { RunProgress } from '../run/run-progress';
 import type { FlowEstimate, FlowPass, FlowPlan, OutboundFlow } from './outbound-flow';
 import { outboundProgress } from './outbound-progress';
 import { OutboundRunner } from './outbound-runner';
-import { OUTBOUND_FLOW_IMPLEMENTATIONS } from './flows';
+import { OUTBOUND_FLOW_IMPLEMENTATIONS, zeroFlowCounters } from './flows/registry';
 
 /** Outbound runs and dry runs of a connection, put together from the flow, its connector, the tracker client and the store. */
 @Injectable()

@@ -1,6 +1,5 @@
 import type { StreamName } from '../../connectors/canonical';
 import type { RunRow } from '../../store/records';
-import { OUTBOUND_FLOWS } from '../../runs/outbound-flows';
 import type { RejectedRecord } from '../../runs/run-vocabulary';
 import { RunSummary, SERVICE_COUNTER_KEYS, ServiceCounters, StreamCounters } from '../engine-types';
 
@@ -24,20 +23,4 @@ export function summaryFromRun(run: RunRow, rejected: { total: number; first: Re
     ...(run.flow_counters ? { flowCounters: run.flow_counters } : {}),
     ...(run.write_back ? { writeBack: { ...run.write_back } } : {}),
   };
-}
-
-/** `run 12 demo-sheet succeeded: deals read 1000 · sent 990 · unchanged 0 · rejected 10 · skipped_by_status 0 · ...` */
-export function summaryLine(summary: RunSummary): string {
-  const active = Object.entries(summary.streams).filter(([, c]) => c && (c.read || c.sent || c.rejected));
-  const streams = active.map(
-    ([name, c]) => `${name} read ${c!.read} · sent ${c!.sent} · unchanged ${c!.unchanged} · rejected ${c!.rejected}`,
-  );
-  const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
-  const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;
-  if (summary.flow) {
-    const counters = Object.entries(summary.flowCounters ?? {}).map(([k, v]) => `${k} ${v}`);
-    return `${head}: ${OUTBOUND_FLOWS[summary.flow].title} ${counters.join(' · ') || 'nothing done'}${summary.error ? ` — ${summary.error}` : ''}`;
-  }
-  const body = [streams.join(' | ') || 'nothing read', ...counters].join(' · ');
-  return `${head}: ${body}${summary.error ? ` — ${summary.error}` : ''}`;
 }

@@ -54,7 +54,7 @@ export class RunEntity implements RunRow {
   @Column({ type: 'varchar', length: 40, nullable: true })
   flow: OutboundFlowName | null;
 
-  /** an outbound run's counters (the names its flow's description gives: src/runs/outbound-flows.ts), else null */
+  /** an outbound run's counters (the names its flow's description gives), else null */
   @Column({ type: 'simple-json', nullable: true })
   flow_counters: Record<string, number> | null;
 

@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner, TableColumn } from 'typeorm';
 
 /**
  * Outbound runs as a direction: each run records its direction (`sync` | `outbound`), its outbound flow's name
- * and that flow's counters (`flow_counters`, JSON, the names its description in src/runs/outbound-flows.ts gives).
+ * and that flow's counters (`flow_counters`, JSON, the names its flow's description gives).
  * Existing write-back runs (mode write_back, counters in `write_back`) become outbound runs of flow `write_back`
  * with the same counters, so they read as before. The old `write_back` column stays (no longer written), so an
  * older daemon on the same store still reads what it wrote. Table API and plain SQL: SQLite and PostgreSQL.

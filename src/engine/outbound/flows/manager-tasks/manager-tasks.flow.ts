@@ -15,7 +15,13 @@ const ACTIONS = { required: ['find_tasks', 'create_task'], optional: ['deal_owne
 export interface ManagerTasksPreview {
   connectionId: string;
   counters: Record<string, number>;
-  tasks: { deal: string; created: string; title: string; text: string }[];
+  tasks: { deal: string; created: string; title: string; text: string; manager: TaskManager | null }[];
+}
+
+/** The deal's responsible manager as last synced: its CRM id, and its name when the service has the manager. */
+export interface TaskManager {
+  id: string;
+  name: string | null;
 }
 
 type TasksPass = FlowPass<ManagerTasksPlan> & { actions?: CrmActions };
@@ -61,7 +67,7 @@ export const managerTasksFlow: OutboundFlow<ManagerTasksPlan, Order, TaskWrite, 
     const ours = await pass.store.known(pass.connectionId, 'deals', old.map((order) => order.id));
     const due = old.filter((order) => ours.has(order.id));
     pass.counters.due += due.length;
-    return due.map((order) => ({ id: order.id, write: { deal: order.id, created: formatPlainDate(new Date(createdAt(order))) }, fingerprint: MADE }));
+    return due.map((order) => ({ id: order.id, write: taskWrite(order), fingerprint: MADE }));
   },
 
   async *write(writes: TaskWrite[], pass: TasksPass, context: WriteContext): AsyncGenerator<WriteOutcome[]> {
@@ -85,14 +91,40 @@ export const managerTasksFlow: OutboundFlow<ManagerTasksPlan, Order, TaskWrite, 
     return { field: outcome.field ?? KEY, reason: `deal ${outcome.id}: the task: ${outcome.reason}` };
   },
 
-  preview(planned, pass): ManagerTasksPreview {
+  /** What would be made, and for whom: the deals' managers as last synced, named from the service's managers. */
+  async preview(planned, pass): Promise<ManagerTasksPreview> {
+    const names = await managerNames(planned.flatMap(({ write }) => (write.manager ? [write.manager] : [])), pass);
     const tasks = planned.map(({ write }) => {
       const vars = variables(write, pass);
-      return { deal: write.deal, created: write.created, title: vars.title, text: vars.text };
+      const manager = write.manager ? { id: write.manager, name: names.get(write.manager) ?? null } : null;
+      return { deal: write.deal, created: write.created, title: vars.title, text: vars.text, manager };
     });
     return { connectionId: pass.connectionId, counters: pass.counters, tasks };
   },
 };
+
+function taskWrite(order: Order): TaskWrite {
+  const write: TaskWrite = { deal: order.id, created: formatPlainDate(new Date(createdAt(order))) };
+  const manager = order.custom_fields?.manager_id;
+  if (manager !== undefined && manager !== null && String(manager).trim() !== '') write.manager = String(manager).trim();
+  return write;
+}
+
+/**
+ * The names of these managers (CRM ids), from the service's managers (one request, only when there are some to
+ * name): the managers stream of the connection's syncs sent them. A dry run whose names cannot be read still
+ * answers, naming the managers by id.
+ */
+async function managerNames(ids: string[], pass: TasksPass): Promise<Map<string, string>> {
+  if (!ids.length) return new Map();
+  try {
+    const { data } = await pass.tracker.managers.list();
+    return new Map((data ?? []).map((manager) => [String(manager.id), manager.name]));
+  } catch (error) {
+    pass.logger.warn(`connection ${pass.connectionId}: the service's managers could not be read (${(error as Error).message}): the dry run names managers by id only`);
+    return new Map();
+  }
+}
 
 function openActions(pass: TasksPass, context: WriteContext): CrmActions {
   if (pass.actions) return pass.actions;

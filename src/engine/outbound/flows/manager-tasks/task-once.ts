@@ -10,6 +10,11 @@ export interface TaskWrite {
   deal: string;
   /** the deal's day of creation (YYYY-MM-DD) */
   created: string;
+  /**
+   * the deal's responsible manager as last synced (the CRM id its order carries as `manager_id`), when it has one:
+   * the dry run names it; the task itself goes to the manager the CRM names when it is made (deal_owner)
+   */
+  manager?: string;
 }
 
 export interface TaskVariables {
