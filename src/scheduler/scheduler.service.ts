@@ -169,8 +169,9 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
     for (const connection of this.config.connections) {
       if (!enabled.get(connection.id)) continue;
-      const last = await this.runs.latestOf(connection.id);
-      const interrupted = last?.status === 'interrupted' && last.mode !== 'write_back';
+      // the last *sync*: outbound runs after it neither hide it nor, interrupted themselves, start one
+      const last = await this.runs.latestOf(connection.id, { direction: 'sync' });
+      const interrupted = last?.status === 'interrupted';
       if (interrupted) this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; resuming from its checkpoint`);
       if (connection.run_on_start || interrupted) await this.startRun(connection.id, 'startup');
     }
