@@ -15,11 +15,9 @@ export class RejectionRetry {
   async idsOf(runId: number): Promise<{ connectionId: string; onlyIds: Map<StreamName, Set<string>> }> {
     const run = await this.runs.get(runId);
     if (!run) throw new UnknownRunError(runId);
-    if (run.mode === 'write_back') {
-      throw new InvalidRunOptionsError(`run ${runId} is a write-back: the deals the CRM refused are written again by the next write-back pass (POST /api/connections/${run.connection_id}/write-back)`);
-    }
     if (run.direction === 'outbound') {
-      throw new InvalidRunOptionsError(`run ${runId} is an outbound run (${run.flow}): what the CRM refused is written again by the flow's next pass`);
+      const pass = run.flow === 'write_back' ? 'write-back pass' : `${run.flow} pass`;
+      throw new InvalidRunOptionsError(`run ${runId} is a ${run.flow === 'write_back' ? 'write-back' : `${run.flow} run`}: what the CRM refused is written again by the next ${pass} (POST /api/connections/${run.connection_id}/flows/${run.flow})`);
     }
     const onlyIds = new Map<StreamName, Set<string>>();
     for (const row of await this.rejected.unresolvedOf(runId)) {

@@ -29,6 +29,6 @@ describe('retrying the rejected records of a write-back run', () => {
     });
     const retry = new RejectionRetry(stores.runs, stores.rejected).idsOf(run.id);
     await expect(retry).rejects.toBeInstanceOf(InvalidRunOptionsError);
-    await expect(retry).rejects.toThrow(`run ${run.id} is a write-back: the deals the CRM refused are written again by the next write-back pass`);
+    await expect(retry).rejects.toThrow(`run ${run.id} is a write-back: what the CRM refused is written again by the next write-back pass`);
   });
 });
