@@ -127,7 +127,9 @@ export class ProjectClients {
  */
 export function clientOptionsOf(target: ProjectTarget, defaults: TrackerClientOptions): TrackerClientOptions {
   if (target.name === DEFAULT_PROJECT) return defaults;
-  const common = { timeoutMs: defaults.timeoutMs, retries: defaults.retries, retryBaseMs: defaults.retryBaseMs, rateLimit: target.rateLimit };
+  const common = {
+    timeoutMs: defaults.timeoutMs, retries: defaults.retries, retryBaseMs: defaults.retryBaseMs, rateLimit: target.rateLimit, configKey: `projects.${target.name}`,
+  };
   if (!target.baseUrl) return { ...common, baseUrl: defaults.baseUrl, apiKey: defaults.apiKey, project: target.project };
   return { ...common, baseUrl: target.baseUrl, apiKey: target.apiKey ?? '', project: target.project };
 }

@@ -100,6 +100,26 @@ describe('ProjectClients', () => {
       expect(() => made.client('acne')).toThrow(UnknownProjectError);
     });
 
+    it('names the project\'s block when the service refuses its key or its number', async () => {
+      const refusing = createServer((req, res) => {
+        const key = req.headers['api-key'];
+        res.writeHead(key === 'good-key-1234' ? 403 : 401, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ status: 'error', error: key === 'good-key-1234' ? 'access_denied' : 'authentication_failed', description: 'no' }));
+      });
+      await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api/v1`;
+      try {
+        const made = make({
+          tracker: { base_url: service.url, api_key: 'agency-key-0001', project: '100' },
+          projects: { acme: { project: '12345', base_url: url, api_key: 'stale-key-9876' }, beta: { project: '777', base_url: url, api_key: 'good-key-1234' } },
+        });
+        await expect(made.client('acme').orders.listStatuses()).rejects.toThrow(/^the service refused the Api-key \(projects\.acme\.api_key, default tracker\.api_key\)/);
+        await expect(made.client('beta').orders.listStatuses()).rejects.toThrow(/^the service refused project 777 for this Api-key \(projects\.beta\.project\)/);
+      } finally {
+        await new Promise((resolve) => refusing.close(resolve));
+      }
+    });
+
     it('makes a project\'s client and budget on first use, each budget under its own project\'s scope', () => {
       const names = Array.from({ length: 100 }, (_, i) => `client-${i}`);
       const made = make({
