@@ -16,8 +16,9 @@ import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
 import { RequestBudgetStore } from './store/repositories/request-budget.store';
-import { budgetScope, SharedRequestBudget } from './budget/shared-request-budget';
-import { DEFAULT_RATE_LIMIT } from './tracker/http/rate-limits';
+import { SharedRequestBudget } from './budget/shared-request-budget';
+import { DEFAULT_PROJECT } from './config/project-targets';
+import { ProjectClients } from './projects/project-clients';
 import { TrackerClient } from './tracker/tracker-client';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -51,9 +52,10 @@ export class AppModule {
 }
 
 /**
- * The pre-loaded connector registry and the typed client, reporting its requests to the metrics. The client draws
- * from the project's budget kept in the store, shared with every daemon and CLI process of that store
- * (null when `tracker.rate_limit` is off).
+ * The pre-loaded connector registry and the typed clients, one per project (ProjectClients), reporting their
+ * requests to the metrics. Each client draws from its project's budget kept in the store, shared with every daemon
+ * and CLI process of that store (none when the project's rate_limit is off). `TrackerClient` and
+ * `SharedRequestBudget` stay injectable as the `tracker:` project's (the default project's).
  */
 @Global()
 @Module({})
@@ -64,30 +66,25 @@ class SharedServicesModule {
       providers: [
         { provide: ConnectorRegistry, useValue: boot.registry },
         {
-          provide: SharedRequestBudget,
+          provide: ProjectClients,
           inject: [RequestBudgetStore, MetricsService],
           useFactory: (store: RequestBudgetStore, metrics: MetricsService) => {
-            const setting = boot.tracker.rateLimit ?? DEFAULT_RATE_LIMIT;
-            if (setting === 'off') return null;
-            const budget = new SharedRequestBudget(store, budgetScope(boot.tracker.baseUrl, boot.tracker.project), setting);
-            metrics.watchBudget(() => budget.stats());
-            return budget;
+            const clients = new ProjectClients({
+              config: boot.config,
+              defaults: boot.tracker,
+              budgetStore: store,
+              logger: { warn: (m) => boot.logger.warn(m), debug: (m) => boot.logger.debug(m) },
+              onRequest: (event, project) => metrics.observeRequest({ ...event, project }),
+            });
+            metrics.watchBudgets(() => clients.budgets().map(({ project, budget }) => ({ project, ...budget.stats() })));
+            return clients;
           },
         },
-        {
-          provide: TrackerClient,
-          inject: [MetricsService, SharedRequestBudget],
-          useFactory: (metrics: MetricsService, budget: SharedRequestBudget | null) =>
-            new TrackerClient({
-              ...boot.tracker,
-              budget: budget ?? undefined,
-              logger: { warn: (m) => boot.logger.warn(m), debug: (m) => boot.logger.debug(m) },
-              onRequest: (event) => metrics.observeRequest(event),
-            }),
-        },
+        { provide: SharedRequestBudget, inject: [ProjectClients], useFactory: (clients: ProjectClients) => clients.budget(DEFAULT_PROJECT) },
+        { provide: TrackerClient, inject: [ProjectClients], useFactory: (clients: ProjectClients) => clients.client(DEFAULT_PROJECT) },
         { provide: ALERTS_OPTIONS, useValue: alertsOptions(boot) },
       ],
-      exports: [ConnectorRegistry, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
+      exports: [ConnectorRegistry, ProjectClients, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
     };
   }
 }

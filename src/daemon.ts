@@ -11,7 +11,7 @@ import { SyncService } from './engine';
 import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-exception.filter';
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
-import { SharedRequestBudget } from './budget/shared-request-budget';
+import { ProjectClients } from './projects/project-clients';
 import { mountWebhookBody } from './webhooks/webhook-body';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
@@ -79,8 +79,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       return app.get(ConfigReloadService).reload();
     },
     async stop() {
-      // batches waiting for the shared request budget are not in flight: they must not hold the shutdown
-      app.get(SharedRequestBudget, { strict: false })?.stop();
+      // batches waiting for a project's shared request budget are not in flight: they must not hold the shutdown
+      app.get(ProjectClients, { strict: false })?.stop();
       await app.get(SyncService).shutdown(8_000);
       await app.close();
     },

@@ -1,6 +1,7 @@
 import type { EventEmitter } from 'events';
 import { AlertConfig, AlertEvent, durationMs } from '../config/alert-config';
 import type { ConnectionConfig } from '../config/config.schema';
+import { projectNameOf } from '../config/project-targets';
 import type { RunSummary } from '../engine';
 import type { AlertKey } from '../store/repositories/alert.store';
 import type { StoreRepositories } from '../store/store-repositories';
@@ -136,8 +137,12 @@ export class AlertEvaluator {
     return this.alerts.filter((alert) => this.watches(alert, connectionId));
   }
 
+  /** The alert's `connections` name the connection, and its `projects` (when given) the connection's project. */
   private watches(alert: AlertConfig, connectionId: string): boolean {
-    return alert.connections.some((id) => id === '*' || id.toLowerCase() === connectionId.toLowerCase());
+    if (!alert.connections.some((id) => id === '*' || id.toLowerCase() === connectionId.toLowerCase())) return false;
+    if (!alert.projects) return true;
+    const connection = this.connections.find((c) => c.id === connectionId);
+    return !!connection && alert.projects.includes(projectNameOf(connection));
   }
 
   private key(alert: AlertConfig, connectionId: string, event: string): AlertKey {

@@ -31,7 +31,7 @@ const SERVICES = [
 
 /**
  * The application layer: what the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
- * TrackerSyncConfig, the store, ConnectorRegistry and TrackerClient (what EngineModule needs), and the scheduler
+ * TrackerSyncConfig, the store, ConnectorRegistry and ProjectClients (what EngineModule needs), and the scheduler
  * (SchedulerModule, global: its `SCHEDULE_CONTROL`), which the application does not import.
  */
 @Module({ imports: [EngineModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })

@@ -6,6 +6,7 @@ import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToLowerCase, ToNumber, ToText } from './config-transforms';
+import { DEFAULT_PROJECT } from './project-targets';
 import { isMapping, Matches, NumberRange, OneOf, Text, TextList, UrlWithProtocol } from './config-validators';
 
 export const ALERT_TYPES = ['webhook', 'slack', 'telegram', 'email'] as const;
@@ -71,6 +72,12 @@ export class AlertConfig {
   @Transform(({ value }) => toList(value)) @TextList()
   connections: string[] = ['*'];
 
+  @Doc('The projects it watches, by name (`default` = the tracker: project): only their connections (with `connections`, both must match); absent = every project.', {
+    type: 'list of strings',
+  })
+  @IsOptional() @Transform(({ value }) => toList(value)) @TextList()
+  projects?: string[];
+
   @Doc('The events it reports.', { type: 'list of events' })
   @Transform(({ value }) => toList(value)) @TextList()
   events: AlertEvent[] = [...ALERT_EVENTS];
@@ -100,8 +107,8 @@ export class AlertConfig {
   repeat = '24h';
 }
 
-/** What each type needs, unknown events and connections, duplicate ids: each named by its path. */
-export function alertProblems(alerts: unknown, connectionIds: readonly string[]): string[] {
+/** What each type needs, unknown events, connections and projects, duplicate ids: each named by its path. */
+export function alertProblems(alerts: unknown, connectionIds: readonly string[], projectNames: readonly string[] = [DEFAULT_PROJECT]): string[] {
   if (!Array.isArray(alerts)) return [];
   const problems: string[] = [];
   const firstIndex = new Map<string, number>();
@@ -144,6 +151,13 @@ export function alertProblems(alerts: unknown, connectionIds: readonly string[])
       a.connections.forEach((id, i) => {
         if (typeof id === 'string' && id !== '*' && !known.has(id.toLowerCase())) {
           problems.push(`${path}.connections[${i}]: ${JSON.stringify(id)} is not the id of a connection (or "*" for all)`);
+        }
+      });
+    }
+    if (Array.isArray(a.projects)) {
+      a.projects.forEach((name, i) => {
+        if (typeof name === 'string' && !projectNames.includes(name)) {
+          problems.push(`${path}.projects[${i}]: ${JSON.stringify(name)} is not a project (one of ${projectNames.map((n) => JSON.stringify(n)).join(', ')})`);
         }
       });
     }

@@ -3,6 +3,7 @@ import { alertProblems } from './alert-config';
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
 import { projectProblems } from './project-rules';
+import { DEFAULT_PROJECT } from './project-targets';
 
 /**
  * Validates one connection's free-form `settings` for its connector (provided by the connector
@@ -15,7 +16,7 @@ export function crossFieldProblems(config: TrackerSyncConfig): string[] {
   const connectionIds = Array.isArray(config.connections) ? config.connections.map((c) => (isMapping(c) ? String(c.id) : '')) : [];
   return [
     ...duplicateConnectionIds(config), ...realServiceCredentials(config), ...registeredStatusesUnmapped(config), ...projectProblems(config), ...clusterStore(config),
-    ...alertProblems(config.alerts, connectionIds),
+    ...alertProblems(config.alerts, connectionIds, [DEFAULT_PROJECT, ...(isMapping(config.projects) ? Object.keys(config.projects) : [])]),
   ];
 }
 

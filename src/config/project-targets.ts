@@ -19,6 +19,11 @@ export interface ProjectTarget {
   rateLimit: RateLimitConfig | 'off';
 }
 
+/** Whether the config names projects beyond `tracker:` (then logs and metrics name each run's project). */
+export function hasNamedProjects(config: Pick<TrackerSyncConfig, 'projects'>): boolean {
+  return Object.keys(config.projects ?? {}).length > 0;
+}
+
 /** The project a connection feeds. */
 export function projectNameOf(connection: Pick<ConnectionConfig, 'project'>): string {
   return connection.project ?? DEFAULT_PROJECT;

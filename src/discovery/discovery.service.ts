@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { join } from 'node:path';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
-import { TrackerSyncConfig } from '../config';
+import { ConnectionConfig, TrackerSyncConfig } from '../config';
 import type { ReadContext, SourceCatalog, StageMapping } from '../connectors/connector-definition';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { UnknownConnectionError } from '../engine';
 import { ConnectorSecretStore } from '../store/repositories/connector-secret.store';
-import { TrackerClient } from '../tracker/tracker-client';
+import { ProjectClients } from '../projects/project-clients';
 import { ProjectStatuses, projectStatuses } from './project-statuses';
 import { propose, Proposal } from './proposal';
 
@@ -41,7 +41,7 @@ export class DiscoveryService {
   constructor(
     private readonly config: TrackerSyncConfig,
     private readonly registry: ConnectorRegistry,
-    private readonly tracker: TrackerClient,
+    private readonly clients: ProjectClients,
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
   ) {}
@@ -49,7 +49,7 @@ export class DiscoveryService {
   async discover(connectionId: string): Promise<DiscoverResult> {
     const { connection, settings } = this.connection(connectionId);
     const catalog = await this.readCatalog(connectionId, true);
-    const statuses = projectStatuses(await this.listedStatuses());
+    const statuses = projectStatuses(await this.listedStatuses(connection));
     return this.scrubber.scrub({
       connection_id: connectionId,
       connector: connection.connector,
@@ -117,10 +117,10 @@ export class DiscoveryService {
     };
   }
 
-  /** The project's status list; null when the service offers none (the defaults are then proposed). */
-  private async listedStatuses() {
+  /** The status list of the connection's project; null when the service offers none (the defaults are then proposed). */
+  private async listedStatuses(connection: ConnectionConfig) {
     try {
-      return await this.tracker.orders.listStatuses();
+      return await this.clients.forConnection(connection).orders.listStatuses();
     } catch {
       return null;
     }

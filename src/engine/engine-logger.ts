@@ -15,9 +15,9 @@ export function defaultEngineLogger(): EngineLogger {
   return { log: (m) => nest.log(m), warn: (m) => nest.warn(m), error: (m) => nest.error(m), debug: (m) => nest.debug(m) };
 }
 
-/** Every line of a run names its connection and run. */
-export function runScopedLogger(root: EngineLogger, connectionId: string, runId: number | null): Required<EngineLogger> {
-  const prefix = runId == null ? `[${connectionId}] ` : `[${connectionId} run ${runId}] `;
+/** Every line of a run names its connection and run, and its project where the config names projects. */
+export function runScopedLogger(root: EngineLogger, connectionId: string, runId: number | null, project?: string): Required<EngineLogger> {
+  const prefix = `[${connectionId}${runId == null ? '' : ` run ${runId}`}${project ? ` project=${project}` : ''}] `;
   return {
     log: (m) => root.log(prefix + m),
     warn: (m) => root.warn(prefix + m),

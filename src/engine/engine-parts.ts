@@ -3,6 +3,7 @@ import { OPTIONAL_DEPS_METADATA, PARAMTYPES_METADATA, SELF_DECLARED_DEPS_METADAT
 import { TrackerSyncConfig } from '../config/config.schema';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { repositoriesByClass, StoreDataSource, StoreRepositories } from '../store/store-repositories';
+import { ProjectClients } from '../projects/project-clients';
 import { TrackerClient } from '../tracker/tracker-client';
 import { ConnectionLookup } from './connection/connection-lookup';
 import { ConnectionPreview } from './connection/connection-preview';
@@ -27,7 +28,8 @@ export const ENGINE_PROVIDERS = [SyncService, ConnectionsService, ...ENGINE_PART
 export interface EngineInputs {
   /** the store: its DataSource, or its repositories (to share them, e.g. with a HeartbeatService) */
   store: StoreDataSource | StoreRepositories;
-  tracker: TrackerClient;
+  /** the projects' clients; one client alone answers for every project */
+  tracker: TrackerClient | ProjectClients;
   connectors: ConnectorRegistry;
   config: TrackerSyncConfig;
   logger?: EngineLogger;
@@ -37,13 +39,14 @@ export interface EngineInputs {
 /**
  * The engine outside Nest (the CLI's tests, benches, child processes): the parts of ENGINE_PROVIDERS built from
  * their constructors' own injection metadata, as Nest builds them for EngineModule, from what the app would
- * provide (the store's repositories, the tracker client, the connectors, the config, ENGINE_LOGGER and
+ * provide (the store's repositories, the projects' tracker clients, the connectors, the config, ENGINE_LOGGER and
  * ENGINE_OPTIONS). One wiring: a part's new dependency needs no change here.
  */
 export function createEngine(inputs: EngineInputs): { sync: SyncService; connections: ConnectionsService; stores: StoreRepositories } {
   const stores = inputs.store instanceof StoreRepositories ? inputs.store : new StoreRepositories(inputs.store);
   const provided = repositoriesByClass(stores) as Map<unknown, unknown>;
-  provided.set(TrackerClient, inputs.tracker);
+  const clients = inputs.tracker instanceof ProjectClients ? inputs.tracker : ProjectClients.single(inputs.tracker);
+  provided.set(ProjectClients, clients);
   provided.set(ConnectorRegistry, inputs.connectors);
   provided.set(TrackerSyncConfig, inputs.config);
   if (inputs.logger) provided.set(ENGINE_LOGGER, inputs.logger);
@@ -55,7 +58,7 @@ export function createEngine(inputs: EngineInputs): { sync: SyncService; connect
 /** A SyncService outside Nest (the arguments of its former constructor). */
 export function createSyncService(
   store: StoreDataSource | StoreRepositories,
-  tracker: TrackerClient,
+  tracker: TrackerClient | ProjectClients,
   connectors: ConnectorRegistry,
   config: TrackerSyncConfig,
   logger?: EngineLogger,

@@ -192,7 +192,7 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   private async runToEnd(connection: ConnectionConfig, run: LaunchedRun, slot: ActiveRun): Promise<RunSummary> {
-    const logger = runScopedLogger(this.logger, connection.id, run.runId);
+    const logger = runScopedLogger(this.logger, connection.id, run.runId, this.lookup.projectLabel(connection));
     const stopRenewing = this.leases.keepRenewed(connection.id, logger, () => {
       slot.leaseLost = true;
       slot.abort.abort();

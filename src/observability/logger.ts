@@ -46,8 +46,8 @@ export function createLogger(options: LogOptions = {}, destination: LogDestinati
     colorize: destination.isTTY === true,
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss',
-    // connection and run are already in the message's "[demo-sheet run 3]" prefix
-    ignore: 'pid,hostname,context,req,reqId,res,responseTime,connection,run',
+    // connection, run and project are already in the message's "[demo-sheet run 3]" prefix
+    ignore: 'pid,hostname,context,req,reqId,res,responseTime,connection,run,project',
     messageFormat: '{if context}[{context}] {end}{msg}',
   });
   // formatted in the caller's tick: no worker thread, no stream buffering between lines

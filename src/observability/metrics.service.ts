@@ -1,5 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { TrackerSyncConfig } from '../config/config.schema';
+import { DEFAULT_PROJECT, projectNameOf } from '../config/project-targets';
 import { counterNamesOf, isOutboundFlow, OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../engine';
 
 /** What the metrics need of a finished run (structurally the engine's RunSummary). */
@@ -22,10 +24,14 @@ export interface RequestOutcome {
   status: number | 'network';
   durationMs: number;
   retry: boolean;
+  /** the project whose client sent it */
+  project?: string;
 }
 
 /** What the shared request budget tells of itself (structurally the store's RequestBudgetStats). */
 export interface BudgetOutcome {
+  /** the project whose budget it is (absent: the `tracker:` project) */
+  project?: string;
   waiting: number;
   waitSecondsTotal: number;
   remaining: { hour: number; second: number };
@@ -40,45 +46,45 @@ export class MetricsService {
   private readonly runs = new Counter({
     name: 'tracker_sync_runs_total',
     help: 'Finished runs by connection and status',
-    labelNames: ['connection', 'status'],
+    labelNames: ['project', 'connection', 'status'],
     registers: [this.registry],
   });
   private readonly records = new Counter({
     name: 'tracker_sync_records_total',
     help: 'Records by connection, stream and outcome (read, sent, unchanged, rejected, sent_without_visit, uncertain)',
-    labelNames: ['connection', 'stream', 'outcome'],
+    labelNames: ['project', 'connection', 'stream', 'outcome'],
     registers: [this.registry],
   });
   /** per outbound flow, its items by connection and outcome (a counter of its description each): the flow's metric */
   private readonly flowItems = Object.fromEntries(
     OUTBOUND_FLOW_NAMES.map((flow) => [
       flow,
-      new Counter({ ...OUTBOUND_FLOWS[flow].metric, labelNames: ['connection', 'outcome'], registers: [this.registry] }),
+      new Counter({ ...OUTBOUND_FLOWS[flow].metric, labelNames: ['project', 'connection', 'outcome'], registers: [this.registry] }),
     ]),
-  ) as Record<OutboundFlowName, Counter<'connection' | 'outcome'>>;
+  ) as Record<OutboundFlowName, Counter<'project' | 'connection' | 'outcome'>>;
   private readonly serviceCounters = new Counter({
     name: 'tracker_sync_service_counter_total',
     help: "The service's add-orders counters (uploaded, saved, skipped_*) summed by connection",
-    labelNames: ['connection', 'counter'],
+    labelNames: ['project', 'connection', 'counter'],
     registers: [this.registry],
   });
   private readonly latency = new Histogram({
     name: 'tracker_sync_request_duration_seconds',
     help: 'Latency of requests to the service by operation',
-    labelNames: ['operation'],
+    labelNames: ['project', 'operation'],
     buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
     registers: [this.registry],
   });
   private readonly retries = new Counter({
     name: 'tracker_sync_request_retries_total',
     help: 'Requests to the service that were retried, by operation',
-    labelNames: ['operation'],
+    labelNames: ['project', 'operation'],
     registers: [this.registry],
   });
   private readonly throttled = new Counter({
     name: 'tracker_sync_rate_limited_total',
     help: 'Answers 429 (Too Many Requests) from the service, by operation',
-    labelNames: ['operation'],
+    labelNames: ['project', 'operation'],
     registers: [this.registry],
   });
 
@@ -97,90 +103,95 @@ export class MetricsService {
   private readonly scheduleTicks = new Counter({
     name: 'tracker_sync_schedule_ticks_total',
     help: 'Scheduled ticks by connection, flow (sync or an outbound flow) and outcome: started, queued (behind the run going), skipped (a run of the flow was already waiting), taken (another daemon ran it)',
-    labelNames: ['connection', 'flow', 'outcome'],
+    labelNames: ['project', 'connection', 'flow', 'outcome'],
     registers: [this.registry],
   });
   private readonly scheduleWait = new Histogram({
     name: 'tracker_sync_schedule_wait_seconds',
     help: 'How long a scheduled tick waited for its run to start, by connection and flow',
-    labelNames: ['connection', 'flow'],
+    labelNames: ['project', 'connection', 'flow'],
     buckets: [1, 5, 15, 30, 60, 120, 300, 900],
     registers: [this.registry],
   });
 
-  /** the shared request budget (tracker.rate_limit), read at each scrape; absent when rate_limit is off */
-  private budget: (() => BudgetOutcome) | null = null;
+  /** the projects' request budgets (rate_limit of each), read at each scrape; none when every rate_limit is off */
+  private budgets: () => BudgetOutcome[] = () => [];
   private readonly budgetRemaining = new Gauge({
     name: 'tracker_sync_budget_remaining',
     help: "Requests left in the project's shared budget as this daemon last saw it: window hour (sliding hour) or second (send times free in the coming second)",
-    labelNames: ['window'],
+    labelNames: ['project', 'window'],
     registers: [this.registry],
     collect: () => {
-      const stats = this.budget?.();
-      if (stats) for (const window of ['hour', 'second'] as const) this.budgetRemaining.set({ window }, stats.remaining[window]);
+      for (const stats of this.budgets()) {
+        for (const window of ['hour', 'second'] as const) this.budgetRemaining.set({ ...this.projectLabel(stats.project), window }, stats.remaining[window]);
+      }
     },
   });
   private readonly budgetWait = new Counter({
     name: 'tracker_sync_budget_wait_seconds_total',
     help: "Time this daemon's requests spent waiting for the project's shared budget (summed over requests)",
+    labelNames: ['project'],
     registers: [this.registry],
     collect: () => {
-      const stats = this.budget?.();
-      if (!stats) return;
+      const all = this.budgets();
+      if (all.length === 0) return;
       this.budgetWait.reset();
-      this.budgetWait.inc(stats.waitSecondsTotal);
+      for (const stats of all) this.budgetWait.inc(this.projectLabel(stats.project), stats.waitSecondsTotal);
     },
   });
   private readonly budgetWaiting = new Gauge({
     name: 'tracker_sync_budget_waiting_requests',
     help: "Requests of this daemon waiting for the project's shared budget now",
+    labelNames: ['project'],
     registers: [this.registry],
     collect: () => {
-      const stats = this.budget?.();
-      if (stats) this.budgetWaiting.set(stats.waiting);
+      for (const stats of this.budgets()) this.budgetWaiting.set(this.projectLabel(stats.project), stats.waiting);
     },
   });
 
-  constructor() {
+  /** The config tells each connection's project; without it (a bare MetricsService) no series has a project label. */
+  constructor(@Optional() private readonly config?: TrackerSyncConfig) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tracker_sync_' });
   }
 
   observeRun(run: RunOutcome): void {
-    this.runs.inc({ connection: run.connectionId, status: run.status });
+    const labels = this.connectionLabels(run.connectionId);
+    this.runs.inc({ ...labels, status: run.status });
     for (const [stream, c] of Object.entries(run.streams)) {
       if (!c) continue;
       for (const outcome of RECORD_OUTCOMES) {
         // zeros too: a series that exists at 0 is what alerts and rate() need
-        this.records.inc({ connection: run.connectionId, stream, outcome }, c[outcome] ?? 0);
+        this.records.inc({ ...labels, stream, outcome }, c[outcome] ?? 0);
       }
     }
     for (const [counter, value] of Object.entries(run.counters) as [string, number | undefined][]) {
-      this.serviceCounters.inc({ connection: run.connectionId, counter }, value ?? 0);
+      this.serviceCounters.inc({ ...labels, counter }, value ?? 0);
     }
     const flow = run.flow ?? (run.writeBack ? 'write_back' : null);
     const counters = (run.flowCounters ?? run.writeBack ?? {}) as Record<string, number | undefined>;
     if (flow && isOutboundFlow(flow)) {
-      for (const outcome of counterNamesOf(flow)) this.flowItems[flow].inc({ connection: run.connectionId, outcome }, counters[outcome] ?? 0);
+      for (const outcome of counterNamesOf(flow)) this.flowItems[flow].inc({ ...labels, outcome }, counters[outcome] ?? 0);
     }
   }
 
   observeRequest(request: RequestOutcome): void {
-    this.latency.observe({ operation: request.operation }, request.durationMs / 1000);
-    if (request.retry) this.retries.inc({ operation: request.operation });
-    if (request.status === 429) this.throttled.inc({ operation: request.operation });
+    const labels = { ...this.projectLabel(request.project), operation: request.operation };
+    this.latency.observe(labels, request.durationMs / 1000);
+    if (request.retry) this.retries.inc(labels);
+    if (request.status === 429) this.throttled.inc(labels);
   }
 
-  /** Reports the shared request budget at every scrape. */
-  watchBudget(stats: () => BudgetOutcome): void {
-    this.budget = stats;
+  /** Reports the projects' request budgets at every scrape. */
+  watchBudgets(stats: () => BudgetOutcome[]): void {
+    this.budgets = stats;
   }
 
   observeTick(connection: string, flow: string, outcome: string): void {
-    this.scheduleTicks.inc({ connection, flow, outcome });
+    this.scheduleTicks.inc({ ...this.connectionLabels(connection), flow, outcome });
   }
 
   observeTickWait(connection: string, flow: string, seconds: number): void {
-    this.scheduleWait.observe({ connection, flow }, seconds);
+    this.scheduleWait.observe({ ...this.connectionLabels(connection), flow }, seconds);
   }
 
   observeAlertSent(event: string, type: string): void {
@@ -193,5 +204,22 @@ export class MetricsService {
 
   text(): Promise<string> {
     return this.registry.metrics();
+  }
+
+  /**
+   * A connection's series carry its project once the config names projects (`projects:`); an installation of the
+   * `tracker:` project alone keeps its series as they were. Read at each use: a reload adds connections.
+   */
+  private connectionLabels(connectionId: string): { project?: string; connection: string } {
+    const connection = this.config?.connections?.find((c) => c.id === connectionId);
+    return { ...this.projectLabel(connection ? projectNameOf(connection) : undefined), connection: connectionId };
+  }
+
+  private projectLabel(project: string | undefined): { project?: string } {
+    return this.hasProjects() ? { project: project ?? DEFAULT_PROJECT } : {};
+  }
+
+  private hasProjects(): boolean {
+    return Object.keys(this.config?.projects ?? {}).length > 0;
   }
 }

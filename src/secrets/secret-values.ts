@@ -1,7 +1,13 @@
+import type { TrackerSyncConfig } from '../config/config.schema';
 import { isSecretKey, REDACTED } from '../config/redact';
 
 /** Shorter strings are not scrubbed from text: replacing "1" everywhere would garble answers. */
 const MIN_SECRET_LENGTH = 4;
+
+/** The `projects:` blocks' keys and URLs, as collectSecretValues reads them (secret keys, passwords in URLs). */
+export function projectSecrets(config: Pick<TrackerSyncConfig, 'projects'>): Record<string, unknown>[] {
+  return Object.values(config.projects ?? {}).map((block) => ({ api_key: block?.api_key, base_url: block?.base_url }));
+}
 
 /** Every secret string found under a secret-looking key of `value` (and passwords inside URLs). */
 export function collectSecretValues(value: unknown, into = new Set<string>(), secretKey = false): Set<string> {

@@ -23,6 +23,8 @@ export interface TrackerClientOptions {
   apiKey: string;
   /** Project number; required by every project-scoped operation. */
   project?: string;
+  /** Where the config sets the key and project (e.g. `projects.acme`), named when the service refuses them; default `tracker`. */
+  configKey?: string;
   timeoutMs?: number;
   /** Retries after the first attempt (default 5). */
   retries?: number;
@@ -67,6 +69,7 @@ export class TrackerClient {
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
       project: options.project,
+      configKey: options.configKey,
       timeoutMs: options.timeoutMs ?? 30_000,
       retries: options.retries ?? 5,
       retryBaseMs: options.retryBaseMs ?? 500,

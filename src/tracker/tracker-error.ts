@@ -25,8 +25,11 @@ export interface TrackerApiErrorInit {
   outcomeUnknown?: boolean;
 }
 
-/** What the service refused: the Api-key itself, or the project for this key (`project` = its number). */
-export type AccessRefusal = { what: 'api_key' } | { what: 'project'; project: string | undefined };
+/**
+ * What the service refused: the Api-key itself, or the project for this key (`project` = its number); `configKey`:
+ * where the config sets them (a block `projects.<name>`), absent for the `tracker:` section.
+ */
+export type AccessRefusal = ({ what: 'api_key' } | { what: 'project'; project: string | undefined }) & { configKey?: string };
 
 export class TrackerApiError extends Error {
   readonly operation: string;
@@ -73,8 +76,11 @@ function describe(init: TrackerApiErrorInit): string {
 }
 
 function refusalText(refused: AccessRefusal): string {
-  if (refused.what === 'api_key') return 'the service refused the Api-key (tracker.api_key, env TRACKER_API_KEY)';
-  return `the service refused project ${refused.project ?? '(none)'} for this Api-key (tracker.project, env TRACKER_PROJECT)`;
+  const block = refused.configKey && refused.configKey !== 'tracker' ? refused.configKey : null;
+  if (refused.what === 'api_key') {
+    return `the service refused the Api-key (${block ? `${block}.api_key, default tracker.api_key` : 'tracker.api_key, env TRACKER_API_KEY'})`;
+  }
+  return `the service refused project ${refused.project ?? '(none)'} for this Api-key (${block ? `${block}.project` : 'tracker.project, env TRACKER_PROJECT'})`;
 }
 
 function safeJson(value: unknown): string {

@@ -13,6 +13,7 @@ import { ObservabilityModule } from '../../src/observability/observability.modul
 import { createSandboxApp } from '../../src/sandbox/sandbox-app';
 import { SchedulerModule } from '../../src/scheduler';
 import { StoreModule } from '../../src/store';
+import { ProjectClients } from '../../src/projects/project-clients';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { testConnector } from './fixtures/test-connector';
 
@@ -70,8 +71,9 @@ class TestSharedModule {
       providers: [
         { provide: ConnectorRegistry, useValue: registry },
         { provide: TrackerClient, useValue: client },
+        { provide: ProjectClients, useValue: ProjectClients.single(client) },
       ],
-      exports: [ConnectorRegistry, TrackerClient],
+      exports: [ConnectorRegistry, TrackerClient, ProjectClients],
     };
   }
 }

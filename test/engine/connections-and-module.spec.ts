@@ -12,6 +12,7 @@ import { EngineModule } from '../../src/engine/engine.module';
 import { SyncService } from '../../src/engine/sync.service';
 import { StoreModule } from '../../src/store/store.module';
 import { TrackerClient } from '../../src/tracker/tracker-client';
+import { ProjectClients } from '../../src/projects/project-clients';
 import { CapturingLogger, connectionConfig, memoryRegistry, testTracker, trackerSyncConfig } from '../support/engine-harness';
 import { FakeTrackerService } from '../support/fake-tracker-service';
 import { makeDeals, memorySource } from '../support/memory-connector';
@@ -36,11 +37,11 @@ describe('engine: Nest wiring and ConnectionsService', () => {
     @Module({
       providers: [
         { provide: TrackerSyncConfig, useValue: config },
-        { provide: TrackerClient, useValue: tracker },
+        { provide: ProjectClients, useValue: ProjectClients.single(tracker) },
         { provide: ConnectorRegistry, useValue: memoryRegistry() },
         { provide: ENGINE_LOGGER, useValue: new CapturingLogger() },
       ],
-      exports: [TrackerSyncConfig, TrackerClient, ConnectorRegistry, ENGINE_LOGGER],
+      exports: [TrackerSyncConfig, ProjectClients, ConnectorRegistry, ENGINE_LOGGER],
     })
     class DepsModule {}
     @Module({ imports: [DepsModule, StoreModule.forRoot({ dataDir: dir }), EngineModule] })

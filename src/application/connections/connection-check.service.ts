@@ -7,7 +7,8 @@ import { uncoveredStagesWarnings } from './uncovered-stages';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
 import { UnknownConnectionError } from '../../engine';
-import { TrackerClient } from '../../tracker/tracker-client';
+import { DEFAULT_PROJECT, projectNameOf, projectTarget } from '../../config/project-targets';
+import { ProjectClients } from '../../projects/project-clients';
 import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
@@ -27,7 +28,7 @@ export class ConnectionCheckService {
     private readonly registry: ConnectorRegistry,
     private readonly scrubber: SecretScrubber,
     private readonly secrets: ConnectorSecretStore,
-    private readonly tracker: TrackerClient,
+    private readonly clients: ProjectClients,
     private readonly statuses: ProjectStatusesCheck,
   ) {}
 
@@ -35,7 +36,7 @@ export class ConnectionCheckService {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
     const [service, source] = await Promise.all([
-      this.checkService(),
+      this.checkService(connection),
       this.checkSource(connectionId, connection.connector, connection.settings),
     ]);
     const checks: CheckEntryResponse[] = [
@@ -77,12 +78,16 @@ export class ConnectionCheckService {
     });
   }
 
-  private async checkService(): Promise<CheckEntry> {
-    const tracker = this.config.tracker;
-    const target = tracker.base_url ? `the service at ${tracker.base_url}` : 'the embedded sandbox';
+  /** The service of the connection's project, with that project's key and number. */
+  private async checkService(connection: ConnectionConfig): Promise<CheckEntry> {
+    const name = projectNameOf(connection);
+    const project = projectTarget(this.config, name);
+    const baseUrl = project?.baseUrl;
+    const target = baseUrl ? `the service at ${baseUrl}` : 'the embedded sandbox';
+    const number = project?.project ?? (baseUrl ? undefined : '1');
     try {
-      await withTimeout(this.tracker.projects.trackingCodes(), CHECK_TIMEOUT_MS, `${target} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
-      return { ok: true, message: `${target} accepts the Api-key for project ${tracker.base_url ? tracker.project : '1'}` };
+      await withTimeout(this.clients.client(name).projects.trackingCodes(), CHECK_TIMEOUT_MS, `${target} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
+      return { ok: true, message: `${target} accepts the Api-key for project ${number}${name === DEFAULT_PROJECT ? '' : ` (${name})`}` };
     } catch (error) {
       return { ok: false, message: errorMessage(error) };
     }

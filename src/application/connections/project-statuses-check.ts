@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ConnectionConfig } from '../../config';
 import type { ConnectorDefinition, ReadContext } from '../../connectors/connector-definition';
-import { TrackerClient } from '../../tracker/tracker-client';
+import { ProjectClients } from '../../projects/project-clients';
 import type { OrderStatusDefinition } from '../../tracker/types/orders.types';
 
 export interface ProjectStatusesReview {
@@ -11,14 +11,14 @@ export interface ProjectStatusesReview {
 }
 
 /**
- * The part of `check` that looks at the project's status dictionary (outside the specification; public clients
+ * The part of `check` that looks at the status dictionary of the connection's project (outside the specification; public clients
  * list it with POST /project/integration/status/list): every `status_map` target the project does not know is
  * a warning (each deal mapped to it would be counted skipped_by_status), and with `statuses: register` the CRM's
  * stages the next run will register are named. Warnings never fail the check.
  */
 @Injectable()
 export class ProjectStatusesCheck {
-  constructor(private readonly tracker: TrackerClient) {}
+  constructor(private readonly clients: ProjectClients) {}
 
   async review(
     connection: ConnectionConfig,
@@ -30,7 +30,7 @@ export class ProjectStatusesCheck {
     if (!statusMap && !register) return { warnings: [] };
     let statuses: OrderStatusDefinition[];
     try {
-      statuses = await this.tracker.orders.listStatuses();
+      statuses = await this.clients.forConnection(connection).orders.listStatuses();
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       return { warnings: [`the project's statuses could not be listed, so the status ids were not checked: ${reason}`] };

@@ -3,11 +3,14 @@ import { join } from 'path';
 import { ConnectionConfig, syncOptionsOf, trackerOptionsOf, TrackerSyncConfig } from '../../config/config.schema';
 import type { ConnectorDefinition, ConnectorSecrets } from '../../connectors/connector-definition';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
+import { hasNamedProjects, projectNameOf } from '../../config/project-targets';
+import { ProjectClients } from '../../projects/project-clients';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
+import type { TrackerClient } from '../../tracker/tracker-client';
 import { UnknownConnectionError } from '../engine-errors';
 import { EngineSettings } from '../engine-settings';
 
-/** A connection's config, its connector with typed settings, and its work folder. */
+/** A connection's config, its connector with typed settings, its project's tracker client, and its work folder. */
 @Injectable()
 export class ConnectionLookup {
   constructor(
@@ -15,7 +18,18 @@ export class ConnectionLookup {
     private readonly connectors: ConnectorRegistry,
     private readonly settings: EngineSettings,
     private readonly secretStore: ConnectorSecretStore,
+    private readonly clients: ProjectClients,
   ) {}
+
+  /** The tracker client of the project the connection feeds: everything a run of it asks of the service goes there. */
+  tracker(connection: ConnectionConfig): TrackerClient {
+    return this.clients.forConnection(connection);
+  }
+
+  /** The project its run lines name, where the config names projects (an installation of `tracker:` alone names none). */
+  projectLabel(connection: ConnectionConfig): string | undefined {
+    return hasNamedProjects(this.config) ? projectNameOf(connection) : undefined;
+  }
 
   /** Throws UnknownConnectionError for an id the config does not hold. */
   connection(connectionId: string): ConnectionConfig {

@@ -19,7 +19,7 @@ export class ConnectionPreview {
   preview(connectionId: string, options: PreviewOptions = {}): Promise<PreviewResult> {
     const connection = this.lookup.connection(connectionId);
     const { definition, settings } = this.lookup.connector(connection);
-    const logger = runScopedLogger(this.settings.logger, connectionId, null);
+    const logger = runScopedLogger(this.settings.logger, connectionId, null, this.lookup.projectLabel(connection));
     const { mappingVersions } = this.settings;
     const deps = { connectionId, definition, settings, recordStates: this.recordStates, logger, workDir: this.lookup.workDir(connectionId), secrets: this.lookup.secrets(connectionId), mappingVersions };
     return withConnectorSession(deps, (session) => previewConnection({ ...deps, session }, options));

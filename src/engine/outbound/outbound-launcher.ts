@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ConnectionConfig } from '../../config/config.schema';
 import type { OutboundFlowName } from '../../runs/outbound-flows';
 import { OutboundStore } from '../../store/repositories/outbound.store';
-import { TrackerClient } from '../../tracker/tracker-client';
 import { ConnectionLookup } from '../connection/connection-lookup';
 import { withConnectorSession } from '../connection/connector-session';
 import { errorText } from '../engine-errors';
@@ -14,12 +13,11 @@ import { outboundProgress } from './outbound-progress';
 import { OutboundRunner } from './outbound-runner';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS, zeroFlowCounters } from './flows/registry';
 
-/** Outbound runs and dry runs of a connection, put together from the flow, its connector, the tracker client and the store. */
+/** Outbound runs and dry runs of a connection, put together from the flow, its connector, its project's tracker client and the store. */
 @Injectable()
 export class OutboundLauncher {
   constructor(
     private readonly lookup: ConnectionLookup,
-    private readonly tracker: TrackerClient,
     private readonly store: OutboundStore,
     private readonly progress: RunProgress,
   ) {}
@@ -88,7 +86,7 @@ export class OutboundLauncher {
     const plan = flow.planOf(definition, settings);
     if (!plan) throw new Error(flow.noPlan(connection.id, definition));
     return {
-      connectionId: connection.id, definition, settings, plan, tracker: this.tracker, store: this.store, logger, signal,
+      connectionId: connection.id, definition, settings, plan, tracker: this.lookup.tracker(connection), store: this.store, logger, signal,
       repositories: flow.repository ? { [flow.repository]: this.store[flow.repository] } : {},
       now: new Date(), counters: zeroFlowCounters(name) as Record<string, number>,
       workDir: this.lookup.workDir(connection.id),

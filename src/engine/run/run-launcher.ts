@@ -7,7 +7,6 @@ import { RecordStateStore } from '../../store/repositories/record-state.store';
 import { RejectedRecordStore } from '../../store/repositories/rejected-record.store';
 import { RunStore } from '../../store/repositories/run.store';
 import { SerialWriter } from '../../store/serial-writer';
-import { TrackerClient } from '../../tracker/tracker-client';
 import { ConnectionLookup } from '../connection/connection-lookup';
 import { withConnectorSession } from '../connection/connector-session';
 import { EngineSettings } from '../engine-settings';
@@ -37,7 +36,6 @@ export class RunLauncher {
     private readonly cursors: CursorStore,
     private readonly runs: RunStore,
     private readonly rejected: RejectedRecordStore,
-    private readonly tracker: TrackerClient,
     private readonly lookup: ConnectionLookup,
     private readonly progress: RunProgress,
     private readonly settings: EngineSettings,
@@ -52,7 +50,7 @@ export class RunLauncher {
       writer: this.writer,
       recordStates: this.recordStates,
       openRejections: this.openRejections,
-      tracker: this.tracker,
+      tracker: this.lookup.tracker(connection),
       logger,
       signal: run.signal,
       streams,

@@ -6,7 +6,7 @@ import { isRetryableStatus } from '../../http/retry-policy';
  * Decides whether an answer is an acknowledgement. The real service answers failures
  * with HTTP 200 and `{"status":"error",...}` unless told `Use-Http-Code: 1`; we send that
  * header and still treat any `"status":"error"` body as a failure, whatever its status.
- * `project`: the client's project, named when the service refuses it.
+ * `project`: the client's project, named when the service refuses it; `configKey`: where the config sets it.
  */
 export function failureOf(
   op: TrackerOperation,
@@ -14,6 +14,7 @@ export function failureOf(
   body: unknown,
   redact: (v: unknown) => unknown,
   project?: string,
+  configKey?: string,
 ): TrackerApiError | null {
   if (!isErrorBody(body) && httpStatus >= 200 && httpStatus < 300) return null;
   // Everything below comes from the redacted body: a service may echo the Api-key back.
@@ -30,7 +31,7 @@ export function failureOf(
     body: safeBody,
     retryable: isRetryableStatus(status),
     note: errorBody ? (status !== httpStatus ? `answered with HTTP ${httpStatus}` : undefined) : snippet(safeBody),
-    refused: accessRefusal(op, status, errorBody?.error, project),
+    refused: accessRefusal(op, status, errorBody?.error, project, configKey),
   });
 }
 
@@ -68,10 +69,11 @@ const PROJECT_REFUSED = new Set(['access_denied', 'forbidden', 'no_access']);
  * 401, or an `authentication_failed` error body (whatever the HTTP status): the Api-key. 403, or `access_denied`:
  * the project (on an operation without a project, the key's own rights).
  */
-function accessRefusal(op: TrackerOperation, httpStatus: number, code: unknown, project: string | undefined): AccessRefusal | undefined {
+function accessRefusal(op: TrackerOperation, httpStatus: number, code: unknown, project: string | undefined, configKey: string | undefined): AccessRefusal | undefined {
   const text = typeof code === 'string' ? code.toLowerCase() : '';
-  if (httpStatus === 401 || KEY_REFUSED.has(text)) return { what: 'api_key' };
-  if (httpStatus === 403 || PROJECT_REFUSED.has(text)) return op.projectScoped ? { what: 'project', project } : { what: 'api_key' };
+  const key = configKey ? { configKey } : {};
+  if (httpStatus === 401 || KEY_REFUSED.has(text)) return { what: 'api_key', ...key };
+  if (httpStatus === 403 || PROJECT_REFUSED.has(text)) return op.projectScoped ? { what: 'project', project, ...key } : { what: 'api_key', ...key };
   return undefined;
 }
 

@@ -31,6 +31,8 @@ export interface TransportOptions {
   baseUrl: string;
   apiKey: string;
   project?: string;
+  /** where the config sets the key and project (`projects.acme`), named when the service refuses them; absent: `tracker` */
+  configKey?: string;
   timeoutMs: number;
   retries: number;
   retryBaseMs: number;
@@ -154,7 +156,7 @@ export class TrackerHttp {
 
   private async jsonOutcome<T>(op: TrackerOperation, response: AxiosResponse): Promise<Attempt<T>> {
     const body = parseMaybeJson(response.data);
-    const error = failureOf(op, response.status, body, this.redact, this.options.project);
+    const error = failureOf(op, response.status, body, this.redact, this.options.project, this.options.configKey);
     if (!error) return { ok: true, value: body as T };
     return { ok: false, error, retryAfterMs: parseRetryAfterMs(response.headers['retry-after'], MAX_RETRY_AFTER_MS) };
   }
@@ -169,7 +171,7 @@ export class TrackerHttp {
       return { ok: true, value: { stream, fileName, contentType } };
     }
     const buffer = await readAll(stream);
-    const error = failureOf(op, response.status, parseMaybeJson(buffer.toString('utf8')), this.redact, this.options.project);
+    const error = failureOf(op, response.status, parseMaybeJson(buffer.toString('utf8')), this.redact, this.options.project, this.options.configKey);
     if (!error) {
       const fileName = fileNameFromContentDisposition(response.headers['content-disposition']);
       return { ok: true, value: { stream: Readable.from([buffer]), fileName, contentType } };
