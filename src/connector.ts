@@ -19,5 +19,7 @@ export { cronProblem } from './config/cron-expression';
 export { isTimeZone, wallTimeToUtc } from './time/time-zone';
 /** the CRM actions capability: named find/create/update/note requests any outbound flow may ask for */
 export * from './connectors/crm-actions';
+/** a CRM's deal fields as a flow's `deal_fields` action answers them, and a field found by key or label */
+export * from './connectors/deal-fields';
 /** the webhooks capability: how a CRM's calls are verified and how its webhooks are registered */
 export * from './connectors/webhook-capability';

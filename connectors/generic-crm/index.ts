@@ -14,7 +14,6 @@ import { readStream } from './stream-reader';
 import { genericCrmWebhooks } from './webhooks';
 import { EnrichSession, probeEnrichment } from './records/enricher';
 import { ENRICH_FEATURES, EnrichFeature } from './definition/stream-definition';
-import { genericCrmWrite } from './write-back';
 import { genericCrmLeads } from './lead-delivery';
 import { genericCrmActions } from './crm-actions';
 
@@ -56,8 +55,6 @@ export default defineConnector<GenericCrmSettings>({
 
   stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
 
-  write: genericCrmWrite,
-
   leads: genericCrmLeads,
 
   /** named CRM actions of any outbound flow, from the flow's settings block (crm-actions.ts) */
@@ -78,13 +75,8 @@ async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadC
     const answered = `${origin} answered the ${stream} request${leftOut.map((w) => `; ${w}`).join('')}${await enrichmentsLeftOut(settings, context)}`;
     const { warnings, uncovered } = await catalogReview(settings, context);
     const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
-    // configured write-back fields are checked against the CRM's field list too
+    // the outbound flows check what their blocks name themselves (the daemon's check runs them after this one)
     const parts = [answered];
-    if (genericCrmWrite.plan(settings)) {
-      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      if (!fields.ok) return { ...fields, ...warned };
-      parts.push(fields.message);
-    }
     // lead delivery's pipeline, stage, user and fields are checked against the CRM too
     if (genericCrmLeads.plan(settings)) {
       const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });

@@ -21,6 +21,16 @@ export interface CrmActions {
    * selects, concatenated), a write what its `answer` selects (an id). Throws naming the connection and the action.
    */
   run(name: string, variables: Record<string, unknown>): Promise<unknown>;
+  /**
+   * How many items one request of this action takes (an update of many deals at once: its `deals` variable);
+   * absent or 1: one item a request.
+   */
+  batchSize?(name: string): number;
+  /**
+   * The settings key that describes the action, for messages (`lead_delivery.requests.create_deal`); absent:
+   * `<flow key>.actions.<name>`.
+   */
+  setting?(name: string): string;
 }
 
 /** A connector's CRM actions (optional): ConnectorDefinition.actions. */
@@ -40,9 +50,12 @@ export interface CrmActionsCapability<S = unknown> {
   flowKeys(settings: object): string[];
 }
 
-/** The CRM refused a write of a record (a 4xx with its reason): the item is rejected, the pass goes on. */
+/**
+ * The CRM refused an action on a record (a 4xx with its reason): the item is rejected, the pass goes on.
+ * `reason`: the CRM's own words (`HTTP 422: stage is closed`), for a flow that words the refusal itself.
+ */
 export class CrmActionRefusedError extends Error {
-  constructor(message: string, readonly field: string) {
+  constructor(message: string, readonly field: string, readonly reason = message, readonly status?: number) {
     super(message);
     this.name = 'CrmActionRefusedError';
   }

@@ -6,7 +6,7 @@ import { ProjectStatusesCheck } from './project-statuses-check';
 import { uncoveredStagesWarnings } from './uncovered-stages';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
-import { UnknownConnectionError } from '../../engine';
+import { checkFlows, UnknownConnectionError } from '../../engine';
 import { TrackerClient } from '../../tracker/tracker-client';
 import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
@@ -94,14 +94,22 @@ export class ConnectionCheckService {
     const logger = new Logger(`check ${connectionId}`);
     try {
       const settings = this.registry.instantiateSettings(connector, raw);
-      return await definition.check(settings, {
+      const context = {
         connectionId,
         settings,
-        logger: { log: (m) => logger.log(this.scrubber.text(m)), warn: (m) => logger.warn(this.scrubber.text(m)) },
+        logger: { log: (m: string) => logger.log(this.scrubber.text(m)), warn: (m: string) => logger.warn(this.scrubber.text(m)) },
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         workDir: join(this.config.data_dir, 'connectors', connectionId),
         secrets: this.secrets.forConnector(connector),
-      });
+      };
+      const source = await definition.check(settings, context);
+      if (!source.ok) return source;
+      // the outbound flows the settings switch on check what they name (write-back's fields, lead delivery's targets)
+      const flows = await checkFlows(definition, settings, { ...context, logger: { log: () => {}, warn: () => {} } });
+      const { warnings, uncovered_stages } = source;
+      const kept = { ...(warnings ? { warnings } : {}), ...(uncovered_stages ? { uncovered_stages } : {}) };
+      if (!flows.ok) return { ...flows, ...kept };
+      return { ...source, message: [source.message, flows.message].filter(Boolean).map((part) => part.replace(/\.\s*$/, '')).join('; ') };
     } catch (error) {
       return { ok: false, message: errorMessage(error) };
     }
