@@ -96,6 +96,15 @@ class GenericCrmActions implements CrmActions {
     return action.kind ? action.kind === 'read' : (action.method ?? 'GET') === 'GET' || !!action.paginator;
   }
 
+  async pages(name: string, variables: TemplateVariables): Promise<unknown[][]> {
+    const served = this.served(name);
+    if (served.read) return [[await this.run(name, variables)].flat()];
+    const action = served.definition!;
+    const at = `${this.where}: ${served.setting}`;
+    const spec = await renderRequest(action, variables);
+    return this.asRefusal(name, () => readLookupPages(action, spec, this.reader, (body) => evaluateAnswer(at, action, body, variables), at)) as Promise<unknown[][]>;
+  }
+
   batchSize(name: string): number {
     return this.served(name).batchSize ?? 1;
   }
@@ -110,9 +119,7 @@ class GenericCrmActions implements CrmActions {
     if (served.read) return this.asRefusal(name, () => served.read!(this.reader));
     const action = served.definition!;
     const spec = await renderRequest(action, variables);
-    if (this.reads(name)) {
-      return this.asRefusal(name, async () => (await readLookupPages(action, spec, this.reader, (body) => evaluateAnswer(at, action, body, variables), at)).flat());
-    }
+    if (this.reads(name)) return (await this.pages(name, variables)).flat();
     if (action.kind === 'update') {
       // an update sent again sets the same values: retried as reads are; what outlasts the retries fails the pass
       return this.asRefusal(name, async () => evaluateAnswer(at, action, (await this.reader.send({ ...spec, recordWrite: true })).body, variables));

@@ -235,8 +235,6 @@ export interface ConnectorDefinition<S extends object = any> {
    */
   open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
   close?(session: unknown): Promise<void> | void;
-  /** Proxy leads delivered into the CRM as deals (optional): see LeadCapability (lead-delivery.ts). */
-  leads?: import('./lead-delivery').LeadCapability<S>;
   /**
    * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
    * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way
@@ -245,7 +243,11 @@ export interface ConnectorDefinition<S extends object = any> {
   stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
   /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
   webhooks?: WebhookCapability<S>;
-  /** Named CRM actions any outbound flow may ask for (optional): see CrmActionsCapability (crm-actions.ts). */
+  /**
+   * Named CRM actions the outbound flows ask for (optional): write-back (`update_deals`, `deal_fields`), lead
+   * delivery (`find_deals`, `create_deal`, …), manager tasks (`find_tasks`, `create_task`): see
+   * CrmActionsCapability (crm-actions.ts). A connector without it writes nothing into its CRM.
+   */
   actions?: import('./crm-actions').CrmActionsCapability<S>;
 }
 

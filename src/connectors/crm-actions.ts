@@ -22,6 +22,12 @@ export interface CrmActions {
    */
   run(name: string, variables: Record<string, unknown>): Promise<unknown>;
   /**
+   * A look-up's matches page by page (what its `answer` selects of each page), for a flow that reads each page's
+   * hits further with another action taking at most a page of ids (lead delivery's find_deals, then read_deals).
+   * Absent: `run`'s one list is the one page.
+   */
+  pages?(name: string, variables: Record<string, unknown>): Promise<unknown[][]>;
+  /**
    * How many items one request of this action takes (an update of many deals at once: its `deals` variable);
    * absent or 1: one item a request.
    */

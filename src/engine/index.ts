@@ -9,7 +9,7 @@ export type { WriteBackPreview, WriteBackPreviewDeal } from './outbound/flows/wr
 export type { LeadsPreview } from './outbound/flows/leads/leads.flow';
 export type { ManagerTasksPreview } from './outbound/flows/manager-tasks/manager-tasks.flow';
 export type { OutboundFlow, FlowPass, FlowPlan, PlannedWrite, FlowEstimate, FlowCost } from './outbound/outbound-flow';
-export { checkFlows } from './outbound/flows/flow-checks';
+export { checkConnection, checkFlows } from './outbound/flows/flow-checks';
 export { planLines, costText } from './outbound/flows/write-back/plan-text';
 export { createEngine, createSyncService } from './engine-parts';
 export { ConnectionsService } from './connection/connections.service';

@@ -103,7 +103,7 @@ export class LeadDeliveryDefinition {
   @IsOptional() @IsInt() @Min(0) duplicate_days?: number;
   /**
    * seconds a created deal may take to show in find_deals (a search index filled after the write, as HubSpot's:
-   * its preset ships 30); a create whose outcome is unknown is looked up only after them (LeadCrm.lookupLagMs)
+   * its preset ships 30); a create whose outcome is unknown is looked up only after them
    */
   @IsOptional() @IsNumber() @Min(0) lookup_lag_seconds?: number;
   /** the CRM's requests (presets ship them) */

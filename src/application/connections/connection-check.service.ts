@@ -6,7 +6,7 @@ import { ProjectStatusesCheck } from './project-statuses-check';
 import { uncoveredStagesWarnings } from './uncovered-stages';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
-import { checkFlows, UnknownConnectionError } from '../../engine';
+import { checkConnection, UnknownConnectionError } from '../../engine';
 import { TrackerClient } from '../../tracker/tracker-client';
 import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
@@ -102,14 +102,8 @@ export class ConnectionCheckService {
         workDir: join(this.config.data_dir, 'connectors', connectionId),
         secrets: this.secrets.forConnector(connector),
       };
-      const source = await definition.check(settings, context);
-      if (!source.ok) return source;
-      // the outbound flows the settings switch on check what they name (write-back's fields, lead delivery's targets)
-      const flows = await checkFlows(definition, settings, { ...context, logger: { log: () => {}, warn: () => {} } });
-      const { warnings, uncovered_stages } = source;
-      const kept = { ...(warnings ? { warnings } : {}), ...(uncovered_stages ? { uncovered_stages } : {}) };
-      if (!flows.ok) return { ...flows, ...kept };
-      return { ...source, message: [source.message, flows.message].filter(Boolean).map((part) => part.replace(/\.\s*$/, '')).join('; ') };
+      // the connector's check, then its outbound flows' (write-back's fields, lead delivery's targets)
+      return await checkConnection(definition, settings, context);
     } catch (error) {
       return { ok: false, message: errorMessage(error) };
     }

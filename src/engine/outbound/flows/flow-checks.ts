@@ -1,4 +1,4 @@
-import type { CheckResult, ConnectorDefinition, WriteContext } from '../../../connectors/connector-definition';
+import type { CheckResult, ConnectorDefinition, ReadContext, WriteContext } from '../../../connectors/connector-definition';
 import { OUTBOUND_FLOW_IMPLEMENTATIONS } from '.';
 
 /**
@@ -24,4 +24,19 @@ export async function checkFlows(definition: ConnectorDefinition, settings: obje
   } finally {
     if (session !== undefined && session !== null) await definition.close?.(session);
   }
+}
+
+/**
+ * A connection's whole `check`: the connector's own (the source answers, the credentials hold), then its flows'
+ * (checkFlows) when that passed. The connector's warnings and uncovered stages are kept either way; the messages
+ * are joined by "; " (a part's closing full stop dropped).
+ */
+export async function checkConnection(definition: ConnectorDefinition, settings: object, context: Omit<ReadContext, 'state'>): Promise<CheckResult> {
+  const source = await definition.check(settings, context);
+  if (!source.ok) return source;
+  const flows = await checkFlows(definition, settings, { ...context, settings, logger: { log: () => {}, warn: () => {} } });
+  const { warnings, uncovered_stages } = source;
+  const kept = { ...(warnings ? { warnings } : {}), ...(uncovered_stages ? { uncovered_stages } : {}) };
+  if (!flows.ok) return { ...flows, ...kept };
+  return { ...source, message: [source.message, flows.message].filter(Boolean).map((part) => part.replace(/\.\s*$/, '')).join('; ') };
 }
