@@ -6,7 +6,7 @@
 export * from './connectors/canonical';
 export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
-/** lead delivery (proxy leads as CRM deals): the optional `leads` capability and its errors */
+/** lead delivery's errors (a lead the CRM refused; a create whose outcome is unknown, which any flow's CRM action throws) */
 export * from './connectors/lead-delivery';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
 export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';

@@ -8,17 +8,19 @@ import type { WriteContext } from './connector-definition';
  *
  * A look-up (an action that reads) answers every page of its matches, retried as reads are; a write is sent once:
  * an answer that may hide a write that landed (timeout, dropped connection, 5xx) throws UnknownOutcomeError
- * (lead-delivery.ts) and the flow looks it up before it sends it again; the CRM refusing the record throws
- * CrmActionRefusedError with the CRM's reason.
+ * (lead-delivery.ts) and the flow looks it up before it sends it again; an update (it sets values: sending it twice
+ * changes nothing) may be retried as reads are; the CRM refusing the record throws CrmActionRefusedError with the
+ * CRM's reason. Write-back, lead delivery and manager tasks all ask this way (connectors/README.md).
  */
 export interface CrmActions {
   /** the action is described (a flow's optional actions) */
   has(name: string): boolean;
-  /** whether the action reads (its matches page by page) or writes (sent once) */
+  /** whether the action reads (its matches page by page) or writes (a create sent once, or an update) */
   reads(name: string): boolean;
   /**
    * Runs the action with these template variables: a look-up answers the items of every page (what its `answer`
-   * selects, concatenated), a write what its `answer` selects (an id). Throws naming the connection and the action.
+   * selects, concatenated), a create what its `answer` selects (an id), an update what its `answer` selects (the
+   * items the CRM refused inside its answer). Throws naming the connection and the action.
    */
   run(name: string, variables: Record<string, unknown>): Promise<unknown>;
   /**

@@ -110,8 +110,6 @@ export class LeadDeliveryDefinition {
   @IsOptional() @ValidateNested() @Type(() => LeadRequestsDefinition) requests?: LeadRequestsDefinition;
 }
 
-export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplicates: 'attach', duplicate_days: 30 } as const;
-
 function IsIdOrName(): PropertyDecorator {
   return decorator('isIdOrName', (value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? undefined : 'must be an id or a name'));
 }
