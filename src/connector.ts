@@ -6,7 +6,7 @@
 export * from './connectors/canonical';
 export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
-/** lead delivery (proxy leads as CRM deals): the optional `leads` capability and its errors */
+/** lead delivery's errors (a lead the CRM refused; a create whose outcome is unknown, which any flow's CRM action throws) */
 export * from './connectors/lead-delivery';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
 export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
@@ -19,5 +19,7 @@ export { cronProblem } from './config/cron-expression';
 export { isTimeZone, wallTimeToUtc } from './time/time-zone';
 /** the CRM actions capability: named find/create/update/note requests any outbound flow may ask for */
 export * from './connectors/crm-actions';
+/** a CRM's deal fields as a flow's `deal_fields` action answers them, and a field found by key or label */
+export * from './connectors/deal-fields';
 /** the webhooks capability: how a CRM's calls are verified and how its webhooks are registered */
 export * from './connectors/webhook-capability';

@@ -14,8 +14,6 @@ import { readStream } from './stream-reader';
 import { genericCrmWebhooks } from './webhooks';
 import { EnrichSession, probeEnrichment } from './records/enricher';
 import { ENRICH_FEATURES, EnrichFeature } from './definition/stream-definition';
-import { genericCrmWrite } from './write-back';
-import { genericCrmLeads } from './lead-delivery';
 import { genericCrmActions } from './crm-actions';
 
 /**
@@ -56,10 +54,6 @@ export default defineConnector<GenericCrmSettings>({
 
   stageMapping: (settings, catalog, context) => stageMapping(settings, catalog, context.workDir),
 
-  write: genericCrmWrite,
-
-  leads: genericCrmLeads,
-
   /** named CRM actions of any outbound flow, from the flow's settings block (crm-actions.ts) */
   actions: genericCrmActions,
 
@@ -67,31 +61,20 @@ export default defineConnector<GenericCrmSettings>({
   webhooks: genericCrmWebhooks,
 });
 
-/** One page of the first stream, the enrichments, the catalog, write-back's fields and lead delivery's targets. */
+/**
+ * One page of the first stream, the enrichments, the catalog. Write-back's fields and lead delivery's targets are
+ * their flows' to check (the daemon's check runs them after this one, through the actions).
+ */
 async function checkConnection(settings: GenericCrmSettings, context: Omit<ReadContext<GenericCrmSettings>, 'state'>): Promise<CheckResult> {
   try {
     const streams = enabledStreams(resolveSource(settings));
     if (streams.length === 0) return { ok: false, message: 'no stream is defined (set a preset or settings.streams)' };
-    const quiet = { log: () => {}, warn: () => {} };
     const { stream, leftOut } = await probeStreams(streams, settings, context);
     const origin = new URL(settings.base_url).origin;
     const answered = `${origin} answered the ${stream} request${leftOut.map((w) => `; ${w}`).join('')}${await enrichmentsLeftOut(settings, context)}`;
     const { warnings, uncovered } = await catalogReview(settings, context);
     const warned = { ...(warnings.length > 0 ? { warnings } : {}), ...(uncovered.length > 0 ? { uncovered_stages: uncovered } : {}) };
-    // configured write-back fields are checked against the CRM's field list too
-    const parts = [answered];
-    if (genericCrmWrite.plan(settings)) {
-      const fields = await genericCrmWrite.checkFields(settings, { ...context, settings, logger: quiet });
-      if (!fields.ok) return { ...fields, ...warned };
-      parts.push(fields.message);
-    }
-    // lead delivery's pipeline, stage, user and fields are checked against the CRM too
-    if (genericCrmLeads.plan(settings)) {
-      const leads = await genericCrmLeads.check(settings, { ...context, settings, logger: quiet });
-      if (!leads.ok) return { ...leads, ...warned };
-      parts.push(leads.message);
-    }
-    return { ok: true, message: clauses(parts), ...warned };
+    return { ok: true, message: clauses([answered]), ...warned };
   } catch (error) {
     return { ok: false, message: error instanceof Error ? error.message : String(error) };
   }

@@ -235,10 +235,6 @@ export interface ConnectorDefinition<S extends object = any> {
    */
   open?(settings: S, context: RunContext<S>): Promise<unknown> | unknown;
   close?(session: unknown): Promise<void> | void;
-  /** Attribution written back into the CRM's deals (optional): see WriteCapability. */
-  write?: WriteCapability<S>;
-  /** Proxy leads delivered into the CRM as deals (optional): see LeadCapability (lead-delivery.ts). */
-  leads?: import('./lead-delivery').LeadCapability<S>;
   /**
    * The CRM's deal stages with names and groups (optional): a connection with `statuses: register` defines them in
    * the project before its deals are sent with these ids. Throws naming what is missing when the settings give no way
@@ -247,7 +243,11 @@ export interface ConnectorDefinition<S extends object = any> {
   stages?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DealStage[]>;
   /** optional: how the CRM's webhook calls are verified, and their registration (src/connectors/webhook-capability.ts) */
   webhooks?: WebhookCapability<S>;
-  /** Named CRM actions any outbound flow may ask for (optional): see CrmActionsCapability (crm-actions.ts). */
+  /**
+   * Named CRM actions the outbound flows ask for (optional): write-back (`update_deals`, `deal_fields`), lead
+   * delivery (`find_deals`, `create_deal`, …), manager tasks (`find_tasks`, `create_task`): see
+   * CrmActionsCapability (crm-actions.ts). A connector without it writes nothing into its CRM.
+   */
   actions?: import('./crm-actions').CrmActionsCapability<S>;
 }
 
@@ -262,7 +262,10 @@ export const ATTRIBUTION_VALUES = [
 ] as const;
 export type AttributionValue = (typeof ATTRIBUTION_VALUES)[number];
 
-/** A connection's write-back, as the engine needs it (the connector reads it from its own settings). */
+/**
+ * A connection's write-back, as the engine needs it (the flow reads it from its settings block, `write_back`; the
+ * CRM side is the connector's CRM actions `update_deals` and `deal_fields`, src/connectors/crm-actions.ts).
+ */
 export interface WriteBackPlan {
   /** attribution value -> the CRM deal field (id or name) it is written to; only these are computed */
   fields: Partial<Record<AttributionValue, string>>;
@@ -283,19 +286,12 @@ export interface DealWrite {
 
 
 /**
- * What the CRM made of one item of a write: taken (`written`, with the operation's answer, e.g. the id of
+ * What the CRM made of one item of a flow's write: taken (`written`, with the operation's answer, e.g. the id of
  * what it created) or refused with its reason.
  */
 export type WriteOutcome<A extends object = object> =
   | ({ id: string; status: 'written' } & A)
   | { id: string; status: 'rejected'; reason: string; field?: string };
-
-/**
- * Write-back's deal updates: the deals, batched as the CRM wants, and the outcomes batch by batch, one per deal
- * handed in (see WriteCapability for what a throw means). Any other flow asks the CRM through CrmActions
- * (crm-actions.ts): one capability style for new flows.
- */
-export type DealUpdateFn<S = unknown> = (items: DealWrite[], context: WriteContext<S>) => AsyncIterable<WriteOutcome[]>;
 
 export interface WriteContext<S = unknown> {
   connectionId: string;
@@ -306,27 +302,6 @@ export interface WriteContext<S = unknown> {
   secrets?: ConnectorSecrets;
   /** what this connector's `open` returned for the run, when it has one */
   session?: unknown;
-}
-
-/**
- * Updates of deal fields by deal id. The connector chooses its batches (the CRM's batch size and rate
- * limit) and yields each batch's outcomes as soon as the CRM answered, one per deal handed in, so the engine
- * records progress batch by batch. A deal the CRM refuses is a `rejected` outcome with the CRM's reason;
- * a problem of the whole connection throws: the CRM refusing the token (the same error `read` throws,
- * "the CRM refused the connection's credentials ..."), a configured field the CRM does not have (naming the
- * `write_back.fields` key), the network after retries. A throw fails the write-back run; outcomes already
- * yielded stay recorded.
- */
-export interface WriteCapability<S = unknown> {
-  /** the connection's write-back, or null when its settings configure none */
-  plan(settings: S): WriteBackPlan | null;
-  /** `update_deals`: writes the deals' values into the fields `plan` names; the outcomes batch by batch */
-  write: DealUpdateFn<S>;
-  /**
-   * Reach the CRM and resolve every configured field against its field list (as `check` does for the
-   * connection); throws naming the `write_back.fields` key of a field the CRM does not have.
-   */
-  checkFields(settings: S, context: WriteContext<S>): Promise<CheckResult>;
 }
 
 /** Helper that gives a definition its type without a cast: `export default defineConnector({...})`. */

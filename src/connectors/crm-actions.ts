@@ -8,19 +8,37 @@ import type { WriteContext } from './connector-definition';
  *
  * A look-up (an action that reads) answers every page of its matches, retried as reads are; a write is sent once:
  * an answer that may hide a write that landed (timeout, dropped connection, 5xx) throws UnknownOutcomeError
- * (lead-delivery.ts) and the flow looks it up before it sends it again; the CRM refusing the record throws
- * CrmActionRefusedError with the CRM's reason.
+ * (lead-delivery.ts) and the flow looks it up before it sends it again; an update (it sets values: sending it twice
+ * changes nothing) may be retried as reads are; the CRM refusing the record throws CrmActionRefusedError with the
+ * CRM's reason. Write-back, lead delivery and manager tasks all ask this way (connectors/README.md).
  */
 export interface CrmActions {
   /** the action is described (a flow's optional actions) */
   has(name: string): boolean;
-  /** whether the action reads (its matches page by page) or writes (sent once) */
+  /** whether the action reads (its matches page by page) or writes (a create sent once, or an update) */
   reads(name: string): boolean;
   /**
    * Runs the action with these template variables: a look-up answers the items of every page (what its `answer`
-   * selects, concatenated), a write what its `answer` selects (an id). Throws naming the connection and the action.
+   * selects, concatenated), a create what its `answer` selects (an id), an update what its `answer` selects (the
+   * items the CRM refused inside its answer). Throws naming the connection and the action.
    */
   run(name: string, variables: Record<string, unknown>): Promise<unknown>;
+  /**
+   * A look-up's matches page by page (what its `answer` selects of each page), for a flow that reads each page's
+   * hits further with another action taking at most a page of ids (lead delivery's find_deals, then read_deals).
+   * Absent: `run`'s one list is the one page.
+   */
+  pages?(name: string, variables: Record<string, unknown>): Promise<unknown[][]>;
+  /**
+   * How many items one request of this action takes (an update of many deals at once: its `deals` variable);
+   * absent or 1: one item a request.
+   */
+  batchSize?(name: string): number;
+  /**
+   * The settings key that describes the action, for messages (`lead_delivery.requests.create_deal`); absent:
+   * `<flow key>.actions.<name>`.
+   */
+  setting?(name: string): string;
 }
 
 /** A connector's CRM actions (optional): ConnectorDefinition.actions. */
@@ -40,9 +58,12 @@ export interface CrmActionsCapability<S = unknown> {
   flowKeys(settings: object): string[];
 }
 
-/** The CRM refused a write of a record (a 4xx with its reason): the item is rejected, the pass goes on. */
+/**
+ * The CRM refused an action on a record (a 4xx with its reason): the item is rejected, the pass goes on.
+ * `reason`: the CRM's own words (`HTTP 422: stage is closed`), for a flow that words the refusal itself.
+ */
 export class CrmActionRefusedError extends Error {
-  constructor(message: string, readonly field: string) {
+  constructor(message: string, readonly field: string, readonly reason = message, readonly status?: number) {
     super(message);
     this.name = 'CrmActionRefusedError';
   }

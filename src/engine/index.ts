@@ -10,6 +10,7 @@ export type { LeadsPreview } from './outbound/flows/leads/leads.flow';
 export type { ManagerTasksPreview, TaskManager } from './outbound/flows/manager-tasks/manager-tasks.flow';
 export type { OutboundFlow, FlowPass, FlowPlan, PlannedWrite, FlowEstimate, FlowCost } from './outbound/outbound-flow';
 export { OUTBOUND_FLOWS, OUTBOUND_FLOW_NAMES, describeFlow, isOutboundFlow, counterNamesOf, flowCountersLine } from './outbound/flows/registry';
+export { checkConnection, checkFlows } from './outbound/flows/flow-checks';
 export { planLines, costText } from './outbound/flows/write-back/plan-text';
 export { createEngine, createSyncService } from './engine-parts';
 export { ConnectionsService } from './connection/connections.service';

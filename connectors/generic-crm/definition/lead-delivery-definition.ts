@@ -103,14 +103,12 @@ export class LeadDeliveryDefinition {
   @IsOptional() @IsInt() @Min(0) duplicate_days?: number;
   /**
    * seconds a created deal may take to show in find_deals (a search index filled after the write, as HubSpot's:
-   * its preset ships 30); a create whose outcome is unknown is looked up only after them (LeadCrm.lookupLagMs)
+   * its preset ships 30); a create whose outcome is unknown is looked up only after them
    */
   @IsOptional() @IsNumber() @Min(0) lookup_lag_seconds?: number;
   /** the CRM's requests (presets ship them) */
   @IsOptional() @ValidateNested() @Type(() => LeadRequestsDefinition) requests?: LeadRequestsDefinition;
 }
-
-export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplicates: 'attach', duplicate_days: 30 } as const;
 
 function IsIdOrName(): PropertyDecorator {
   return decorator('isIdOrName', (value) => (typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? undefined : 'must be an id or a name'));

@@ -52,8 +52,6 @@ export class WriteBackDefinition {
   @IsOptional() @ValidateNested() @Type(() => LabelsDefinition) field_list?: LabelsDefinition;
 }
 
-export const DEFAULT_SINCE_DAYS = 30;
-
 /** Each key an attribution value, each value a field id or name. Names the wrong key. */
 function IsWriteBackFields(): PropertyDecorator {
   return (target: object, propertyName: string | symbol) =>

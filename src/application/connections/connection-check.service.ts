@@ -6,7 +6,7 @@ import { ProjectStatusesCheck } from './project-statuses-check';
 import { uncoveredStagesWarnings } from './uncovered-stages';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { ConnectorSecretStore } from '../../store/repositories/connector-secret.store';
-import { UnknownConnectionError } from '../../engine';
+import { checkConnection, UnknownConnectionError } from '../../engine';
 import { DEFAULT_PROJECT, projectNameOf, projectTarget } from '../../config/project-targets';
 import { ProjectClients } from '../../projects/project-clients';
 import { CheckEntryResponse, CheckResponse } from '../answers/connection.response';
@@ -99,14 +99,16 @@ export class ConnectionCheckService {
     const logger = new Logger(`check ${connectionId}`);
     try {
       const settings = this.registry.instantiateSettings(connector, raw);
-      return await definition.check(settings, {
+      const context = {
         connectionId,
         settings,
-        logger: { log: (m) => logger.log(this.scrubber.text(m)), warn: (m) => logger.warn(this.scrubber.text(m)) },
+        logger: { log: (m: string) => logger.log(this.scrubber.text(m)), warn: (m: string) => logger.warn(this.scrubber.text(m)) },
         signal: AbortSignal.timeout(CHECK_TIMEOUT_MS),
         workDir: join(this.config.data_dir, 'connectors', connectionId),
         secrets: this.secrets.forConnector(connector),
-      });
+      };
+      // the connector's check, then its outbound flows' (write-back's fields, lead delivery's targets)
+      return await checkConnection(definition, settings, context);
     } catch (error) {
       return { ok: false, message: errorMessage(error) };
     }

@@ -7,13 +7,13 @@ import type { EngineLogger } from '../engine-logger';
 /**
  * An outbound flow: it reads a window from the service and writes into the CRM, only what changed since the
  * last write. A flow says what is particular to it (what it reads, what each item becomes, which connector
- * operation writes it, its counters); OutboundRunner (outbound-runner.ts) does the rest the same way for every
+ * CRM actions write it, its counters); OutboundRunner (outbound-runner.ts) does the rest the same way for every
  * flow: fingerprints against the store, batches handed to the connector, each answered batch recorded in one
  * transaction, the counters, the dry run.
  *
  * - `Plan`: the connection's settings of the flow (what its connector's settings configure), or none;
  * - `Item`: what the service gives, page by page (write-back: orders with their visits);
- * - `Write`: what one item asks of the CRM (write-back: a DealWrite), handed to the connector's write capability.
+ * - `Write`: what one item asks of the CRM (write-back: a DealWrite), written through the connector's CRM actions.
  */
 export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, Write = unknown, Preview = unknown> {
   /** the flow's name: its run's `flow` (and `mode`); its counters are described beside it (`<flow>.description.ts`) */
@@ -30,7 +30,7 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
   readonly settingsKey: string;
   /**
    * the CRM actions it asks for through the connector's CrmActions (src/connectors/crm-actions.ts), those it
-   * cannot go without and those it uses when described; absent: it uses a capability of its own (write-back, leads)
+   * cannot go without and those it uses when described: every flow asks the CRM this one way
    */
   readonly actions?: { required: readonly string[]; optional?: readonly string[] };
   /** which of the flow's counters an item counts in: unchanged (skipped by fingerprint), written, rejected */
@@ -53,7 +53,7 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
    * one, its own). Absent: the runner compares fingerprints in record_state.
    */
   knownDone?(ids: string[], pass: FlowPass<Plan>): Promise<Set<string>>;
-  /** Hands the changed items to the connector's write capability; its outcomes batch by batch, one per item. */
+  /** Writes the changed items through the connector's CRM actions; its outcomes batch by batch, one per item. */
   write(writes: Write[], pass: FlowPass<Plan>, context: WriteContext): AsyncIterable<WriteOutcome[]>;
   /** The counter an item the CRM took counts in, when not always `counting.written` (leads: created or attached). */
   writtenCounter?(outcome: Extract<WriteOutcome, { status: 'written' }>): string;
@@ -66,6 +66,11 @@ export interface OutboundFlow<Plan extends FlowPlan = FlowPlan, Item = unknown, 
    * it and asks before a costly pass). A flow whose reads cost little has none.
    */
   estimate?(pass: FlowPass<Plan>): Promise<FlowEstimate>;
+  /**
+   * `check` of the connection (optional): reach the CRM and resolve what the plan names (fields, pipeline, …)
+   * through the connector's actions; the message says what was found, a throw names the key of what was not.
+   */
+  check?(plan: Plan, definition: ConnectorDefinition, context: WriteContext): Promise<string>;
 }
 
 /** One way a pass can read what it needs from the service, and what that costs. */

@@ -4,7 +4,7 @@ import type { FlowPass, FlowPlan, OutboundFlow, PlannedWrite } from './outbound-
 /**
  * One pass of an outbound flow, the same for every flow: each page the flow reads from the service becomes
  * planned writes; those whose fingerprint equals the last written (or that the flow knows done: `knownDone`) are
- * counted unchanged and left alone; the rest go to the connector's write capability, and each batch it answers is
+ * counted unchanged and left alone; the rest the flow writes through the connector's CRM actions, and each batch the CRM answers is
  * recorded in one transaction (the fingerprints of what the CRM took, unless the flow keeps its own record; its
  * refusals as rejected records; the counters so far).
  */

@@ -1,4 +1,5 @@
 import connector from '../../../connectors/generic-crm';
+import { checkConnection } from '../../../src/engine/outbound/flows/flow-checks';
 import * as amocrm from '../../fixtures/crm/amocrm';
 import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll, typedSettings } from '../read-helper';
@@ -11,7 +12,7 @@ const quiet = { log: () => {}, warn: () => {} };
 
 async function check(plain: Record<string, unknown>) {
   const settings = typedSettings(connector, plain);
-  return connector.check(settings, { connectionId: 'amo', settings, logger: quiet });
+  return checkConnection(connector, settings, { connectionId: 'amo', settings, logger: quiet });
 }
 
 describe('amoCRM: an account with more than 50 deal fields', () => {

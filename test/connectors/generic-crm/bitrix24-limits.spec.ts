@@ -1,4 +1,5 @@
 import connector from '../../../connectors/generic-crm';
+import { checkConnection } from '../../../src/engine/outbound/flows/flow-checks';
 import { loadPreset } from '../../../connectors/generic-crm/definition/presets';
 import { toSettingsInstance } from '../../../src/connectors/settings-validation';
 import * as bitrix24 from '../../fixtures/crm/bitrix24';
@@ -103,7 +104,7 @@ describe('Bitrix24 user.get: 50 users a page', () => {
       const plain = { ...bitrix24.settings(server.url), lead_delivery: responsibleOnPage3 };
       const settings = toSettingsInstance(connector.settingsClass, plain);
       const quiet = { log: () => {}, warn: () => {} };
-      const result = await connector.check(settings, { connectionId: 'b24', settings, logger: quiet });
+      const result = await checkConnection(connector, settings, { connectionId: 'b24', settings, logger: quiet });
       expect(result.message).not.toMatch(/no user/);
       expect(result.ok).toBe(true);
       // one request for every page
@@ -122,7 +123,7 @@ describe('Bitrix24 user.get: 50 users a page', () => {
     await withServer({ handler: refusing }, async (server) => {
       const plain = { ...bitrix24.settings(server.url), lead_delivery: responsibleOnPage3 };
       const settings = toSettingsInstance(connector.settingsClass, plain);
-      const result = await connector.check(settings, { connectionId: 'b24', settings, logger: { log: () => {}, warn: () => {} } });
+      const result = await checkConnection(connector, settings, { connectionId: 'b24', settings, logger: { log: () => {}, warn: () => {} } });
       expect(result.ok).toBe(false);
       expect(result.message).toMatch(/user\.get answered .*insufficient_scope/);
       expect(result.message).not.toMatch(/no user/);

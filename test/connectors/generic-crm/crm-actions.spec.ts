@@ -13,6 +13,7 @@ const actions = {
     answer: "=[items[owner = $deal].{ 'id': $string(id), 'text': text }]",
   },
   make_thing: { method: 'POST', path: '/things', body: "={ 'owner': $deal, 'text': $text }", answer: '=$string(id)' },
+  set_thing: { kind: 'update', method: 'PATCH', path: '/things/{{deal}}', body: "={ 'text': $text }", answer: "=[errors.{ 'id': id, 'reason': message }]" },
 };
 
 const registry = new ConnectorRegistry();
@@ -76,6 +77,18 @@ describe('generic-crm: CRM actions any flow names (settings.<flow>.actions)', ()
     answer = (request) => ({ status: 201, body: { id: 55, owner: request.body.owner } });
     expect(await run('make_thing', { deal: '7', text: 't' })).toBe('55');
     expect(crm.requests[crm.requests.length - 1].body).toEqual({ owner: '7', text: 't' });
+  });
+
+  it('an update (kind: update) sets values, so a 5xx is retried as reads are; a 4xx is the record\'s refusal', async () => {
+    let calls = 0;
+    answer = () => (++calls === 1 ? { status: 503, body: { message: 'busy' } } : { body: { errors: [{ id: '7', message: 'read-only field' }] } });
+    const from = crm.requests.length;
+    expect(await run('set_thing', { deal: '7', text: 't' })).toEqual([{ id: '7', reason: 'read-only field' }]);
+    expect(crm.requests.slice(from).map((r) => `${r.method} ${r.path}`)).toEqual(['PATCH /things/7', 'PATCH /things/7']);
+    answer = () => ({ status: 404, body: { message: 'Deal not found' } });
+    const refusal = await run('set_thing', { deal: '7', text: 't' }).catch((error: unknown) => error);
+    expect(refusal).toBeInstanceOf(CrmActionRefusedError);
+    expect(refusal).toMatchObject({ field: 'my_flow.actions.set_thing', status: 404, reason: expect.stringContaining('Deal not found') });
   });
 
   it("a flow's block is switched on by the user's key; its actions come with it", () => {

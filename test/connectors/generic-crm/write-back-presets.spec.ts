@@ -1,4 +1,7 @@
 import connector from '../../../connectors/generic-crm';
+import { checkFlows } from '../../../src/engine/outbound/flows/flow-checks';
+import { writeBackFlow } from '../../../src/engine/outbound/flows/write-back/write-back.flow';
+import { writeDeals } from '../../support/write-back-pass';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
 import type { DealWrite, WriteOutcome } from '../../../src/connectors/connector-definition';
 import { toSettingsInstance } from '../../../src/connectors/settings-validation';
@@ -112,12 +115,12 @@ describe.each(cases)('write-back request of preset $preset', (c) => {
 
   it('check resolves the configured fields through the preset\'s field list (names in any case, or keys)', async () => {
     const settings = settingsWith(c.fields);
-    expect(await connector.check(settings, context(settings))).toEqual({ ok: true, message: expect.stringContaining(`write_back: ${c.resolved} (found in the CRM's field list)`) });
+    expect(await checkFlows(connector, settings, context(settings))).toEqual({ ok: true, message: expect.stringContaining(`write_back: ${c.resolved} (found in the CRM's field list)`) });
   });
 
   it('check names the key of a field the CRM does not have', async () => {
     const settings = settingsWith({ ...c.fields, utm_term: 'Ключевое слово' });
-    const answer = await connector.check(settings, context(settings));
+    const answer = await checkFlows(connector, settings, context(settings));
     expect(answer.ok).toBe(false);
     expect(answer.message).toContain('write_back.fields.utm_term: the CRM has no deal field "Ключевое слово"');
   });
@@ -130,7 +133,7 @@ describe.each(cases)('write-back request of preset $preset', (c) => {
       { id: b, values: { channel: 'Органика / Google', utm_campaign: '' } },
     ];
     const from = server.requests.length;
-    expect(await collect(connector.write!.write(deals, context(settings)))).toEqual([{ id: a, status: 'written' }, { id: b, status: 'written' }]);
+    expect(await collect(writeDeals(connector, deals, context(settings)))).toEqual([{ id: a, status: 'written' }, { id: b, status: 'written' }]);
     const sent = server.requests.slice(from).filter(isUpdate).map(({ method, path, body }) => ({ method, path, body }));
     expect(sent).toEqual(c.requests(c.deals));
     const [channelKey, campaignKey] = c.resolved.split(', ').map((pair) => pair.split(' → ')[1]);
@@ -141,7 +144,7 @@ describe.each(cases)('write-back request of preset $preset', (c) => {
   it('a deal the CRM does not have is refused with the CRM\'s reason; the other one is written', async () => {
     const settings = settingsWith(c.fields);
     const deals: DealWrite[] = [{ id: c.deals[0], values: { channel: CHANNEL, utm_campaign: 'x' } }, { id: '999999', values: { channel: CHANNEL, utm_campaign: 'x' } }];
-    const outcomes = await collect(connector.write!.write(deals, context(settings)));
+    const outcomes = await collect(writeDeals(connector, deals, context(settings)));
     expect(outcomes.find((o) => o.id === '999999')).toEqual({ id: '999999', status: 'rejected', reason: expect.stringMatching(c.refusal) });
     // amoCRM refuses the whole request when one lead is wrong; the others take each deal on its own
     expect(outcomes.find((o) => o.id === c.deals[0])?.status).toBe(c.preset === 'amocrm' ? 'rejected' : 'written');
@@ -156,7 +159,7 @@ describe('write-back into Pipedrive: an archived deal takes no update (changelog
       crm.archiveDeal('1001');
       const settings = toSettingsInstance(GenericCrmSettings, { ...pipedrive.settings(server.url), write_back: { fields: { channel: 'Lead source' } } });
       const deals: DealWrite[] = [{ id: '1001', values: { channel: CHANNEL } }, { id: '1003', values: { channel: CHANNEL } }];
-      const outcomes = await collect(connector.write!.write(deals, { connectionId: 'wb-archived', settings, logger: quiet }));
+      const outcomes = await collect(writeDeals(connector, deals, { connectionId: 'wb-archived', settings, logger: quiet }));
       expect(outcomes).toEqual([
         { id: '1001', status: 'rejected', reason: 'HTTP 403: Archived deal cannot be updated. Unarchive the deal first.' },
         { id: '1003', status: 'written' },

@@ -1,10 +1,13 @@
 import connector from '../../../connectors/generic-crm';
+import { checkFlows } from '../../../src/engine/outbound/flows/flow-checks';
+import { writeBackFlow } from '../../../src/engine/outbound/flows/write-back/write-back.flow';
+import { writeDeals } from '../../support/write-back-pass';
 import { GenericCrmSettings } from '../../../connectors/generic-crm/settings';
 import type { DealWrite, WriteOutcome } from '../../../src/connectors/connector-definition';
 import { settingsProblems, toSettingsInstance } from '../../../src/connectors/settings-validation';
 import { CrmServer, FixtureAnswer, FixtureRequest, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 
-/** The generic CRM's write capability against a loopback CRM: settings checks, field resolution, outcomes per deal. */
+/** Write-back through the generic CRM's actions (write_back.request, field_list) against a loopback CRM: settings checks, field resolution, outcomes per deal. */
 
 const TOKEN = 'write-token-1';
 const FIELDS = { data: [{ key: 'abc', name: 'Ad source' }, { key: 'def', name: 'City' }] };
@@ -63,16 +66,16 @@ describe('generic-crm write-back', () => {
   });
 
   it('plans the configured fields, 30 days back by default, no schedule of its own', () => {
-    expect(connector.write!.plan(settingsOf(raw(crm.url, { fields: { channel: 'Ad source', city: 583921 } })))).toEqual({
-      fields: { channel: 'Ad source', city: '583921' }, sinceDays: 30, schedule: undefined,
+    expect(writeBackFlow.planOf(connector, settingsOf(raw(crm.url, { fields: { channel: 'Ad source', city: 583921 } })))).toEqual({
+      fields: { channel: 'Ad source', city: '583921' }, sinceDays: 30, schedule: undefined, visitField: 'tracker',
     });
-    expect(connector.write!.plan(settingsOf({ ...raw(crm.url, {}), write_back: undefined }))).toBeNull();
+    expect(writeBackFlow.planOf(connector, settingsOf({ ...raw(crm.url, {}), write_back: undefined }))).toBeNull();
   });
 
   it('check resolves the fields against the CRM\'s field list, and names the key of one it does not have', async () => {
-    const ok = await connector.check(settingsOf(raw(crm.url, { fields: { channel: 'ad SOURCE', city: 'def' } })), { connectionId: 'c', settings: {} as never, logger: quiet });
+    const ok = await checkFlows(connector, settingsOf(raw(crm.url, { fields: { channel: 'ad SOURCE', city: 'def' } })), { connectionId: 'c', settings: {} as never, logger: quiet });
     expect(ok).toEqual({ ok: true, message: expect.stringContaining('write_back: channel → abc, city → def') });
-    const bad = await connector.check(settingsOf(raw(crm.url, { fields: { channel: 'Ad source', city: 'Town' } })), { connectionId: 'c', settings: {} as never, logger: quiet });
+    const bad = await checkFlows(connector, settingsOf(raw(crm.url, { fields: { channel: 'Ad source', city: 'Town' } })), { connectionId: 'c', settings: {} as never, logger: quiet });
     expect(bad.ok).toBe(false);
     expect(bad.message).toContain('write_back.fields.city: the CRM has no deal field "Town" (its fields: Ad source (abc), City (def))');
   });
@@ -81,7 +84,7 @@ describe('generic-crm write-back', () => {
     const settings = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
     const deals: DealWrite[] = [{ id: '12', values: { channel: 'Ads / Search' } }, { id: '13', values: { channel: 'SEO' } }, { id: '15', values: { channel: 'SEO' } }];
     const before = crm.requests.length;
-    const batches = await collect(connector.write!.write(deals, { connectionId: 'c', settings, logger: quiet }));
+    const batches = await collect(writeDeals(connector, deals, { connectionId: 'c', settings, logger: quiet }));
     expect(batches).toEqual([
       [{ id: '12', status: 'written' }],
       [{ id: '13', status: 'rejected', reason: 'HTTP 422: stage is closed' }], // the message where the source's `errors` rules say
@@ -94,12 +97,12 @@ describe('generic-crm write-back', () => {
   it('a 403 refusing one deal\'s write is that deal\'s rejection with the CRM\'s reason; a 403 naming the token fails the pass', async () => {
     const settings = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
     const deals: DealWrite[] = [{ id: '16', values: { channel: 'SEO' } }, { id: '12', values: { channel: 'SEO' } }];
-    const batches = await collect(connector.write!.write(deals, { connectionId: 'c', settings, logger: quiet }));
+    const batches = await collect(writeDeals(connector, deals, { connectionId: 'c', settings, logger: quiet }));
     expect(batches).toEqual([
       [{ id: '16', status: 'rejected', reason: 'HTTP 403: Archived deal cannot be updated' }],
       [{ id: '12', status: 'written' }],
     ]);
-    await expect(collect(connector.write!.write([{ id: '17', values: { channel: 'SEO' } }], { connectionId: 'c', settings, logger: quiet }))).rejects.toThrow(
+    await expect(collect(writeDeals(connector, [{ id: '17', values: { channel: 'SEO' } }], { connectionId: 'c', settings, logger: quiet }))).rejects.toThrow(
       /the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 403: .*insufficient_scope/,
     );
   });
@@ -107,17 +110,17 @@ describe('generic-crm write-back', () => {
   it('fails the pass on a refused token, a CRM that is down, or a field the CRM does not have (naming the key)', async () => {
     const deal: DealWrite[] = [{ id: '12', values: { channel: 'x' } }];
     const refused = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }, 'revoked'));
-    await expect(collect(connector.write!.write(deal, { connectionId: 'c', settings: refused, logger: quiet }))).rejects.toThrow(
+    await expect(collect(writeDeals(connector, deal, { connectionId: 'c', settings: refused, logger: quiet }))).rejects.toThrow(
       "the CRM refused the connection's credentials",
     );
     const down = settingsOf(raw(crm.url, { fields: { channel: 'Ad source' } }));
-    await expect(collect(connector.write!.write([{ id: '14', values: { channel: 'x' } }], { connectionId: 'c', settings: down, logger: quiet }))).rejects.toThrow('HTTP 503');
+    await expect(collect(writeDeals(connector, [{ id: '14', values: { channel: 'x' } }], { connectionId: 'c', settings: down, logger: quiet }))).rejects.toThrow('HTTP 503');
     const visit = settingsOf({ ...raw(crm.url, { fields: { visit_id: 'Visit number' } }), visit_field: 'visit number' });
-    await expect(collect(connector.write!.write(deal, { connectionId: 'c', settings: visit, logger: quiet }))).rejects.toThrow(
+    await expect(collect(writeDeals(connector, deal, { connectionId: 'c', settings: visit, logger: quiet }))).rejects.toThrow(
       'write_back.fields.visit_id: "Visit number" is the visit_field: writing into it would change the visit number the deals are sent with',
     );
     const unknown = settingsOf(raw(crm.url, { fields: { channel: 'Source' } }));
-    await expect(collect(connector.write!.write(deal, { connectionId: 'c', settings: unknown, logger: quiet }))).rejects.toThrow(
+    await expect(collect(writeDeals(connector, deal, { connectionId: 'c', settings: unknown, logger: quiet }))).rejects.toThrow(
       'write_back.fields.channel: the CRM has no deal field "Source"',
     );
   });

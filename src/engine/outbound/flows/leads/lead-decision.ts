@@ -1,4 +1,5 @@
-import type { FoundContact, LeadCrm, LeadDeliveryPlan } from '../../../../connectors/lead-delivery';
+import type { FoundContact, LeadCrm } from './lead-crm';
+import type { LeadDeliveryPlan } from './lead-settings';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import { emailKey, phoneKey } from './lead-values';
 

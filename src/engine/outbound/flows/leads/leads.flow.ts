@@ -1,5 +1,5 @@
 import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
-import { LeadCrm, LeadDeliveryPlan, LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
+import { LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
 import type { FlowCounters } from '../../../../runs/outbound-flows';
 import type { LeadDeliveryRow } from '../../../../store/records';
 import { LEADS_STREAM, LeadDeliveryStore } from '../../../../store/repositories/lead-delivery.store';
@@ -8,6 +8,8 @@ import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/trac
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { decide, LeadDecision, PassContacts } from './lead-decision';
+import { LEAD_ACTIONS, LeadCrm, named } from './lead-crm';
+import { LeadDeliveryPlan, leadDeliveryPlan } from './lead-settings';
 import { emailKey, isNoteOfLead, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
 
 /** how many times a create whose outcome stayed unknown (and that the CRM does not have) is sent again in one pass */
@@ -51,14 +53,15 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
   stream: LEADS_STREAM,
   settingsKey: 'lead_delivery',
   repository: 'leads',
+  actions: LEAD_ACTIONS,
   counting: { unchanged: 'already_delivered', written: 'created', rejected: 'rejected' },
 
   planOf(definition: ConnectorDefinition, settings: object): LeadDeliveryPlan | null {
-    return definition.leads?.plan(settings) ?? null;
+    return leadDeliveryPlan(definition.actions, settings);
   },
 
   noPlan(connectionId: string, definition: ConnectorDefinition): string {
-    return definition.leads
+    return definition.actions
       ? `connection ${connectionId}: settings.lead_delivery is not set: no proxy leads are delivered`
       : `connection ${connectionId}: connector ${definition.name} cannot deliver leads into its CRM`;
   },
@@ -119,6 +122,12 @@ export const leadsFlow: OutboundFlow<LeadDeliveryPlan, ProxyLead, LeadWrite, Pro
 
   writtenCounter(outcome): string {
     return (outcome as { counter?: string }).counter ?? 'created';
+  },
+
+  /** The pipeline, stage, responsible user and every field, resolved against the CRM as a pass does. */
+  async check(plan, definition, context): Promise<string> {
+    const { pipeline, stage, responsible, leadIdField } = (await openLeadCrm(definition, plan, context)).targets;
+    return `lead_delivery: pipeline ${named(pipeline)}, stage ${named(stage)}${responsible ? `, responsible ${named(responsible)}` : ''}, lead_id_field ${leadIdField}`;
   },
 
   refusal(outcome) {
@@ -211,7 +220,7 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
   const store = leadStore(pass);
   const runId = pass.runId ?? null;
   const dealId = row.deal_id ?? '';
-  if (!crm.findNotes) {
+  if (!crm.findsNotes) {
     pass.logger.warn(`proxy lead ${id}: a note on deal ${dealId} was sent before and its outcome is unknown; the CRM's connector cannot look notes up: not sent again`);
     await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId, contactId: row.contact_id }, runId);
     return written(id, 'attached', dealId);
@@ -232,14 +241,14 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
 /** The note, sent again only when the deal does not have it (looked up by the proxy lead id in its text). */
 function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass): Promise<string> {
   // without a look-up the lead stays pending: the next pass counts it attached rather than risk a second note
-  const lookUp = crm.findNotes ? () => findNote(crm, dealId, lead) : null;
+  const lookUp = crm.findsNotes ? () => findNote(crm, dealId, lead) : null;
   return sendOnce(pass, `proxy lead ${lead.id}: the note on deal ${dealId}`, () => crm.addNote(dealId, leadNote(lead)), lookUp);
 }
 
 /** The id of the lead's note on the deal, or null: the note whose text names the proxy lead. */
 async function findNote(crm: LeadCrm, dealId: string, lead: ProxyLead): Promise<string | null> {
   const id = String(lead.id);
-  const notes = await crm.findNotes!(dealId, { leadId: id, text: leadNote(lead) });
+  const notes = await crm.findNotes(dealId, { leadId: id, text: leadNote(lead) });
   const mine = notes.find((note) => note.text === undefined || isNoteOfLead(note.text, id));
   return mine?.id ?? null;
 }
@@ -282,7 +291,7 @@ async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<strin
  * index): a look-up before then could miss a deal that landed and create it twice. Ends early on shutdown.
  */
 async function lookupSettled(crm: LeadCrm, sentAt: number, pass: LeadsPass): Promise<void> {
-  const wait = (Number.isFinite(sentAt) ? sentAt : 0) + (crm.lookupLagMs ?? 0) - Date.now();
+  const wait = (Number.isFinite(sentAt) ? sentAt : 0) + crm.lookupLagMs - Date.now();
   if (wait <= 0) return;
   pass.logger.log(`waiting ${Math.ceil(wait / 1000)} s for the CRM's search to show a deal created moments ago before looking it up`);
   await sleep(wait, pass.signal);
@@ -312,8 +321,13 @@ function leadStore(pass: LeadsPass): LeadDeliveryStore {
 
 function openCrm(pass: LeadsPass, context: WriteContext): Promise<LeadCrm> {
   // the pipeline, stage, user and fields are resolved against the CRM once a pass, and only when a lead needs it
-  pass.crm ??= pass.definition.leads!.open(context);
+  pass.crm ??= openLeadCrm(pass.definition, pass.plan, context);
   return pass.crm;
+}
+
+/** The connector's lead_delivery actions within the pass's session, the targets resolved against the CRM. */
+function openLeadCrm(definition: ConnectorDefinition, plan: LeadDeliveryPlan, context: WriteContext): Promise<LeadCrm> {
+  return new LeadCrm(definition.actions!.open('lead_delivery', context), plan, `connection ${context.connectionId}`).resolve();
 }
 
 function written(id: string, counter: 'created' | 'attached' | 'already_delivered', dealId: string | null): WriteOutcome {

@@ -1,4 +1,5 @@
-import type { AttributionValue, ConnectorDefinition, DealWrite, WriteBackPlan } from '../../../../connectors/connector-definition';
+import type { AttributionValue, ConnectorDefinition, DealWrite, WriteContext } from '../../../../connectors/connector-definition';
+import type { CrmActions } from '../../../../connectors/crm-actions';
 import type { WriteBackCounters } from '../../../../runs/run-vocabulary';
 import type { Order } from '../../../../tracker/types/orders.types';
 import type { FlowEstimate, FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
@@ -7,6 +8,10 @@ import { AttributedOrder, ordersByInfo } from './order-info';
 import { ordersWithVisits } from './order-pages';
 import { planLine } from './plan-text';
 import { planPass, WriteBackPassPlan, windowStart } from './pass-plan';
+import { fieldKeys, updateDeals, WRITE_BACK_ACTIONS } from './deal-updates';
+import { WriteBackFlowPlan, writeBackPlan } from './write-back-settings';
+
+type WriteBackPlan = WriteBackFlowPlan;
 
 /** The plan each pass took (its dry run shows it). */
 const passPlans = new WeakMap<FlowPass<WriteBackPlan>, WriteBackPassPlan>();
@@ -27,22 +32,23 @@ export interface WriteBackPreview {
 
 /**
  * Write-back, the first outbound flow: the connection's deals of the window (those its syncs delivered) with
- * their visits, their attribution values, and the deals whose values changed since the last write handed to
- * the connector's `update_deals` (WriteCapability.write). Deals without a visit are left alone. The visits come
+ * their visits, their attribution values, and the deals whose values changed since the last write, written with
+ * the connector's CRM action `update_deals` (deal-updates.ts). Deals without a visit are left alone. The visits come
  * the cheaper way for this pass (pass-plan.ts): the window's order list pages, or each deal's order info.
  */
 export const writeBackFlow: OutboundFlow<WriteBackPlan, AttributedOrder, DealWrite, WriteBackPreview> = {
   name: 'write_back',
   stream: 'write_back',
   settingsKey: 'write_back',
+  actions: WRITE_BACK_ACTIONS,
   counting: { unchanged: 'unchanged', written: 'written', rejected: 'rejected' },
 
   planOf(definition: ConnectorDefinition, settings: object): WriteBackPlan | null {
-    return definition.write?.plan(settings) ?? null;
+    return writeBackPlan(definition.actions, settings);
   },
 
   noPlan(connectionId: string, definition: ConnectorDefinition): string {
-    return definition.write
+    return definition.actions
       ? `connection ${connectionId}: settings.write_back.fields is not set: nothing to write back`
       : `connection ${connectionId}: connector ${definition.name} cannot write back into its source`;
   },
@@ -88,7 +94,15 @@ export const writeBackFlow: OutboundFlow<WriteBackPlan, AttributedOrder, DealWri
   },
 
   write(deals, pass, context) {
-    return pass.definition.write!.write(deals, context);
+    return updateDeals(openActions(pass, context), pass.plan, deals, `connection ${pass.connectionId}`, pass.signal);
+  },
+
+  /** Every configured field found in the CRM's field list (by key, or by name in any case). */
+  async check(plan, definition, context): Promise<string> {
+    const actions = definition.actions!.open('write_back', context);
+    const keys = await fieldKeys(actions, plan, `connection ${context.connectionId}`);
+    const listed = actions.has('deal_fields') ? 'found in the CRM\'s field list' : 'taken as given (no field_list to check them against)';
+    return `write_back: ${Object.entries(keys).map(([value, key]) => `${value} → ${key}`).join(', ')} (${listed})`;
   },
 
   refusal(outcome) {
@@ -103,6 +117,12 @@ export const writeBackFlow: OutboundFlow<WriteBackPlan, AttributedOrder, DealWri
     return { connectionId: pass.connectionId, counters: pass.counters as WriteBackCounters, deals, plan: passPlans.get(pass)?.estimate };
   },
 };
+
+/** The connection's write-back actions, opened once a pass (within its session). */
+function openActions(pass: FlowPass<WriteBackPlan> & { actions?: CrmActions }, context: WriteContext): CrmActions {
+  pass.actions ??= pass.definition.actions!.open('write_back', context);
+  return pass.actions;
+}
 
 function withVisit(orders: Order[]): AttributedOrder[] {
   return orders.filter((order): order is Order & AttributedOrder => !!order.visit);
