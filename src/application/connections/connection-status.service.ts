@@ -5,6 +5,9 @@ import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../../run
 import { ConnectionState, CursorResponse, FlowStatusResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
+import { TrackerSyncConfig } from '../../config/config.schema';
+import { projectNameOf } from '../../config/project-targets';
+import { ProjectScope } from '../project-scope';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { ConnectionStatusResponse, RunFailureResponse } from './connection-status.response';
 import { SCHEDULE_CONTROL, ScheduleControl } from './schedule-control';
@@ -22,10 +25,13 @@ export class ConnectionStatusService {
     @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly runs: RunsQueryService,
     private readonly scrubber: SecretScrubber,
+    private readonly config: TrackerSyncConfig,
   ) {}
 
-  async list(): Promise<ConnectionStatusResponse[]> {
-    const all = await this.connections.list();
+  /** The connections the scope sees (of `project` only, when given), in config order. */
+  async list(scope = ProjectScope.ALL, project?: string): Promise<ConnectionStatusResponse[]> {
+    const seen = new Set(scope.connectionIds(this.config, project));
+    const all = (await this.connections.list()).filter((connection) => seen.has(connection.id));
     return Promise.all(all.map((connection) => this.describe(connection)));
   }
 
@@ -45,6 +51,7 @@ export class ConnectionStatusService {
     return {
       id: connection.id,
       connector: connection.connector,
+      project: projectNameOf(this.config.connections.find((c) => c.id === connection.id) ?? {}),
       schedule: connection.schedule ?? null,
       paused: connection.paused,
       state: this.stateOf(connection, lastRun, failure),
