@@ -41,9 +41,10 @@ export class RunsQueryService {
     return run ? (await this.withCounts([run]))[0] : null;
   }
 
-  /** The last sync of each of these connections, by connection id (those without one are left out). */
-  async lastSyncsOf(connectionIds: readonly string[]): Promise<Map<string, RunResponse>> {
-    const rows = await this.runs.latestOfEach(connectionIds, { direction: 'sync' });
+  /** The last run of each of these connections (the last sync, `direction: 'sync'`; a flow's last), by connection id (those without one are left out). */
+  async lastRunsOf(connectionIds: readonly string[], filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<Map<string, RunResponse>> {
+    if (!connectionIds.length) return new Map();
+    const rows = await this.runs.latestOfEach(connectionIds, filter);
     return new Map((await this.withCounts(rows)).map((run) => [run.connection_id, run]));
   }
 
