@@ -86,6 +86,8 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     if (failing) facts.push('<span class="state-failing">' + num(failing) + ' failing</span>');
     if (running) facts.push('<span class="state-running">' + num(running) + ' running</span>');
     if (rejected) facts.push(num(rejected) + ' open rejection' + (rejected === 1 ? '' : 's'));
+    var budget = project && project.budget;
+    if (budget) facts.push('<span title="this installation&#39;s share of the project&#39;s request budget">' + num(budget.used_this_hour) + ' of ' + num(budget.per_hour) + ' requests this hour</span>');
     return '<tr class="project-row" data-project="' + esc(name) + '"><td colspan="8" class="none"><div><button type="button" class="link group-toggle" data-group="' + esc(name) +
       '" aria-expanded="' + open + '">' + (open ? '▾ ' : '▸ ') + esc(name) + '</button> <span class="muted">' + facts.join(' · ') + '</span></div></td></tr>';
   }

@@ -16,7 +16,7 @@ const [describeInBrowser, suiteName] = available || process.env.CI ? [describe, 
 
 const FULL = 'projects-page-full-token';
 const ACME_VIEWER = 'projects-page-acme-viewer';
-/** acme (2 connections), beta (1) and p003…p100 (1 each): 100 projects */
+/** acme (2 connections), beta (1) and p003…p100 (1 each): 100 projects, and the tracker: project (`default`, 1) */
 const OTHERS = Array.from({ length: 98 }, (_, i) => `p${String(i + 3).padStart(3, '0')}`);
 
 function config(dir: string): string {
@@ -38,6 +38,7 @@ function config(dir: string): string {
     sheet('acme-sheet-2', 'acme'),
     sheet('beta-sheet', 'beta'),
     ...OTHERS.map((name) => sheet(`${name}-sheet`, name)),
+    `  - { id: default-sheet, connector: spreadsheet, settings: { deals: { path: ${deals} } } }`,
     '',
   ].join('\n'));
   return file;
@@ -72,14 +73,15 @@ describeInBrowser(suiteName, () => {
   const rowIds = (page: Page) => page.locator('#connections tbody tr[data-id]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-id')));
   const groups = (page: Page) => page.locator('#connections tbody tr.project-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-project')));
 
-  it('with the full token: 100 project headings with their numbers, collapsed but the selected connection\'s; the filter finds any', async () => {
+  it('with the full token: 101 project headings with their numbers, collapsed but the selected connection\'s; the filter finds any', async () => {
     const page = await open(FULL, 'acme-sheet-1');
-    expect(await groups(page)).toEqual(['acme', 'beta', ...OTHERS]);
+    expect(await groups(page)).toEqual(['default', 'acme', 'beta', ...OTHERS]);
     expect(await rowIds(page)).toEqual(['acme-sheet-1', 'acme-sheet-2']); // the selected connection's group alone is open
     const acme = page.locator('#connections tr[data-project="acme"]');
     expect(await acme.textContent()).toMatch(/acme\s+#2 · 2 connections/);
     expect(await page.locator('#connections tr[data-project="p042"]').textContent()).toMatch(/p042\s+#43 · 1 connection\b/);
-    expect(await page.locator('#filter-count').textContent()).toBe('100 projects, 101 connections');
+    expect(await page.locator('#connections tr[data-project="default"]').textContent()).toMatch(/default\s+the sandbox's project · 1 connection · \d+ of 4,000 requests this hour/);
+    expect(await page.locator('#filter-count').textContent()).toBe('101 projects, 102 connections');
 
     // a click unfolds a group
     await page.locator('#connections tr[data-project="beta"] button[data-group]').click();
@@ -91,7 +93,7 @@ describeInBrowser(suiteName, () => {
     expect(await rowIds(page)).toEqual(['p042-sheet']);
     await page.locator('#filter').fill('sheet-2');
     expect(await rowIds(page)).toEqual(['acme-sheet-2']);
-    expect(await page.locator('#filter-count').textContent()).toBe('1 of 101 connections');
+    expect(await page.locator('#filter-count').textContent()).toBe('1 of 102 connections');
     await page.locator('#filter').fill('#3'); // a number: beta (#3) and the projects #30…#39 (p029…p038)
     expect(await rowIds(page)).toEqual(['beta-sheet', ...OTHERS.slice(26, 36).map((n) => `${n}-sheet`)]);
     await page.locator('#filter').fill('');
@@ -105,7 +107,7 @@ describeInBrowser(suiteName, () => {
     expect(await rowIds(page)).toEqual(['acme-sheet-1', 'acme-sheet-2']);
     expect(await groups(page)).toEqual([]); // one project: no headings
     const text = (await page.locator('body').textContent()) ?? '';
-    expect(text).not.toMatch(/beta|p0\d\d/);
+    expect(text).not.toMatch(/beta|p0\d\d|default-sheet/);
     expect(await page.locator('#budget-block').isHidden()).toBe(true); // the installation's budget is not its to see (403)
     // the API agrees: the page shows what the token may see, no more
     const listed = await api<{ connections: { id: string }[] }>(running.url, ACME_VIEWER, '/api/connections');
