@@ -11,13 +11,14 @@ import { ClusterStatusService } from './cluster/cluster-status.service';
 import { ConfigController } from './config/config.controller';
 import { ConnectionsController } from './connections/connections.controller';
 import { AdminExceptionFilter } from './errors/admin-exception.filter';
+import { ProjectsController } from './projects/projects.controller';
 import { RunsController } from './runs/runs.controller';
 import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
   imports: [ApplicationModule, ClusterModule, AlertsModule],
-  controllers: [ConnectionsController, RunsController, ClusterController, AlertsController, ConfigController],
+  controllers: [ConnectionsController, RunsController, ProjectsController, ClusterController, AlertsController, ConfigController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],
 })

@@ -94,7 +94,7 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.store.alerts.active();
   }
 
-  deliveries(filter: { alertId?: string; connectionId?: string }, page: { limit: number; offset: number }) {
+  deliveries(filter: { alertId?: string; connectionId?: string; connectionIds?: readonly string[] }, page: { limit: number; offset: number }) {
     return this.store.alerts.deliveries(filter, page);
   }
 }

@@ -12,6 +12,8 @@ import { RunsQueryService } from './runs/runs-query.service';
 import { RunActivityService } from './runs/run-activity.service';
 import { FlowRunsService } from './flows/flow-runs.service';
 import { SyncPreviewService } from './connections/sync-preview.service';
+import { ProjectBudgets } from './projects/project-budgets';
+import { ProjectsQueryService } from './projects/projects-query.service';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
 
 const SERVICES = [
@@ -27,6 +29,8 @@ const SERVICES = [
   FlowRunsService,
   RunActivityService,
   SyncPreviewService,
+  ProjectBudgets,
+  ProjectsQueryService,
 ];
 
 /**

@@ -20,3 +20,7 @@ export * from './answers/rejected-record.response';
 export * from './answers/open-rejection.response';
 export * from './connections/connection-status.response';
 export { isCalendarDate } from './answers/calendar-date.validator';
+export { ProjectScope } from './project-scope';
+export { ProjectsQueryService } from './projects/projects-query.service';
+export { ProjectBudgets } from './projects/project-budgets';
+export * from './projects/project.response';

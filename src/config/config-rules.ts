@@ -1,4 +1,5 @@
 /** Rules that span several keys, checked after each key has its own type and range checked. */
+import { adminTokenProblems } from './admin-tokens';
 import { alertProblems } from './alert-config';
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
@@ -17,6 +18,7 @@ export function crossFieldProblems(config: TrackerSyncConfig): string[] {
   return [
     ...duplicateConnectionIds(config), ...realServiceCredentials(config), ...registeredStatusesUnmapped(config), ...projectProblems(config), ...clusterStore(config),
     ...alertProblems(config.alerts, connectionIds, [DEFAULT_PROJECT, ...(isMapping(config.projects) ? Object.keys(config.projects) : [])]),
+    ...adminTokenProblems(config.admin, isMapping(config.projects) ? Object.keys(config.projects) : []),
   ];
 }
 

@@ -7,6 +7,7 @@
 import 'reflect-metadata';
 import { plainToInstance, Transform, Type } from 'class-transformer';
 import { IsOptional, ValidateIf, ValidateNested } from 'class-validator';
+import { AdminTokenConfig } from './admin-tokens';
 import { AlertConfig } from './alert-config';
 import { ClusterConfig } from './cluster-config';
 import { WebhookConfig } from './webhook-config';
@@ -165,6 +166,14 @@ export class AdminConfig {
   @Doc('Bearer token of the admin API (env ADMIN_TOKEN); generated on first start when absent.', { type: 'string (secret)' })
   @IsOptional() @EmptyAsAbsent() @ToText() @Text()
   token?: string;
+
+  @Doc('Scoped tokens: each sees only its projects\' connections, runs, rejections and alerts (README "Agencies").', {
+    type: 'list',
+    nested: () => AdminTokenConfig,
+    list: true,
+  })
+  @List() @ValidateNested({ each: true }) @Type(() => AdminTokenConfig)
+  tokens: AdminTokenConfig[] = [];
 }
 
 export class LogConfig {

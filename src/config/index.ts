@@ -14,3 +14,4 @@ export type { SettingsCheck } from './validate-settings';
 export * from './webhook-config';
 export * from './project-targets';
 export * from './cluster-config';
+export * from './admin-tokens';

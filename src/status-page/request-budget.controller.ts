@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminController } from '../admin/admin-controller.decorator';
 import { SharedRequestBudget } from '../budget/shared-request-budget';
 import { RequestBudgetResponse } from './request-budget.response';
+import { AdminScope } from '../admin/auth/admin-scope.decorator';
 
 /** The shared request budget, for the status page's "waiting on the budget" block. */
 @AdminController('budget')
@@ -10,6 +11,7 @@ export class RequestBudgetController {
   constructor(@Optional() @Inject(SharedRequestBudget) private readonly budget: SharedRequestBudget | null) {}
 
   @Get()
+  @AdminScope('installation')
   @ApiOperation({ summary: "the project's request budget shared by the installation: what is left, what waits for it" })
   @ApiOkResponse({ type: RequestBudgetResponse })
   read(): RequestBudgetResponse {

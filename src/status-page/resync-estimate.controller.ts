@@ -3,6 +3,7 @@ import { ApiNotFoundResponse, ApiOkResponse, ApiOperation } from '@nestjs/swagge
 import { AdminController } from '../admin/admin-controller.decorator';
 import { ResyncEstimateResponse } from './resync-estimate.response';
 import { ResyncEstimateService } from './resync-estimate.service';
+import { AdminScope } from '../admin/auth/admin-scope.decorator';
 
 /** What the status page's Resync confirmation says before a full run is started. */
 @AdminController('connections')
@@ -10,6 +11,7 @@ export class ResyncEstimateController {
   constructor(private readonly estimates: ResyncEstimateService) {}
 
   @Get(':id/resync-estimate')
+  @AdminScope('connection')
   @ApiOperation({ summary: "what a full resync costs: requests, and their share of the service's hourly budget" })
   @ApiOkResponse({ type: ResyncEstimateResponse })
   @ApiNotFoundResponse({ description: 'unknown connection' })

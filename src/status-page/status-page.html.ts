@@ -27,6 +27,7 @@ export const statusPageHtml = (flows: FlowListing[]): string => /* html */ `<!do
 <main id="app" hidden>
   <section>
     <h2>Connections</h2>
+    <div class="filter"><input id="filter" type="search" autocomplete="off" placeholder="Filter by project or connection" aria-label="Filter by project or connection"> <span id="filter-count" class="muted"></span></div>
     <table id="connections" class="cards">
       <thead><tr><th>Connection</th><th>Connector</th><th>State</th><th>Last run</th><th>Read · sent · unchanged · rejected</th><th>Open rejections</th><th>Next run</th><th></th></tr></thead>
       <tbody></tbody>

@@ -17,7 +17,6 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
   var selected = null;
   var expanded = {};  // keys of long texts the user opened
   var pending = null; // { connection, run }: the run the notice is about; the notice clears when it ends
-  var countsFor = ''; // the runs the open-rejection counts were read after
   var stagesFor = null; // the connection and last run the stage mapping was read after
   var timer = null;
 
@@ -56,23 +55,67 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     return t;
   }
 
+  // Projects (GET /api/projects, one request for all): a heading per project with its number and counts; with more
+  // projects than GROUPS_OPEN_UP_TO the groups start collapsed (the selected connection's stays open), and the filter
+  // box shows the connections whose id, or whose project's name or number, holds its text
+  var GROUPS_OPEN_UP_TO = 5;
+  var projects = [];
+  var collapsed = {}; // project name → the user's choice
+
+  function connectionRow(c) {
+    var run = c.last_run, t = totals(run), open = state.openCounts[c.id];
+    var busy = c.state === 'running' || (c.flows || []).some(function (f) { return f.state === 'running'; }) ? ' disabled' : '';
+    return '<tr data-id="' + esc(c.id) + '" class="' + (c.id === selected ? 'selected' : '') + '">' +
+      cell('Connection', '<strong>' + esc(c.id) + '</strong>') + cell('Connector', esc(c.connector)) +
+      cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
+        (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '') +
+        skippedTicks('sync', c.ticks) + flowLines(c)) +
+      cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
+      cell('Read · sent · unchanged · rejected', !run ? '—' : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
+      cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
+      cell('Next run', when(c.next_run_at)) +
+      '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
+      '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button></div></td></tr>';
+  }
+
+  function groupRow(name, project, list, open) {
+    var count = function (st) { return list.filter(function (c) { return c.state === st; }).length; };
+    var failing = count('failing'), running = count('running');
+    var rejected = project ? project.open_rejections.total : 0;
+    var facts = [project && project.number ? '#' + esc(project.number) : 'the sandbox&#39;s project', num(list.length) + ' connection' + (list.length === 1 ? '' : 's')];
+    if (failing) facts.push('<span class="state-failing">' + num(failing) + ' failing</span>');
+    if (running) facts.push('<span class="state-running">' + num(running) + ' running</span>');
+    if (rejected) facts.push(num(rejected) + ' open rejection' + (rejected === 1 ? '' : 's'));
+    var budget = project && project.budget;
+    if (budget) facts.push('<span title="this installation&#39;s share of the project&#39;s request budget">' + num(budget.used_this_hour) + ' of ' + num(budget.per_hour) + ' requests this hour</span>');
+    return '<tr class="project-row" data-project="' + esc(name) + '"><td colspan="8" class="none"><div><button type="button" class="link group-toggle" data-group="' + esc(name) +
+      '" aria-expanded="' + open + '">' + (open ? '▾ ' : '▸ ') + esc(name) + '</button> <span class="muted">' + facts.join(' · ') + '</span></div></td></tr>';
+  }
+
   function renderConnections() {
-    var rows = state.list.map(function (c) {
-      var run = c.last_run, t = totals(run), open = state.openCounts[c.id];
-      var busy = c.state === 'running' || (c.flows || []).some(function (f) { return f.state === 'running'; }) ? ' disabled' : '';
-      return '<tr data-id="' + esc(c.id) + '" class="' + (c.id === selected ? 'selected' : '') + '">' +
-        cell('Connection', '<strong>' + esc(c.id) + '</strong>') + cell('Connector', esc(c.connector)) +
-        cell('State', '<span class="state state-' + esc(c.state) + '">' + esc(c.state) + '</span>' +
-          (c.state === 'failing' && c.last_failure ? '<br><span class="error">' + longText('failure:' + c.id, c.last_failure.error, 80) + '</span>' : '') +
-          skippedTicks('sync', c.ticks) + flowLines(c)) +
-        cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
-        cell('Read · sent · unchanged · rejected', !run ? '—' : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
-        cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
-        cell('Next run', when(c.next_run_at)) +
-        '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
-        '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button></div></td></tr>';
+    var q = $('filter').value.trim().toLowerCase();
+    var byProject = {}, names = [];
+    state.list.forEach(function (c) {
+      var name = c.project || 'default';
+      if (!byProject[name]) { byProject[name] = []; }
+      byProject[name].push(c);
     });
-    setHtml(document.querySelector('#connections tbody'), rows.join('') || '<tr><td colspan="8" class="muted none">No connections configured.</td></tr>');
+    projects.forEach(function (p) { if (byProject[p.name]) names.push(p.name); });
+    Object.keys(byProject).forEach(function (name) { if (names.indexOf(name) < 0) names.push(name); });
+    var grouped = names.length > 1, rows = [], shownCount = 0;
+    names.forEach(function (name) {
+      var project = projects.filter(function (p) { return p.name === name; })[0], list = byProject[name];
+      var whole = !q || (name + ' #' + (project && project.number || '')).toLowerCase().indexOf(q) >= 0;
+      var shown = whole ? list : list.filter(function (c) { return c.id.toLowerCase().indexOf(q) >= 0; });
+      if (!shown.length) return;
+      shownCount += shown.length;
+      var open = !grouped || !!q || (collapsed[name] != null ? !collapsed[name] : names.length <= GROUPS_OPEN_UP_TO || list.some(function (c) { return c.id === selected; }));
+      if (grouped) rows.push(groupRow(name, project, list, open));
+      if (open) shown.forEach(function (c) { rows.push(connectionRow(c)); });
+    });
+    $('filter-count').textContent = q ? num(shownCount) + ' of ' + num(state.list.length) + ' connections' : grouped ? num(names.length) + ' projects, ' + num(state.list.length) + ' connections' : '';
+    setHtml(document.querySelector('#connections tbody'), rows.join('') ||
+      (state.list.length ? '<tr><td colspan="8" class="muted none">No project or connection matches "' + esc(q) + '".</td></tr>' : '<tr><td colspan="8" class="muted none">No connections configured.</td></tr>'));
   }
 
   /**
@@ -292,14 +335,15 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     });
   }
 
-  /** The counts change only when a run ends (or rejected records are retried): read again then. */
-  function refreshOpenCounts() {
-    var key = state.list.map(function (c) { return c.id + ':' + (c.last_run ? c.last_run.id + c.last_run.status : ''); }).join(',');
-    if (key === countsFor) return Promise.resolve();
-    countsFor = key;
-    return Promise.all(state.list.map(function (c) {
-      return readOpen(c.id, 1).then(function (open) { state.openCounts[c.id] = open.total; });
-    }));
+  /** The open rejections of every connection, from GET /api/projects (one request, whatever the number of connections). */
+  function takeProjects(res) {
+    if (!res || res.status !== 200) return;
+    projects = res.body.projects || [];
+    state.openCounts = {};
+    projects.forEach(function (p) {
+      var by = p.open_rejections.by_connection;
+      Object.keys(by).forEach(function (id) { state.openCounts[id] = by[id]; });
+    });
   }
 
   function clearFinishedNotice() {
@@ -313,17 +357,18 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     refreshAlerts();
     refreshBudget();
     refreshWebhooks();
-    return api('GET', '/api/connections').then(function (res) {
+    return Promise.all([api('GET', '/api/connections'), api('GET', '/api/projects')]).then(function (lists) {
+      var res = lists[0];
       state.list = listOf(res.body, 'connections');
+      takeProjects(lists[1]);
       if (!selected && state.list.length) selected = state.list[0].id;
       clearFinishedNotice();
       $('updated').textContent = 'updated ' + new Date().toLocaleTimeString();
-      if (!selected) return refreshOpenCounts();
+      if (!selected) return;
       var id = selected;
       return Promise.all([
         api('GET', '/api/runs?connection=' + encodeURIComponent(id) + '&limit=30'),
         readOpen(id, 50),
-        refreshOpenCounts(),
         refreshStages(state.list.filter(function (c) { return c.id === id; })[0]),
       ]).then(function (got) {
         var runs = listOf(got[0].body, 'runs');
@@ -408,7 +453,10 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     e.preventDefault(); sessionStorage.setItem(TOKEN_KEY, $('token').value.trim()); $('token').value = ''; start();
   });
   $('logout').addEventListener('click', function () { logout(); });
+  $('filter').addEventListener('input', function () { renderConnections(); });
   $('app').addEventListener('click', function (e) {
+    var group = e.target.closest('[data-group]');
+    if (group) { var name = group.getAttribute('data-group'); collapsed[name] = group.getAttribute('aria-expanded') === 'true'; renderConnections(); return; }
     var toggle = e.target.closest('[data-toggle]');
     if (toggle) { var key = toggle.getAttribute('data-toggle'); expanded[key] = !expanded[key]; renderAll(); return; }
     var target = e.target.closest('[data-action]');

@@ -23,6 +23,12 @@ export const STATUS_PAGE_CSS = /* css */ `
   #connections tbody tr:hover { background: #f6f8fa; }
   #connections tbody tr.selected:hover { background: #eef4ff; }
   td.actions { white-space: nowrap; }
+  /* a project's heading in the connections list: its number and counts, a toggle to fold its connections */
+  .filter { margin: 0 0 8px; display: flex; flex-wrap: wrap; gap: 4px 12px; align-items: baseline; }
+  .filter input { font: inherit; padding: 4px 8px; width: min(320px, 100%); border: 1px solid var(--line); border-radius: 6px; }
+  #connections tbody tr.project-row { background: #f0f3f6; cursor: default; }
+  #connections tbody tr.project-row:hover { background: #f0f3f6; }
+  tr.project-row .group-toggle { font-weight: 600; text-decoration: none; color: var(--fg); }
   .muted { color: var(--muted); }
   .state { font-weight: 600; }
   .state-succeeded, .state-idle { color: var(--ok); }

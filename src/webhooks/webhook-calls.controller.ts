@@ -1,6 +1,8 @@
 import { Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { AdminController } from '../admin/admin-controller.decorator';
+import { AdminScope, VisibleProjects } from '../admin/auth/admin-scope.decorator';
+import { ProjectScope } from '../application/project-scope';
 import { RunTriggerService } from '../application/runs/run-trigger.service';
 import { TrackerSyncConfig } from '../config/config.schema';
 import { WebhookCallStore } from '../store/repositories/webhook-call.store';
@@ -27,12 +29,13 @@ export class WebhookCallsController {
   ) {}
 
   @Get()
+  @AdminScope('list')
   @ApiOperation({ summary: 'the last webhook call of each connection, and whether a run is due' })
   @ApiOkResponse({ type: WebhookStatusResponse, isArray: true })
-  async list(): Promise<WebhookStatusResponse[]> {
+  async list(@VisibleProjects() scope: ProjectScope): Promise<WebhookStatusResponse[]> {
     const rows = new Map((await this.calls.list()).map((row) => [row.connection_id, row]));
     const due = new Set(this.receiver.waiting());
-    return this.config.connections.map((connection) => {
+    return this.config.connections.filter((connection) => scope.seesConnection(this.config, connection.id)).map((connection) => {
       const row = rows.get(connection.id);
       return {
         connection: connection.id,

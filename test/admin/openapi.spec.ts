@@ -48,9 +48,20 @@ describe('OpenAPI documents of the daemon', () => {
   it('documents POST /api/config/reload: what changed, or 400 with the problems by path', async () => {
     const doc = (await json('/docs-json')) as OpenApiDocument & { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
     const reload = doc.paths['/api/config/reload'] as { post?: { responses: Record<string, unknown> } };
-    expect(Object.keys(reload.post?.responses ?? {}).sort()).toEqual(['200', '400', '401']);
+    expect(Object.keys(reload.post?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403']); // 403: a scoped token (admin.tokens)
     expect(Object.keys(doc.components.schemas.ConfigReloadResponse.properties).sort()).toEqual(['added', 'changed', 'file', 'removed', 'restart_required']);
     expect(Object.keys(doc.components.schemas.ConfigReloadRefusedResponse.properties)).toEqual(expect.arrayContaining(['message', 'problems']));
+  });
+
+  it('documents GET /api/projects and GET /api/connections?project=, and 403 where a scoped token is refused', async () => {
+    const doc = (await json('/docs-json')) as OpenApiDocument & { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const projects = doc.paths['/api/projects'] as { get?: { responses: Record<string, unknown> } };
+    expect(Object.keys(projects.get?.responses ?? {}).sort()).toEqual(['200', '401']);
+    expect(Object.keys(doc.components.schemas.ProjectResponse.properties).sort()).toEqual(['budget', 'connections', 'last_runs', 'name', 'number', 'open_rejections']);
+    const list = doc.paths['/api/connections'] as { get?: { parameters: { name: string; in: string }[] } };
+    expect(list.get?.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'project', in: 'query' })]));
+    const forbidden = (path: string, method: string) => Object.keys((doc.paths[path][method] as { responses: Record<string, unknown> }).responses).includes('403');
+    expect([forbidden('/api/cluster', 'get'), forbidden('/api/connections/{id}/sync', 'post'), forbidden('/api/connections/{id}', 'get')]).toEqual([true, true, false]);
   });
 
   it('documents POST /api/connections/{id}/flows/{flow}: any flow of the registry, 202 and the run', async () => {

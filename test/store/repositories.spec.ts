@@ -106,6 +106,27 @@ describeStores('store repositories', (driver) => {
     expect(await store.runs.latestOf('none')).toBeNull();
   });
 
+  it('runs of many connections at once: a list of connections (the runs a scoped token sees) and the latest sync of each', async () => {
+    const c1 = await store.runs.create({ connectionId: 'c', mode: 'incremental', since: null, trigger: 'cli', holder: 'h' });
+    const d1 = await store.runs.create({ connectionId: 'd', mode: 'incremental', since: null, trigger: 'cli', holder: 'h' });
+    const c2 = await store.runs.create({ connectionId: 'c', mode: 'full', since: null, trigger: 'admin', holder: 'h' });
+    await store.runs.create({ connectionId: 'c', mode: 'leads', since: null, trigger: 'admin', holder: 'h' }); // outbound: not a sync
+    await store.runs.create({ connectionId: 'e', mode: 'incremental', since: null, trigger: 'cli', holder: 'h' });
+    const page = await store.runs.page({ connectionIds: ['c', 'd'], direction: 'sync' }, { limit: 10, offset: 0 });
+    expect([page.total, page.rows.map((r) => r.id)]).toEqual([3, [c2.id, d1.id, c1.id]]);
+    expect((await store.runs.page({ connectionIds: ['c', 'd'], connectionId: 'e' }, { limit: 10, offset: 0 })).total).toBe(0);
+    expect((await store.runs.page({ connectionIds: [] }, { limit: 10, offset: 0 })).total).toBe(0);
+    const latest = await store.runs.latestOfEach(['c', 'd', 'none'], { direction: 'sync' });
+    expect(latest.map((r) => [r.connection_id, r.id]).sort()).toEqual([['c', c2.id], ['d', d1.id]]);
+  });
+
+  it('open rejections: how many each connection has, in one query', async () => {
+    const run = await store.runs.create({ connectionId: 'c', mode: 'incremental', since: null, trigger: 'cli', holder: 'h' });
+    await store.writer.transaction((m) => OpenRejectionStore.record(m, run.id, [rejection(run.id, 'a'), rejection(run.id, 'b')], '2025-03-10T09:00:00.000Z'));
+    expect(await store.openRejections.countsOf(['c', 'other'])).toEqual(new Map([['c', 2]]));
+    expect(await store.openRejections.countsOf([])).toEqual(new Map());
+  });
+
   it('leases: taken by one holder at a time, renewed and released only by it', async () => {
     const me: LeaseHolder = { id: 'me', ttlMs: 60_000, deadDaemonAfterMs: 30_000 };
     const other: LeaseHolder = { id: 'other', ttlMs: 60_000, deadDaemonAfterMs: 30_000 };

@@ -3,25 +3,35 @@ import { ApiBadRequestResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation
 import { AlertsService } from '../../alerts/alerts.service';
 import { conditionOf } from '../../alerts/run-conditions';
 import { AdminController } from '../admin-controller.decorator';
+import { TrackerSyncConfig } from '../../config';
+import { ProjectScope } from '../../application/project-scope';
+import { AdminScope, VisibleProjects } from '../auth/admin-scope.decorator';
 import { AlertsQueryDto } from './alerts-query.dto';
-import { AlertListResponse, AlertTestResponse } from './alerts.response';
+import { AlertListResponse, AlertTargetResponse, AlertTestResponse } from './alerts.response';
 
 @AdminController('alerts')
 export class AlertsController {
-  constructor(private readonly alerts: AlertsService) {}
+  constructor(
+    private readonly alerts: AlertsService,
+    private readonly config: TrackerSyncConfig,
+  ) {}
 
   @Get()
+  @AdminScope('list')
   @ApiOperation({ summary: 'the configured alerts, the conditions active now, and the messages sent (newest first) with their delivery state' })
   @ApiOkResponse({ type: AlertListResponse })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
-  async list(@Query() query: AlertsQueryDto): Promise<AlertListResponse> {
+  async list(@Query() query: AlertsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<AlertListResponse> {
+    // a scoped token sees its connections' conditions and messages, and the alerts that name one of them
+    const seen = scope.all ? null : new Set(scope.connectionIds(this.config));
+    const connectionIds = seen ? [...seen] : undefined;
     const [active, page] = await Promise.all([
       this.alerts.active(),
-      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection }, { limit: query.limit, offset: query.offset }),
+      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds }, { limit: query.limit, offset: query.offset }),
     ]);
     return {
-      alerts: this.alerts.configured(),
-      active: active.map((s) => ({
+      alerts: seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen)) : this.alerts.configured(),
+      active: active.filter((s) => !seen || seen.has(s.connection_id)).map((s) => ({
         alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
       })),
       deliveries: page.rows.map((d) => ({ ...d })),
@@ -32,6 +42,7 @@ export class AlertsController {
   }
 
   @Post(':id/test')
+  @AdminScope('installation')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: "sends a test message through the alert's channel (one attempt) and answers how it went" })
   @ApiOkResponse({ type: AlertTestResponse, description: 'status sent or failed (with the reason)' })
@@ -42,4 +53,10 @@ export class AlertsController {
     const result = await this.alerts.test(alert);
     return { alert_id: alert.id, type: alert.type, status: result.status, attempts: result.attempts, error: result.error, delivery_id: result.delivery_id };
   }
+}
+
+/** An alert as a scoped token sees it: only one that names some of its connections, with those alone ("*" names none). */
+function namingSeen(alert: AlertTargetResponse, seen: ReadonlySet<string>): AlertTargetResponse[] {
+  const connections = alert.connections.filter((id) => seen.has(id));
+  return connections.length ? [{ ...alert, connections }] : [];
 }

@@ -4,8 +4,8 @@ import { WWW_AUTHENTICATE } from './admin-auth.guard';
 import { AdminTokenService } from './admin-token.service';
 
 /**
- * The same check for every path under /api, routes or not: without the token, /api/anything
- * answers 401, so the API's shape is not probed anonymously. (The guard covers the controllers.)
+ * The same check for every path under /api, routes or not: without a valid token (full or scoped), /api/anything
+ * answers 401, so the API's shape is not probed anonymously. (The guard covers the controllers and their scopes.)
  */
 @Injectable()
 export class AdminAuthMiddleware implements NestMiddleware {

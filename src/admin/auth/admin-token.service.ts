@@ -3,37 +3,67 @@ import { HttpAdapterHost } from '@nestjs/core';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { TrackerSyncConfig } from '../../config';
 import { readOrCreateTokenFile } from '../../config/admin-token-file';
+import { AdminPrincipal, FULL_ACCESS } from './admin-principal';
+
+/** A scoped token as kept in memory: its digest only. */
+interface ScopedDigest {
+  digest: Buffer;
+  principal: AdminPrincipal;
+}
 
 /**
- * The admin API's bearer token: `ADMIN_TOKEN`, else config `admin.token`, else a token generated
- * on the first start and kept in `<data_dir>/admin-token`. A generated token is printed once, to
- * stdout, when it is created; never logged, never printed again.
+ * The admin API's bearer tokens. The full token: `ADMIN_TOKEN`, else config `admin.token`, else a token generated
+ * on the first start and kept in `<data_dir>/admin-token` (printed once, to stdout, when it is created; never logged,
+ * never printed again). The scoped tokens of `admin.tokens`: each sees its projects only (README "Scoped admin tokens").
+ * Only digests are kept, and every candidate is compared with every token in constant time.
  */
 @Injectable()
 export class AdminTokenService implements OnApplicationBootstrap {
   private digest: Buffer | null = null;
+  private readonly scoped: ScopedDigest[];
 
   constructor(
     private readonly config: TrackerSyncConfig,
     private readonly adapterHost: HttpAdapterHost,
-  ) {}
+  ) {
+    this.scoped = (config.admin?.tokens ?? []).map((t) => ({
+      digest: sha256(t.token),
+      principal: { kind: 'scoped', name: t.name, projects: [...t.projects], role: t.role },
+    }));
+  }
 
   /** Only a process that serves HTTP needs the token (the CLI's application context has no adapter). */
   onApplicationBootstrap(): void {
     if (this.adapterHost.httpAdapter) this.ensureToken();
   }
 
-  /** Why an `Authorization` header does not grant access, or null when it does. */
-  problemWith(header: string | undefined): string | null {
+  /** Who an `Authorization` header is, or why it grants nothing. */
+  resolve(header: string | undefined): { principal: AdminPrincipal } | { problem: string } {
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
-    if (!token) return 'an admin token is required: Authorization: Bearer <token>';
-    return this.matches(token) ? null : 'the admin token is not valid';
+    if (!token) return { problem: 'an admin token is required: Authorization: Bearer <token>' };
+    const principal = this.principalOf(token);
+    return principal ? { principal } : { problem: 'the admin token is not valid' };
   }
 
-  /** Constant-time comparison (of digests, so lengths never leak either). */
+  /** Why an `Authorization` header does not grant access, or null when it does (a scoped token does). */
+  problemWith(header: string | undefined): string | null {
+    const resolved = this.resolve(header);
+    return 'problem' in resolved ? resolved.problem : null;
+  }
+
+  /** The full token, compared in constant time (of digests, so lengths never leak either). */
   matches(candidate: string): boolean {
-    const expected = this.ensureToken();
-    return timingSafeEqual(sha256(candidate), expected);
+    return this.principalOf(candidate)?.kind === 'full';
+  }
+
+  /** Every token is compared, whichever matched, so the time taken says nothing of which one did. */
+  private principalOf(candidate: string): AdminPrincipal | null {
+    const digest = sha256(candidate);
+    let found: AdminPrincipal | null = timingSafeEqual(digest, this.ensureToken()) ? FULL_ACCESS : null;
+    for (const scoped of this.scoped) {
+      if (timingSafeEqual(digest, scoped.digest) && !found) found = scoped.principal;
+    }
+    return found;
   }
 
   private ensureToken(): Buffer {

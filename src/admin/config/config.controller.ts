@@ -3,12 +3,14 @@ import { ApiBadRequestResponse, ApiOkResponse, ApiOperation } from '@nestjs/swag
 import { ConfigReloadService } from '../../application/config/config-reload.service';
 import { AdminController } from '../admin-controller.decorator';
 import { ConfigReloadRefusedResponse, ConfigReloadResponse } from './config-reload.response';
+import { AdminScope } from '../auth/admin-scope.decorator';
 
 @AdminController('config')
 export class ConfigController {
   constructor(private readonly reloads: ConfigReloadService) {}
 
   @Post('reload')
+  @AdminScope('installation')
   @HttpCode(200)
   @ApiOperation({
     summary: 'read the config file again and take its connections (as SIGHUP does)',

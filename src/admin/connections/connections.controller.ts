@@ -21,6 +21,9 @@ import { OpenRejectionsQueryDto } from '../dto/open-rejections-query.dto';
 import { PreviewDto } from '../dto/preview.dto';
 import { ResyncDto } from '../dto/resync.dto';
 import { OUTBOUND_FLOW_NAMES } from '../../application/flow-descriptions';
+import { AdminScope, VisibleProjects } from '../auth/admin-scope.decorator';
+import { ProjectScope } from '../../application/project-scope';
+import { ConnectionsQueryDto } from '../dto/connections-query.dto';
 
 @AdminController('connections')
 @ApiNotFoundResponse({ description: 'unknown connection' })
@@ -37,18 +40,23 @@ export class ConnectionsController {
   ) {}
 
   @Get()
+  @AdminScope('list')
+  @ApiOperation({ summary: 'every connection (of the token\'s projects), or of one project: ?project=<name>' })
   @ApiOkResponse({ type: ConnectionStatusListResponse })
-  async list(): Promise<ConnectionStatusListResponse> {
-    return { connections: await this.status.list() };
+  @ApiBadRequestResponse({ description: 'message lists each problem' })
+  async list(@Query() query: ConnectionsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<ConnectionStatusListResponse> {
+    return { connections: await this.status.list(scope, query.project) };
   }
 
   @Get(':id')
+  @AdminScope('connection')
   @ApiOkResponse({ type: ConnectionStatusResponse })
   get(@Param('id') id: string): Promise<ConnectionStatusResponse> {
     return this.status.get(id);
   }
 
   @Get(':id/rejected')
+  @AdminScope('connection')
   @ApiOperation({
     summary: 'open rejections: records rejected and not fixed yet, whatever run saw them last',
     description:
@@ -62,6 +70,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/sync')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: 'start an incremental run' })
   @ApiAcceptedResponse({ type: RunIdResponse })
@@ -71,6 +80,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/resync')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: 'start a full run, or one from `since` on' })
   @ApiAcceptedResponse({ type: RunIdResponse })
@@ -81,6 +91,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/flows/:flow')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({
     summary: 'start a run of an outbound flow: it reads the service and writes into the CRM',
@@ -96,6 +107,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/write-back')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: "write the deals' attribution back into the CRM: POST …/flows/write_back" })
   @ApiAcceptedResponse({ type: RunIdResponse })
@@ -106,6 +118,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/deliver-leads')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: "deliver the service's new proxy leads into the CRM as deals: POST …/flows/leads" })
   @ApiAcceptedResponse({ type: RunIdResponse })
@@ -116,6 +129,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/pause')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: ConnectionStatusResponse })
   pause(@Param('id') id: string): Promise<ConnectionStatusResponse> {
@@ -123,6 +137,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/resume')
+  @AdminScope('connection', 'operate')
   @HttpCode(HttpStatus.OK)
   @ApiOkResponse({ type: ConnectionStatusResponse })
   resume(@Param('id') id: string): Promise<ConnectionStatusResponse> {
@@ -130,6 +145,7 @@ export class ConnectionsController {
   }
 
   @Delete(':id/cursors')
+  @AdminScope('connection', 'operate')
   @ApiOperation({ summary: 'forget the cursors: the next incremental run reads from the beginning' })
   @ApiOkResponse({ type: ClearCursorsResponse })
   clearCursors(@Param('id') id: string): Promise<ClearCursorsResponse> {
@@ -137,6 +153,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/check')
+  @AdminScope('connection')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: "run the connector's check: reach the source, verify credentials" })
   @ApiOkResponse({ type: CheckResponse })
@@ -145,6 +162,7 @@ export class ConnectionsController {
   }
 
   @Post(':id/preview')
+  @AdminScope('connection')
   @HttpCode(HttpStatus.OK)
   @ApiOperation({ summary: 'dry run: canonical records and the exact payloads with verdicts; nothing is sent' })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
@@ -165,6 +183,7 @@ export class ConnectionsController {
   }
 
   @Get(':id/discover')
+  @AdminScope('connection')
   @ApiOperation({
     summary: "the CRM's pipelines and stages (won, lost, open), deal and contact fields, users, and a proposed mapping",
     description: 'The same JSON as `cli discover <connection> --json`. `proposed` holds status_map and visit_field ready to paste under `settings:`.',
@@ -177,6 +196,7 @@ export class ConnectionsController {
   }
 
   @Get(':id/stage-mapping')
+  @AdminScope('connection')
   @ApiOperation({ summary: "each CRM stage and the status it is sent with (null: no status_map key covers it; with statuses: register, the stage's own id), with the last run's deals per stage" })
   @ApiOkResponse({ description: '{ stages, last_run, statuses: "map" | "register" }, or null for a connector without stages' })
   stageMapping(@Param('id') id: string): Promise<StageMapping | null> {

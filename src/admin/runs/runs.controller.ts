@@ -6,6 +6,8 @@ import { RunIdResponse, RunListResponse, RunResponse } from '../../application/a
 import { PageQueryDto, RunsQueryDto } from '../../application/answers/runs-query.dto';
 import { RunTriggerService } from '../../application/runs/run-trigger.service';
 import { RunsQueryService } from '../../application/runs/runs-query.service';
+import { AdminScope, VisibleProjects } from '../auth/admin-scope.decorator';
+import { ProjectScope } from '../../application/project-scope';
 
 @AdminController('runs')
 export class RunsController {
@@ -15,14 +17,16 @@ export class RunsController {
   ) {}
 
   @Get()
+  @AdminScope('list')
   @ApiOperation({ summary: 'runs, newest first' })
   @ApiOkResponse({ type: RunListResponse })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
-  list(@Query() query: RunsQueryDto): Promise<RunListResponse> {
-    return this.runs.list(query);
+  list(@Query() query: RunsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<RunListResponse> {
+    return this.runs.list(query, scope);
   }
 
   @Get(':id')
+  @AdminScope('run')
   @ApiOkResponse({ type: RunResponse })
   @ApiNotFoundResponse({ description: 'unknown run' })
   get(@Param('id', ParseIntPipe) id: number): Promise<RunResponse> {
@@ -30,6 +34,7 @@ export class RunsController {
   }
 
   @Get(':id/rejected')
+  @AdminScope('run')
   @ApiOkResponse({ type: RejectedRecordListResponse })
   @ApiNotFoundResponse({ description: 'unknown run' })
   rejected(@Param('id', ParseIntPipe) id: number, @Query() page: PageQueryDto): Promise<RejectedRecordListResponse> {
@@ -37,6 +42,7 @@ export class RunsController {
   }
 
   @Post(':id/rejected/retry')
+  @AdminScope('run', 'operate')
   @HttpCode(HttpStatus.ACCEPTED)
   @ApiOperation({ summary: "re-send the run's rejected records in a new run" })
   @ApiAcceptedResponse({ type: RunIdResponse })

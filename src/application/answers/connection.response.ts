@@ -37,6 +37,7 @@ export class FlowStatusResponse {
 export class ConnectionResponse {
   @ApiProperty() id: string;
   @ApiProperty() connector: string;
+  @ApiProperty({ example: 'default', description: 'the project it feeds: a name under projects:, or `default` (the tracker: project)' }) project: string;
   @ApiPropertyOptional({ type: String, nullable: true, example: '*/10 * * * *' }) schedule: string | null;
   @ApiProperty() paused: boolean;
   @ApiProperty({ enum: CONNECTION_STATES, description: "the sync's: running > paused > failing (last sync failed) > idle; each outbound flow has its own in `flows`" })

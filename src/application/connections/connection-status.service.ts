@@ -5,6 +5,9 @@ import { OUTBOUND_FLOW_NAMES, OUTBOUND_FLOWS, OutboundFlowName } from '../flow-d
 import { ConnectionState, CursorResponse, FlowStatusResponse } from '../answers/connection.response';
 import { RunResponse } from '../answers/run.response';
 import { RunsQueryService } from '../runs/runs-query.service';
+import { TrackerSyncConfig } from '../../config/config.schema';
+import { projectNameOf } from '../../config/project-targets';
+import { ProjectScope } from '../project-scope';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { ConnectionStatusResponse, RunFailureResponse } from './connection-status.response';
 import { SCHEDULE_CONTROL, ScheduleControl } from './schedule-control';
@@ -22,29 +25,43 @@ export class ConnectionStatusService {
     @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly runs: RunsQueryService,
     private readonly scrubber: SecretScrubber,
+    private readonly config: TrackerSyncConfig,
   ) {}
 
-  async list(): Promise<ConnectionStatusResponse[]> {
-    const all = await this.connections.list();
-    return Promise.all(all.map((connection) => this.describe(connection)));
+  /**
+   * The connections the scope sees (of `project` only, when given), in config order. The last runs of all of them
+   * are read together (a query for the syncs and one per flow), not two queries per connection: an agency lists hundreds.
+   */
+  async list(scope = ProjectScope.ALL, project?: string): Promise<ConnectionStatusResponse[]> {
+    const seen = new Set(scope.connectionIds(this.config, project));
+    const all = (await this.connections.list()).filter((connection) => seen.has(connection.id));
+    const ids = all.map((connection) => connection.id);
+    const [syncs, ...flows] = await Promise.all([
+      this.runs.lastRunsOf(ids, { direction: 'sync' }),
+      ...OUTBOUND_FLOW_NAMES.map((flow) => this.runs.lastRunsOf(ids.filter((id) => this.planOf(id, flow)), { direction: 'outbound', flow })),
+    ]);
+    const lastRunOf: LastRunOf = async (id, flow) => (flow ? flows[OUTBOUND_FLOW_NAMES.indexOf(flow)] : syncs).get(id) ?? null;
+    return Promise.all(all.map((connection) => this.describe(connection, lastRunOf)));
   }
 
   /** Throws UnknownConnectionError (→ 404) for an id the config does not hold. */
   async get(connectionId: string): Promise<ConnectionStatusResponse> {
-    return this.describe(await this.connections.get(connectionId));
+    const lastRunOf: LastRunOf = (id, flow) => this.runs.lastRun(id, flow ? { direction: 'outbound', flow } : { direction: 'sync' });
+    return this.describe(await this.connections.get(connectionId), lastRunOf);
   }
 
-  private async describe(connection: ConnectionRow): Promise<ConnectionStatusResponse> {
+  private async describe(connection: ConnectionRow, lastRunOf: LastRunOf): Promise<ConnectionStatusResponse> {
     const [lastRun, nextRun, cursors, flows] = await Promise.all([
-      this.runs.lastRun(connection.id, { direction: 'sync' }),
+      lastRunOf(connection.id),
       this.scheduler.nextRun(connection.id),
       this.connections.cursors(connection.id),
-      this.flowsOf(connection),
+      this.flowsOf(connection, lastRunOf),
     ]);
     const failure = this.failureAfter(connection.id, lastRun);
     return {
       id: connection.id,
       connector: connection.connector,
+      project: projectNameOf(this.config.connections.find((c) => c.id === connection.id) ?? {}),
       schedule: connection.schedule ?? null,
       paused: connection.paused,
       state: this.stateOf(connection, lastRun, failure),
@@ -59,10 +76,10 @@ export class ConnectionStatusService {
   }
 
   /** The outbound flows the connection runs, each with its own last run and state. */
-  private async flowsOf(connection: ConnectionRow): Promise<FlowStatusResponse[]> {
+  private async flowsOf(connection: ConnectionRow, lastRunOf: LastRunOf): Promise<FlowStatusResponse[]> {
     const planned = OUTBOUND_FLOW_NAMES.map((flow) => ({ flow, plan: this.planOf(connection.id, flow) })).filter((p) => p.plan !== null);
     return Promise.all(planned.map(async ({ flow, plan }) => {
-      const lastRun = await this.runs.lastRun(connection.id, { direction: 'outbound', flow });
+      const lastRun = await lastRunOf(connection.id, flow);
       const next = this.scheduler.nextFlowRun(connection.id, flow, plan!.schedule, connection.paused);
       return {
         flow, title: OUTBOUND_FLOWS[flow].title, schedule: plan!.schedule ?? null,
@@ -99,6 +116,9 @@ export class ConnectionStatusService {
     return { at: failure.at.toISOString(), error: this.scrubber.text(failure.error) };
   }
 }
+
+/** A connection's last sync (no flow) or a flow's last run: read one by one, or from what a list read at once. */
+type LastRunOf = (connectionId: string, flow?: OutboundFlowName) => Promise<RunResponse | null>;
 
 function cursorMap(cursors: CursorRow[]): Record<string, CursorResponse> {
   const out: Record<string, CursorResponse> = {};

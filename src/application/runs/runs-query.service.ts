@@ -5,6 +5,8 @@ import { RejectedRecordListResponse, toRejectedRecordResponse } from '../answers
 import { RunListResponse, RunResponse, toRunResponse } from '../answers/run.response';
 import { RunsQueryDto } from '../answers/runs-query.dto';
 import { UnknownRunError } from '../../engine';
+import { TrackerSyncConfig } from '../../config/config.schema';
+import { ProjectScope } from '../project-scope';
 
 /** Reads runs and their rejected records for the admin API and the CLI (read-only). */
 @Injectable()
@@ -12,11 +14,13 @@ export class RunsQueryService {
   constructor(
     private readonly runs: RunStore,
     private readonly rejected: RejectedRecordStore,
+    private readonly config: TrackerSyncConfig,
   ) {}
 
-  /** Newest first. */
-  async list(query: Pick<RunsQueryDto, 'connection' | 'status' | 'limit' | 'offset'>): Promise<RunListResponse> {
-    const { rows, total } = await this.runs.page({ connectionId: query.connection, status: query.status }, query);
+  /** Newest first; with a scope, only the runs of the connections it sees. */
+  async list(query: Pick<RunsQueryDto, 'connection' | 'status' | 'limit' | 'offset'>, scope = ProjectScope.ALL): Promise<RunListResponse> {
+    const connectionIds = scope.all ? undefined : scope.connectionIds(this.config);
+    const { rows, total } = await this.runs.page({ connectionId: query.connection, connectionIds, status: query.status }, query);
     return { runs: await this.withCounts(rows), total, limit: query.limit, offset: query.offset };
   }
 
@@ -35,6 +39,13 @@ export class RunsQueryService {
   async lastRun(connectionId: string, filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<RunResponse | null> {
     const run = await this.runs.latestOf(connectionId, filter);
     return run ? (await this.withCounts([run]))[0] : null;
+  }
+
+  /** The last run of each of these connections (the last sync, `direction: 'sync'`; a flow's last), by connection id (those without one are left out). */
+  async lastRunsOf(connectionIds: readonly string[], filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<Map<string, RunResponse>> {
+    if (!connectionIds.length) return new Map();
+    const rows = await this.runs.latestOfEach(connectionIds, filter);
+    return new Map((await this.withCounts(rows)).map((run) => [run.connection_id, run]));
   }
 
   /** In the order they were found (stream, then source order). */

@@ -1,4 +1,4 @@
-import { DataSource, FindOptionsWhere } from 'typeorm';
+import { DataSource, FindOptionsWhere, In } from 'typeorm';
 import { AlertDeliveryEntity } from '../entities/alert-delivery.entity';
 import { AlertStateEntity } from '../entities/alert-state.entity';
 import { isoNow } from '../iso-time';
@@ -80,10 +80,16 @@ export class AlertStore {
   }
 
   /** Newest first, and how many match. */
-  async deliveries(filter: { alertId?: string; connectionId?: string }, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
+  /** Newest first; `connectionIds`: of these connections only (an empty list: none; a test message has no connection). */
+  async deliveries(filter: { alertId?: string; connectionId?: string; connectionIds?: readonly string[] }, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
     const where: FindOptionsWhere<AlertDeliveryEntity> = {};
     if (filter.alertId) where.alert_id = filter.alertId;
     if (filter.connectionId) where.connection_id = filter.connectionId;
+    if (filter.connectionIds) {
+      const ids = filter.connectionId ? filter.connectionIds.filter((id) => id === filter.connectionId) : filter.connectionIds;
+      if (!ids.length) return { rows: [], total: 0 };
+      where.connection_id = In([...ids]);
+    }
     const [rows, total] = await this.dataSource.getRepository(AlertDeliveryEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
     return { rows, total };
   }

@@ -37,6 +37,19 @@ export class OpenRejectionStore {
     return { rows, total };
   }
 
+  /** How many open rejections each of these connections has (those with none are left out), in one query per KEYS_PER_QUERY ids. */
+  async countsOf(connectionIds: readonly string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    for (let i = 0; i < connectionIds.length; i += KEYS_PER_QUERY) {
+      const rows = await this.dataSource.getRepository(OpenRejectionEntity).createQueryBuilder('o')
+        .select('o.connection_id', 'connection_id').addSelect('COUNT(*)', 'count')
+        .where({ connection_id: In(connectionIds.slice(i, i + KEYS_PER_QUERY)) }).groupBy('o.connection_id')
+        .getRawMany<{ connection_id: string; count: string | number }>();
+      for (const row of rows) counts.set(row.connection_id, Number(row.count));
+    }
+    return counts;
+  }
+
   /**
    * Rejections enter the set, or update it: reason, ref and last_seen move; first_seen stays that of the record
    * (its earliest open problem). One stream's rejections, all rejected by `runId`.

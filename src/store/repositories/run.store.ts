@@ -18,6 +18,8 @@ export interface NewRun {
 
 export interface RunFilter {
   connectionId?: string;
+  /** runs of these connections only (an empty list: none) */
+  connectionIds?: readonly string[];
   status?: RunStatus;
   /** syncs only, or outbound runs only (of `flow`, when given) */
   direction?: RunDirection;
@@ -78,6 +80,7 @@ export class RunStore {
 
   /** Newest first, and how many match. */
   async page(filter: RunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
+    if (filter.connectionIds && !filter.connectionIds.length) return { rows: [], total: 0 };
     const where = whereOf(filter);
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
     return { rows: rows.map(toRunRow), total };
@@ -87,6 +90,18 @@ export class RunStore {
   async latestOf(connectionId: string, filter: Omit<RunFilter, 'connectionId'> = {}): Promise<RunRow | null> {
     const row = await this.dataSource.getRepository(RunEntity).findOne({ where: whereOf({ ...filter, connectionId }), order: { id: 'DESC' } });
     return row ? toRunRow(row) : null;
+  }
+
+  /** The newest run of each of these connections (of a direction or flow, when asked), in one query per 500 ids. */
+  async latestOfEach(connectionIds: readonly string[], filter: Omit<RunFilter, 'connectionId' | 'connectionIds'> = {}): Promise<RunRow[]> {
+    const repo = this.dataSource.getRepository(RunEntity);
+    const found: RunRow[] = [];
+    for (let i = 0; i < connectionIds.length; i += 500) {
+      const newest = repo.createQueryBuilder('r').select('MAX(r.id)').where({ ...whereOf(filter), connection_id: In(connectionIds.slice(i, i + 500)) }).groupBy('r.connection_id');
+      const rows = await repo.createQueryBuilder('run').where(`run.id IN (${newest.getQuery()})`).setParameters(newest.getParameters()).getMany();
+      found.push(...rows.map(toRunRow));
+    }
+    return found;
   }
 
   /** Once this process holds the lease, any other 'running' run of the connection is dead. */
@@ -133,6 +148,11 @@ export class RunStore {
 function whereOf(filter: RunFilter): FindOptionsWhere<RunEntity> {
   const where: FindOptionsWhere<RunEntity> = {};
   if (filter.connectionId) where.connection_id = filter.connectionId;
+  if (filter.connectionIds) {
+    // both given: the one connection when the list holds it, else nothing
+    const ids = filter.connectionId ? filter.connectionIds.filter((id) => id === filter.connectionId) : filter.connectionIds;
+    where.connection_id = In(ids.length ? [...ids] : ['']);
+  }
   if (filter.status) where.status = filter.status;
   if (filter.direction) where.direction = filter.direction;
   if (filter.flow) where.flow = filter.flow;

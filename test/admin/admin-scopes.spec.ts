@@ -1,0 +1,244 @@
+/**
+ * Scoped admin tokens (admin.tokens) across EVERY admin route, on the real daemon with two projects on the embedded
+ * sandbox: each route of the OpenAPI document × {full token, viewer of acme, operator of acme, operator of beta, no
+ * token}, every request aimed at acme's connection, run or alert. A route the table does not name fails the test, so
+ * a new route is classified before it ships; and every route of Nest's router under /api declares its scope.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { ModulesContainer } from '@nestjs/core';
+import { ADMIN_SCOPE } from '../../src/admin/auth/admin-scope.decorator';
+import { api, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
+
+const FULL = 'full-admin-token-0001';
+const TOKENS = {
+  full: FULL,
+  acmeViewer: 'acme-viewer-token-0001',
+  acmeOperator: 'acme-operator-token-0001',
+  betaOperator: 'beta-operator-token-0001',
+  none: null,
+} as const;
+type Who = keyof typeof TOKENS;
+const ACME = 'acme-sheet';
+const BETA = 'beta-sheet';
+
+/** What each route concerns; expected answers per token follow from it (EXPECTED). */
+type Kind = 'list' | 'read' | 'operate' | 'installation';
+const ROUTES: Record<string, Kind> = {
+  'GET /api/connections': 'list',
+  'GET /api/connections/{id}': 'read',
+  'GET /api/connections/{id}/rejected': 'read',
+  'POST /api/connections/{id}/sync': 'operate',
+  'POST /api/connections/{id}/resync': 'operate',
+  'POST /api/connections/{id}/flows/{flow}': 'operate',
+  'POST /api/connections/{id}/write-back': 'operate',
+  'POST /api/connections/{id}/deliver-leads': 'operate',
+  'POST /api/connections/{id}/pause': 'operate',
+  'POST /api/connections/{id}/resume': 'operate',
+  'DELETE /api/connections/{id}/cursors': 'operate',
+  'POST /api/connections/{id}/check': 'read',
+  'POST /api/connections/{id}/preview': 'read',
+  'GET /api/connections/{id}/discover': 'read',
+  'GET /api/connections/{id}/stage-mapping': 'read',
+  'GET /api/connections/{id}/resync-estimate': 'read',
+  'GET /api/runs': 'list',
+  'GET /api/runs/{id}': 'read',
+  'GET /api/runs/{id}/rejected': 'read',
+  'POST /api/runs/{id}/rejected/retry': 'operate',
+  'GET /api/projects': 'list',
+  'GET /api/alerts': 'list',
+  'POST /api/alerts/{id}/test': 'installation',
+  'GET /api/webhooks': 'list',
+  'GET /api/cluster': 'installation',
+  'GET /api/budget': 'installation',
+  'POST /api/config/reload': 'installation',
+};
+
+/** 'same': the full token's answer to the same request (whatever the route answers: 200, 202, 400 for a flow the sheet has no settings of…). */
+const EXPECTED: Record<Kind, Record<Who, number | 'same'>> = {
+  list: { full: 200, acmeViewer: 200, acmeOperator: 200, betaOperator: 200, none: 401 },
+  read: { full: 'same', acmeViewer: 'same', acmeOperator: 'same', betaOperator: 404, none: 401 },
+  operate: { full: 'same', acmeViewer: 403, acmeOperator: 'same', betaOperator: 404, none: 401 },
+  installation: { full: 'same', acmeViewer: 403, acmeOperator: 403, betaOperator: 403, none: 401 },
+};
+/** Refusals first (they change nothing), then the full token, then the operator whose answer must equal it. */
+const ORDER: Who[] = ['none', 'betaOperator', 'acmeViewer', 'full', 'acmeOperator'];
+
+function config(dir: string): string {
+  const demo = join(__dirname, '..', '..', 'config', 'demo');
+  const sheet = (id: string, project: string) => [
+    `  - id: ${id}`,
+    '    connector: spreadsheet',
+    `    project: ${project}`,
+    '    settings:',
+    `      deals: { path: ${JSON.stringify(join(demo, 'deals.csv'))}, status_map: { new: "0", in_work: "0", "142": "1", "143": "2" } }`,
+  ];
+  const file = join(dir, 'tracker-sync.yaml');
+  writeFileSync(file, [
+    `data_dir: ${JSON.stringify(join(dir, 'data'))}`,
+    'sandbox: { seed: none }',
+    'projects:',
+    '  acme: { project: "2" }',
+    '  beta: { project: "3" }',
+    'admin:',
+    `  token: ${FULL}`,
+    '  tokens:',
+    `    - { name: acme-view, token: ${TOKENS.acmeViewer}, projects: [acme] }`,
+    `    - { name: acme-ops, token: ${TOKENS.acmeOperator}, projects: [acme], role: operator }`,
+    `    - { name: beta-ops, token: ${TOKENS.betaOperator}, projects: [beta], role: operator }`,
+    'connections:',
+    ...sheet(ACME, 'acme'),
+    ...sheet(BETA, 'beta'),
+    'alerts:',
+    '  - { id: ops, type: webhook, url: "http://127.0.0.1:9/hook", connections: ["*"] }',
+    `  - { id: acme-ops, type: webhook, url: "http://127.0.0.1:9/acme", connections: [${ACME}] }`,
+    '',
+  ].join('\n'));
+  return file;
+}
+
+interface Answer {
+  status: number;
+  body: unknown;
+}
+
+describe('scoped admin tokens on every admin route', () => {
+  const dir = tempDir('admin-scopes');
+  let running: RunningDaemon;
+  let acmeRun: number;
+  let paths: Record<string, Record<string, unknown>>;
+
+  beforeAll(async () => {
+    running = await startDaemon({ LOG_LEVEL: 'error' }, config(dir.path));
+    for (const id of [ACME, BETA]) {
+      const started = await api<{ run_id: number }>(running.url, FULL, `/api/connections/${id}/sync`, { method: 'POST' });
+      expect(started.status).toBe(202);
+      const run = await waitForFinishedRun(running.url, FULL, id, started.body.run_id);
+      if (id === ACME) acmeRun = run.id;
+    }
+    paths = (await api<{ paths: Record<string, Record<string, unknown>> }>(running.url, null, '/docs-json')).body.paths;
+  }, 120_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  const routesOf = (doc: Record<string, Record<string, unknown>>) =>
+    Object.entries(doc).filter(([path]) => path.startsWith('/api/')).flatMap(([path, methods]) => Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`));
+
+  it('classifies every route of the OpenAPI document, and only those', () => {
+    expect(routesOf(paths).sort()).toEqual(Object.keys(ROUTES).sort());
+  });
+
+  it('has every route of the router under /api declare its scope (@AdminScope)', () => {
+    const undeclared: string[] = [];
+    let routes = 0;
+    for (const module of running.daemon.app.get(ModulesContainer).values()) {
+      for (const { metatype } of module.controllers.values()) {
+        if (!metatype) continue;
+        const base = String(Reflect.getMetadata(PATH_METADATA, metatype) ?? '');
+        if (!/^\/?api(\/|$)/.test(base)) continue;
+        for (const name of Object.getOwnPropertyNames(metatype.prototype)) {
+          const handler = (metatype.prototype as Record<string, unknown>)[name];
+          if (typeof handler !== 'function' || Reflect.getMetadata(METHOD_METADATA, handler) === undefined) continue;
+          routes++;
+          if (!Reflect.getMetadata(ADMIN_SCOPE, handler)) undeclared.push(`${metatype.name}.${name}`);
+        }
+      }
+    }
+    expect(undeclared).toEqual([]);
+    expect(routes).toBe(Object.keys(ROUTES).length);
+  });
+
+  /** The request of a route aimed at acme's resources. */
+  function requestOf(route: string): { path: string; init: RequestInit } {
+    const [method, template] = route.split(' ');
+    const id = template.startsWith('/api/runs/') ? String(acmeRun) : template.startsWith('/api/alerts/') ? 'acme-ops' : ACME;
+    const path = template.replace('{id}', id).replace('{flow}', 'leads');
+    const body = route.endsWith('/resync') ? {} : route.endsWith('/preview') ? { stream: 'deals', limit: 1 } : undefined;
+    return { path, init: { method, body: body ? JSON.stringify(body) : undefined } };
+  }
+
+  async function call(who: Who, route: string): Promise<Answer> {
+    const { path, init } = requestOf(route);
+    let answer = await api(running.url, TOKENS[who], path, init);
+    // the previous run's row may read finished a moment before its lease is let go: a 409 then is that moment, not an answer
+    for (let tries = 0; answer.status === 409 && tries < 50; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      answer = await api(running.url, TOKENS[who], path, init);
+    }
+    // a run started: let it end, so the next token's call finds the connection free
+    const runId = (answer.body as { run_id?: number } | null)?.run_id;
+    if (answer.status === 202 && runId) await waitForFinishedRun(running.url, FULL, ACME, runId);
+    return answer;
+  }
+
+  it.each(Object.keys(ROUTES))('%s', async (route) => {
+    const expected = EXPECTED[ROUTES[route]];
+    const got: Partial<Record<Who, Answer>> = {};
+    for (const who of ORDER) got[who] = await call(who, route);
+    const full = got.full!.status;
+    expect([401, 403, 404]).not.toContain(full);
+    expect(full).toBeLessThan(500);
+    const statuses = Object.fromEntries(ORDER.map((who) => [who, got[who]!.status]));
+    const wanted = Object.fromEntries(ORDER.map((who) => [who, expected[who] === 'same' ? full : expected[who]]));
+    expect(statuses).toEqual(wanted);
+    // a scoped token's answers never name the other project's connection
+    for (const who of ['acmeViewer', 'acmeOperator'] as const) expect(JSON.stringify(got[who]!.body)).not.toContain(BETA);
+    // (its 404 echoes the id it asked for, as for any unknown id: the test below compares the two)
+    if (got.betaOperator!.status !== 404) expect(JSON.stringify(got.betaOperator!.body)).not.toContain(ACME);
+  }, 60_000);
+
+  it("answers another project's connection and run exactly as an id that does not exist", async () => {
+    const beta = TOKENS.betaOperator;
+    const pairs: [string, string, string][] = [
+      [`/api/connections/${ACME}`, '/api/connections/no-such-sheet', 'no-such-sheet'],
+      [`/api/connections/${ACME}/rejected`, '/api/connections/no-such-sheet/rejected', 'no-such-sheet'],
+      [`/api/runs/${acmeRun}`, '/api/runs/999999', '999999'],
+      [`/api/runs/${acmeRun}/rejected`, '/api/runs/999999/rejected', '999999'],
+    ];
+    for (const [hidden, unknown, unknownId] of pairs) {
+      const real = ACME === hidden.split('/')[3] ? ACME : String(acmeRun);
+      const a = await api(running.url, beta, hidden);
+      const b = await api(running.url, beta, unknown);
+      expect([a.status, b.status]).toEqual([404, 404]);
+      expect(a.body).toEqual(JSON.parse(JSON.stringify(b.body).split(unknownId).join(real)));
+    }
+  });
+
+  it('lists only the connections, runs and projects of the token', async () => {
+    const ids = async (token: string, path: string, key: string, field: string) =>
+      ((await api<Record<string, Record<string, string>[]>>(running.url, token, path)).body[key]).map((item) => item[field]);
+    expect(await ids(FULL, '/api/connections', 'connections', 'id')).toEqual([ACME, BETA]);
+    expect(await ids(TOKENS.acmeViewer, '/api/connections', 'connections', 'id')).toEqual([ACME]);
+    expect(await ids(TOKENS.betaOperator, '/api/connections', 'connections', 'id')).toEqual([BETA]);
+    expect(await ids(FULL, '/api/connections?project=beta', 'connections', 'id')).toEqual([BETA]);
+    expect(await ids(TOKENS.acmeViewer, '/api/connections?project=beta', 'connections', 'id')).toEqual([]);
+    expect(new Set(await ids(TOKENS.acmeViewer, '/api/runs', 'runs', 'connection_id'))).toEqual(new Set([ACME]));
+    expect(await ids(TOKENS.acmeViewer, '/api/runs?connection=beta-sheet', 'runs', 'id')).toEqual([]);
+    expect(await ids(FULL, '/api/projects', 'projects', 'name')).toEqual(['default', 'acme', 'beta']);
+    expect(await ids(TOKENS.acmeOperator, '/api/projects', 'projects', 'name')).toEqual(['acme']);
+    const alerts = (await api<{ alerts: { id: string; connections: string[] }[] }>(running.url, TOKENS.acmeViewer, '/api/alerts')).body.alerts;
+    expect(alerts).toEqual([expect.objectContaining({ id: 'acme-ops', connections: [ACME] })]);
+  });
+
+  it('GET /api/projects: each project with its number, connections, their last syncs, budget and open rejections', async () => {
+    interface Project { name: string; number: string | null; connections: string[]; last_runs: Record<string, { id: number; connection_id: string } | null>; budget: unknown; open_rejections: { total: number; by_connection: Record<string, number> } }
+    const { status, body } = await api<{ projects: Project[] }>(running.url, FULL, '/api/projects');
+    expect(status).toBe(200);
+    const byName = Object.fromEntries(body.projects.map((p) => [p.name, p]));
+    expect(byName.default).toMatchObject({ connections: [], last_runs: {}, open_rejections: { total: 0, by_connection: {} } });
+    expect(byName.default.budget).toEqual(expect.objectContaining({ per_second: 8, per_hour: 4000, used_this_second: expect.any(Number), used_this_hour: expect.any(Number) }));
+    expect(byName.acme).toMatchObject({ number: '2', connections: [ACME], budget: null });
+    expect(byName.beta).toMatchObject({ number: '3', connections: [BETA] });
+    for (const [name, id] of [['acme', ACME], ['beta', BETA]]) {
+      const runs = await api<{ runs: { id: number; direction: string }[] }>(running.url, FULL, `/api/runs?connection=${id}&limit=50`);
+      const lastSync = runs.body.runs.find((run) => run.direction !== 'outbound')!;
+      expect(byName[name].last_runs[id]).toMatchObject({ id: lastSync.id, connection_id: id });
+      const open = await api<{ total: number }>(running.url, FULL, `/api/connections/${id}/rejected?limit=1`);
+      expect(byName[name].open_rejections).toEqual({ total: open.body.total, by_connection: { [id]: open.body.total } });
+    }
+  });
+});
