@@ -74,7 +74,7 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
 
   configured(): AlertTarget[] {
     return (this.config.alerts ?? []).map((alert) => ({
-      id: alert.id, type: alert.type, target: targetOf(alert), connections: alert.connections, events: alert.events,
+      id: alert.id, type: alert.type, target: targetOf(alert), connections: alert.connections, ...(alert.projects ? { projects: alert.projects } : {}), events: alert.events,
     }));
   }
 

@@ -93,6 +93,8 @@ function config(dir: string): string {
     'alerts:',
     '  - { id: ops, type: webhook, url: "http://127.0.0.1:9/hook", connections: ["*"] }',
     `  - { id: acme-ops, type: webhook, url: "http://127.0.0.1:9/acme", connections: [${ACME}] }`,
+    '  - { id: beta-watch, type: webhook, url: "http://127.0.0.1:9/beta", projects: [beta] }',
+    '  - { id: both-watch, type: webhook, url: "http://127.0.0.1:9/both", projects: [acme, beta] }',
     '',
   ].join('\n'));
   return file;
@@ -221,7 +223,13 @@ describe('scoped admin tokens on every admin route', () => {
     expect(await ids(FULL, '/api/projects', 'projects', 'name')).toEqual(['default', 'acme', 'beta']);
     expect(await ids(TOKENS.acmeOperator, '/api/projects', 'projects', 'name')).toEqual(['acme']);
     const alerts = (await api<{ alerts: { id: string; connections: string[] }[] }>(running.url, TOKENS.acmeViewer, '/api/alerts')).body.alerts;
-    expect(alerts).toEqual([expect.objectContaining({ id: 'acme-ops', connections: [ACME] })]);
+    // alerts[].projects: a project's alert is its clients' to see, with the other projects it watches left out
+    expect(alerts).toEqual([
+      expect.objectContaining({ id: 'acme-ops', connections: [ACME] }),
+      expect.objectContaining({ id: 'both-watch', connections: ['*'], projects: ['acme'] }),
+    ]);
+    const betaAlerts = (await api<{ alerts: { id: string }[] }>(running.url, TOKENS.betaOperator, '/api/alerts')).body.alerts;
+    expect(betaAlerts.map((a) => a.id)).toEqual(['beta-watch', 'both-watch']);
   });
 
   it('GET /api/projects: each project with its number, connections, their last syncs, budget and open rejections', async () => {

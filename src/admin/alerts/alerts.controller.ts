@@ -30,7 +30,7 @@ export class AlertsController {
       this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds }, { limit: query.limit, offset: query.offset }),
     ]);
     return {
-      alerts: seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen)) : this.alerts.configured(),
+      alerts: seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen, scope)) : this.alerts.configured(),
       active: active.filter((s) => !seen || seen.has(s.connection_id)).map((s) => ({
         alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
       })),
@@ -55,8 +55,13 @@ export class AlertsController {
   }
 }
 
-/** An alert as a scoped token sees it: only one that names some of its connections, with those alone ("*" names none). */
-function namingSeen(alert: AlertTargetResponse, seen: ReadonlySet<string>): AlertTargetResponse[] {
+/**
+ * An alert as a scoped token sees it: one that names some of its connections, with those alone ("*" names none),
+ * or one that watches some of its projects (`alerts[].projects`), with those projects alone.
+ */
+function namingSeen(alert: AlertTargetResponse, seen: ReadonlySet<string>, scope: ProjectScope): AlertTargetResponse[] {
   const connections = alert.connections.filter((id) => seen.has(id));
-  return connections.length ? [{ ...alert, connections }] : [];
+  const projects = (alert.projects ?? []).filter((name) => scope.seesProject(name));
+  if (projects.length) return [{ ...alert, connections: connections.length ? connections : alert.connections.filter((id) => id === '*'), projects }];
+  return connections.length ? [{ ...alert, connections, ...(alert.projects ? { projects } : {}) }] : [];
 }

@@ -6,6 +6,7 @@ export class AlertTargetResponse {
   @ApiProperty({ enum: ['webhook', 'slack', 'telegram', 'email'] }) type: string;
   @ApiProperty({ description: 'where it goes, secrets masked', example: 'https://hooks.slack.com/***' }) target: string;
   @ApiProperty({ type: [String], example: ['*'] }) connections: string[];
+  @ApiProperty({ type: [String], required: false, description: 'the projects it watches (absent: every project)', example: ['acme'] }) projects?: string[];
   @ApiProperty({ type: [String] }) events: string[];
 }
 
