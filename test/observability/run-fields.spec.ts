@@ -1,5 +1,6 @@
 /** The fields JSON logs lift from a run line's prefix: connection, run, and the project where the config names projects. */
 import { runScopedLogger } from '../../src/engine/engine-logger';
+import { createLogger } from '../../src/observability/logger';
 import { runFieldsOf } from '../../src/observability/run-fields';
 
 describe('run fields of a log line', () => {
@@ -21,5 +22,19 @@ describe('run fields of a log line', () => {
       { connection: 'demo-sheet', run: 3 },
     ]);
     expect(runFieldsOf('connection demo-sheet: run 4 queued')).toEqual({ connection: 'demo-sheet', run: 4 });
+  });
+
+  it('gives JSON lines of a connection its project, the scheduler\'s too (their text does not name it)', () => {
+    const written: string[] = [];
+    const logger = createLogger({ format: 'json' }, { write: (line) => written.push(line) }, (id) => (id === 'acme-amo' ? 'acme' : undefined));
+    logger.info('connection acme-amo: run 5 started (schedule)');
+    logger.info('[acme-amo run 5 project=acme] run started: mode incremental');
+    logger.info('connection other: run 6 started (schedule)');
+    const parsed = written.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(parsed.map(({ connection, run, project }) => ({ connection, run, project }))).toEqual([
+      { connection: 'acme-amo', run: 5, project: 'acme' },
+      { connection: 'acme-amo', run: 5, project: 'acme' },
+      { connection: 'other', run: 6, project: undefined },
+    ]);
   });
 });
