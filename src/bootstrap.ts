@@ -9,6 +9,7 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigSource, loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
+import { hasNamedProjects, projectNameOf } from './config/project-targets';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
 import { startupWarnings } from './connectors/startup-warnings';
@@ -47,7 +48,7 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
   const argv = options.argv ?? process.argv;
   const env = options.env ?? process.env;
   const { config, registry } = await loadConfigAndConnectors(argv, env);
-  const logger = createLogger(config.log, options.logDestination);
+  const logger = createLogger(config.log, options.logDestination, projectOfConnection(config));
   for (const failure of registry.failures) logger.warn(`connector plugin ${failure.path} skipped: ${failure.reason}`);
   for (const warning of startupWarnings(config, registry)) logger.warn(warning);
 
@@ -83,6 +84,15 @@ function embeddedSandbox(config: TrackerSyncConfig): SandboxOptions {
     faults: config.sandbox.faults,
     latencyMs: config.sandbox.latency_ms,
     clientTimeoutMs: config.tracker.timeout_ms,
+  };
+}
+
+/** JSON log lines of a connection name its project where the config names projects (read at each line: a reload adds connections). */
+function projectOfConnection(config: TrackerSyncConfig): ((connectionId: string) => string | undefined) | undefined {
+  if (!hasNamedProjects(config)) return undefined;
+  return (connectionId) => {
+    const connection = config.connections.find((c) => c.id === connectionId);
+    return connection ? projectNameOf(connection) : undefined;
   };
 }
 

@@ -40,6 +40,8 @@ function sharedNumbers(config: TrackerSyncConfig, projects: Record<string, unkno
   const tracker: Record<string, unknown> = isMapping(config.tracker) ? config.tracker : {};
   const seen = new Map<string, string>();
   if (typeof tracker.project === 'string') seen.set(`${tracker.project}@${serviceOf(tracker.base_url)}`, 'tracker.project');
+  // on the embedded sandbox the tracker: project is the sandbox's own, project 1, whatever tracker.project says
+  if (!tracker.base_url) seen.set(`${EMBEDDED_SANDBOX_PROJECT}@${serviceOf(undefined)}`, "the tracker: project (the embedded sandbox's own)");
   const problems: string[] = [];
   for (const [name, block] of Object.entries(projects)) {
     if (!(block instanceof ProjectConfig) || typeof block.project !== 'string') continue;
@@ -50,6 +52,9 @@ function sharedNumbers(config: TrackerSyncConfig, projects: Record<string, unkno
   }
   return problems;
 }
+
+/** The project the embedded sandbox makes for its key (src/bootstrap.ts targets it). */
+const EMBEDDED_SANDBOX_PROJECT = '1';
 
 function serviceOf(baseUrl: unknown): string {
   return typeof baseUrl === 'string' && baseUrl ? baseUrl.replace(/\/+$/, '') : 'the embedded sandbox';

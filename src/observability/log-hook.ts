@@ -5,12 +5,22 @@ import { runFieldsOf } from './run-fields';
 const NEST_BOOT_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
 const DEBUG = 20;
 
+/** The project a connection feeds, where the config names projects (else undefined). */
+export type ProjectOf = (connectionId: string) => string | undefined;
+
 /**
  * pino `hooks.logMethod` of the daemon's logger:
- * - lines of a run get `connection` and `run` fields (see run-fields.ts);
+ * - lines of a run get `connection` and `run` fields (see run-fields.ts), and `project` where `projectOf` knows it
+ *   (the scheduler's and the trigger path's lines of a connection too, whose text does not name it);
  * - Nest's start-up lines go to debug, so the first screen shows the token, the URL and the demo run.
  */
-export function logMethodHook(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+export function logMethodHookFor(projectOf?: ProjectOf) {
+  return function logMethod(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number): void {
+    hook.call(this, args, method, level, projectOf);
+  };
+}
+
+function hook(this: Logger, args: Parameters<LogFn>, method: LogFn, level: number, projectOf: ProjectOf | undefined): void {
   const [first, second, ...rest] = args as unknown[];
   const meta = first !== null && typeof first === 'object' && !(first instanceof Error) ? (first as Record<string, unknown>) : null;
   if (level > DEBUG && meta && NEST_BOOT_CONTEXTS.has(meta.context as string)) {
@@ -19,6 +29,10 @@ export function logMethodHook(this: Logger, args: Parameters<LogFn>, method: Log
   }
   const message = typeof first === 'string' ? first : typeof second === 'string' ? second : null;
   const fields = message === null ? null : runFieldsOf(message);
+  if (fields && !fields.project) {
+    const project = projectOf?.(fields.connection);
+    if (project) fields.project = project;
+  }
   const call = method as (...a: unknown[]) => void;
   if (!fields) return call.apply(this, args as unknown[]);
   if (typeof first === 'string') return call.apply(this, [fields, ...(args as unknown[])]);

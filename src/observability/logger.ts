@@ -1,6 +1,6 @@
 import pino, { Logger, LoggerOptions } from 'pino';
 import { prettyFactory } from 'pino-pretty';
-import { logMethodHook } from './log-hook';
+import { logMethodHookFor, ProjectOf } from './log-hook';
 
 export interface LogOptions {
   level?: string;
@@ -34,12 +34,12 @@ export interface LogDestination {
  * rather than a file descriptor of their own: log lines then stay in order with the one-time token
  * notice, and a process embedding the daemon sees every line.
  */
-export function createLogger(options: LogOptions = {}, destination: LogDestination = process.stdout): Logger {
+export function createLogger(options: LogOptions = {}, destination: LogDestination = process.stdout, projectOf?: ProjectOf): Logger {
   const base: LoggerOptions = {
     level: options.level ?? 'info',
     redact: { paths: REDACT_PATHS, censor: '***' },
     base: undefined,
-    hooks: { logMethod: logMethodHook },
+    hooks: { logMethod: logMethodHookFor(projectOf) },
   };
   if (options.format === 'json') return pino(base, { write: (line: string) => destination.write(line) });
   const prettify = prettyFactory({

@@ -210,7 +210,7 @@ export class MetricsService {
    * A connection's series carry its project once the config names projects (`projects:`); an installation of the
    * `tracker:` project alone keeps its series as they were. Read at each use: a reload adds connections.
    */
-  private connectionLabels(connectionId: string): { project?: string; connection: string } {
+  connectionLabels(connectionId: string): { project?: string; connection: string } {
     const connection = this.config?.connections?.find((c) => c.id === connectionId);
     return { ...this.projectLabel(connection ? projectNameOf(connection) : undefined), connection: connectionId };
   }

@@ -84,7 +84,8 @@ export class ConnectionCheckService {
     const project = projectTarget(this.config, name);
     const baseUrl = project?.baseUrl;
     const target = baseUrl ? `the service at ${baseUrl}` : 'the embedded sandbox';
-    const number = project?.project ?? (baseUrl ? undefined : '1');
+    // on the embedded sandbox the tracker: project is the sandbox's own, project 1 (src/bootstrap.ts)
+    const number = !baseUrl && name === DEFAULT_PROJECT ? '1' : project?.project;
     try {
       await withTimeout(this.clients.client(name).projects.trackingCodes(), CHECK_TIMEOUT_MS, `${target} did not answer within ${CHECK_TIMEOUT_MS / 1000} s`);
       return { ok: true, message: `${target} accepts the Api-key for project ${number}${name === DEFAULT_PROJECT ? '' : ` (${name})`}` };
