@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'path';
+import { workerThreads } from '../offload/offload-pool';
 import { ConnectionConfig, syncOptionsOf, trackerOptionsOf, TrackerSyncConfig } from '../../config/config.schema';
 import type { ConnectorDefinition, ConnectorSecrets } from '../../connectors/connector-definition';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
@@ -41,11 +42,12 @@ export class ConnectionLookup {
     return this.secretStore.forConnector(this.connection(connectionId).connector);
   }
 
-  /** Records per add-orders call, and calls in flight at once. */
-  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number } {
+  /** Records per add-orders call, calls in flight at once, and worker threads for reads (tracker.workers). */
+  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number; workers: number } {
     return {
       batchSize: syncOptionsOf(connection).batch_size ?? trackerOptionsOf(this.config).batch_size,
       concurrency: trackerOptionsOf(this.config).concurrency,
+      workers: workerThreads(trackerOptionsOf(this.config).workers),
     };
   }
 }

@@ -1,0 +1,65 @@
+import type { MessagePort } from 'worker_threads';
+import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
+import type { RejectedInput, SourceProgress } from '../../connectors/connector-definition';
+import type { Problem } from '../pipeline/record-pipeline';
+
+/**
+ * What the main thread and a read on a worker thread (read-worker.ts) say to each other: plain data only
+ * (structured clone), the serialised payloads in one transferred buffer per chunk.
+ */
+
+/** One stream's read, handed to the pool. */
+export interface ReadTask {
+  /** worker → main: WorkerMessage; main → worker: MainMessage */
+  port: MessagePort;
+  /** the module whose default export is the connector's definition (ConnectorDefinition.workerModule) */
+  connectorModule: string;
+  connectionId: string;
+  settings: object;
+  stream: StreamName;
+  since: number | null;
+  until: number;
+  state: Record<string, unknown> | null;
+  workDir?: string;
+  mappingVersion: number;
+  /** records per chunk: the run's batch size, so that a chunk nothing is dropped from is one request body as it is */
+  batchSize: number;
+  /** payloads travel as JSON bytes (the stream's handler sends bytes), else as objects */
+  serialise: boolean;
+  /** fault tests only: the worker thread exits after mapping this many records (TRACKER_SYNC_WORKER_EXIT_AFTER) */
+  exitAfterRecords?: number;
+}
+
+export type MainMessage = { credit: number } | { stop: true };
+
+export type WorkerMessage = { kind: 'log'; level: 'log' | 'warn' | 'debug' | 'notice'; message: string } | { kind: 'chunk'; chunk: WireChunk };
+
+/**
+ * Up to `batchSize` records of the stream, mapped, checked and fingerprinted, with what the connector's pages said
+ * meanwhile. Records are light ({ id, updated_at }) except those refused (the rejected record keeps an excerpt).
+ */
+export interface WireChunk {
+  records: CanonicalRecord[];
+  refs: (string | undefined)[] | null;
+  /** the connector's row hashes (Page.hashes) */
+  hashes: (string | undefined)[] | null;
+  /** the payload's fingerprint, when there is no row hash */
+  fingerprints: (string | null)[];
+  withoutVisit: boolean[];
+  /** per record: null, or the mapping's or the checks' problems */
+  problems: (Problem[] | null)[];
+  /** true where the mapping threw (no payload) */
+  threw: boolean[];
+  /** payload objects: every record's when not serialised, else only the refused ones' */
+  payloads: unknown[] | null;
+  /** serialised: `[p0,p1,…]` of the records with no problem, in order */
+  body: ArrayBuffer | null;
+  bodyLength: number;
+  /** per record, the byte offset and length of its JSON in `body` (-1: not in it) */
+  offsets: Int32Array | null;
+  lengths: Int32Array | null;
+  rejected: RejectedInput[];
+  state?: Record<string, unknown>;
+  unchanged?: boolean;
+  progress?: SourceProgress;
+}

@@ -1,0 +1,109 @@
+import { MessageChannel } from 'worker_threads';
+import type { Page } from '../../connectors/connector-definition';
+import { errorText } from '../engine-errors';
+import { PayloadBytes } from '../pipeline/sending/payload-bytes';
+import type { Mapped } from '../pipeline/record-pipeline';
+import type { MainMessage, ReadTask, WireChunk, WorkerMessage } from './offload-wire';
+import { readPool } from './offload-pool';
+
+/** A page read on a worker thread: its records mapped there already (same index as records). */
+export interface OffloadedPage extends Page {
+  mapped: Mapped[];
+}
+
+/** Chunks the worker may have sent ahead of the one being handled: bounds the read's lead, so memory stays flat. */
+const CREDIT = 4;
+
+export interface OffloadedRead {
+  task: Omit<ReadTask, 'port'>;
+  threads: number;
+  logger: { log(m: string): void; warn(m: string): void; debug?(m: string): void; notice?(m: string): void };
+  signal: AbortSignal;
+}
+
+/**
+ * One stream read on a worker thread (read-worker.ts), as pages of mapped records. The worker sends a chunk only
+ * against credit, given back as each page is taken here. A worker that fails or dies fails the read with what it
+ * said (the stream fails; nothing past what was acknowledged is recorded, and the next run reads the file again).
+ */
+export async function* readOffloaded(read: OffloadedRead): AsyncGenerator<OffloadedPage> {
+  const { port1: port, port2: theirs } = new MessageChannel();
+  const queue: WireChunk[] = [];
+  let wake: (() => void) | null = null;
+  let ended = false;
+  let failure: Error | null = null;
+  const notify = () => {
+    const w = wake;
+    wake = null;
+    w?.();
+  };
+  port.on('message', (message: WorkerMessage) => {
+    if (message.kind === 'chunk') {
+      queue.push(message.chunk);
+      notify();
+    } else (read.logger[message.level] ?? read.logger.log).call(read.logger, message.message);
+  });
+  const task = readPool(read.threads)
+    .run({ ...read.task, port: theirs } satisfies ReadTask, { transferList: [theirs] })
+    .then(
+      () => undefined,
+      (e: unknown) => {
+        failure = new Error(`the read on a worker thread failed: ${errorText(e)}`);
+      },
+    )
+    .finally(() => {
+      ended = true;
+      notify();
+    });
+  const stop = () => port.postMessage({ stop: true } satisfies MainMessage);
+  read.signal.addEventListener('abort', stop, { once: true });
+  port.postMessage({ credit: CREDIT } satisfies MainMessage);
+  try {
+    for (;;) {
+      const chunk = queue.shift();
+      if (chunk) {
+        port.postMessage({ credit: 1 } satisfies MainMessage);
+        yield pageOf(chunk);
+        continue;
+      }
+      // messages the worker posted before its task settled arrive first: the queue is empty only after them
+      if (ended) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+    if (failure) throw failure;
+  } finally {
+    read.signal.removeEventListener('abort', stop);
+    if (!ended) stop();
+    await task;
+    port.close();
+  }
+}
+
+function pageOf(c: WireChunk): OffloadedPage {
+  const n = c.records.length;
+  const body = c.body ? Buffer.from(c.body, 0, c.bodyLength) : null;
+  const serialised = body ? countIn(c.offsets!, n) : 0;
+  const mapped: Mapped[] = new Array(n);
+  let ordinal = 0;
+  for (let i = 0; i < n; i++) {
+    const problems = c.problems[i];
+    const payload = body && !problems ? new PayloadBytes(body, serialised, ordinal++, c.offsets![i], c.lengths![i]) : c.payloads?.[i];
+    mapped[i] = { payload, fingerprint: c.fingerprints[i], problems, threw: c.threw[i], withoutVisit: c.withoutVisit[i] };
+  }
+  return {
+    records: c.records,
+    refs: c.refs as string[] | undefined ?? undefined,
+    hashes: c.hashes as string[] | undefined ?? undefined,
+    rejected: c.rejected,
+    state: c.state,
+    unchanged: c.unchanged,
+    progress: c.progress,
+    mapped,
+  };
+}
+
+function countIn(offsets: Int32Array, n: number): number {
+  let count = 0;
+  for (let i = 0; i < n; i++) if (offsets[i] >= 0) count++;
+  return count;
+}
