@@ -59,8 +59,6 @@ export class ChunkBuilder {
   add(record: CanonicalRecord, ref: string | undefined, hash: string | undefined): void {
     const c = this.chunk;
     const i = c.records.length;
-    if (ref !== undefined) (c.refs ??= new Array(i).fill(undefined)).push(ref);
-    else c.refs?.push(undefined);
     if (hash !== undefined) (c.hashes ??= new Array(i).fill(undefined)).push(hash);
     else c.hashes?.push(undefined);
     this.mapped++;
@@ -69,14 +67,14 @@ export class ChunkBuilder {
       if (record.id === undefined || record.id === null || String(record.id) === '') throw new Error('no id'); // the main thread rejects it
       payload = this.mapping.toPayload(record);
     } catch (e) {
-      this.refused(record, i, [mappingProblem(e)], true, undefined, null);
+      this.refused(record, ref, i, [mappingProblem(e)], true, undefined, null);
       return;
     }
     const problems = this.mapping.check(payload);
     const json = this.serialise || hash === undefined ? JSON.stringify(payload) : '';
     const fingerprint = hash === undefined ? this.fingerprints.payloadText(json) : null;
     if (problems.length) {
-      this.refused(record, i, problems, false, payload, fingerprint);
+      this.refused(record, ref, i, problems, false, payload, fingerprint);
       return;
     }
     c.records.push(light(record));
@@ -122,9 +120,10 @@ export class ChunkBuilder {
     this.serialised++;
   }
 
-  private refused(record: CanonicalRecord, i: number, problems: Problem[], threw: boolean, payload: unknown, fingerprint: string | null): void {
+  private refused(record: CanonicalRecord, ref: string | undefined, i: number, problems: Problem[], threw: boolean, payload: unknown, fingerprint: string | null): void {
     const c = this.chunk;
     c.records.push(record);
+    if (ref !== undefined) (c.refs ??= {})[i] = ref;
     c.fingerprints.push(fingerprint);
     c.withoutVisit.push(false);
     c.problems.push(problems);

@@ -30,11 +30,11 @@ export function readPool(threads: number): Piscina {
   return pool;
 }
 
-/** Ends every pool's threads (the daemon's shutdown). */
+/** Ends every pool's threads once their reads are done (the app's shutdown; a later read makes a new pool). */
 export async function closeReadPools(): Promise<void> {
   const all = [...pools.values()];
   pools.clear();
-  await Promise.all(all.map((pool) => pool.close({ force: true })));
+  await Promise.all(all.map((pool) => pool.close()));
 }
 
 /** dist/: the compiled read-worker.js beside this file; under ts-jest the sources, through read-worker-ts.js. */

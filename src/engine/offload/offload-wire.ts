@@ -32,7 +32,13 @@ export interface ReadTask {
 
 export type MainMessage = { credit: number } | { stop: true };
 
-export type WorkerMessage = { kind: 'log'; level: 'log' | 'warn' | 'debug' | 'notice'; message: string } | { kind: 'chunk'; chunk: WireChunk };
+export type WorkerMessage =
+  | { kind: 'log'; level: 'log' | 'warn' | 'debug' | 'notice'; message: string }
+  | { kind: 'chunk'; chunk: WireChunk }
+  /** the read itself failed (the connector's error, as it said it); the thread lives on */
+  | { kind: 'failed'; message: string }
+  /** after the last chunk: the stream was read to its end (the task's own answer travels apart, unordered) */
+  | { kind: 'end' };
 
 /**
  * Up to `batchSize` records of the stream, mapped, checked and fingerprinted, with what the connector's pages said
@@ -40,7 +46,8 @@ export type WorkerMessage = { kind: 'log'; level: 'log' | 'warn' | 'debug' | 'no
  */
 export interface WireChunk {
   records: CanonicalRecord[];
-  refs: (string | undefined)[] | null;
+  /** where the refused records came from (Page.refs), by index: only a rejection names its row */
+  refs: Record<number, string> | null;
   /** the connector's row hashes (Page.hashes) */
   hashes: (string | undefined)[] | null;
   /** the payload's fingerprint, when there is no row hash */

@@ -23,38 +23,37 @@ export interface OffloadedRead {
 
 /**
  * One stream read on a worker thread (read-worker.ts), as pages of mapped records. The worker sends a chunk only
- * against credit, given back as each page is taken here. A worker that fails or dies fails the read with what it
- * said (the stream fails; nothing past what was acknowledged is recorded, and the next run reads the file again).
+ * against credit, given back as each page is taken here. A read that fails there fails here with the connector's
+ * own message; a thread that dies fails it naming the thread (the stream fails; nothing past what was
+ * acknowledged is recorded, and the next run reads the file again).
  */
 export async function* readOffloaded(read: OffloadedRead): AsyncGenerator<OffloadedPage> {
   const { port1: port, port2: theirs } = new MessageChannel();
   const queue: WireChunk[] = [];
   let wake: (() => void) | null = null;
-  let ended = false;
+  let finished = false;
   let failure: Error | null = null;
   const notify = () => {
     const w = wake;
     wake = null;
     w?.();
   };
+  const fail = (error: Error) => {
+    failure ??= error;
+    notify();
+  };
   port.on('message', (message: WorkerMessage) => {
-    if (message.kind === 'chunk') {
-      queue.push(message.chunk);
-      notify();
-    } else (read.logger[message.level] ?? read.logger.log).call(read.logger, message.message);
+    if (message.kind === 'chunk') queue.push(message.chunk);
+    else if (message.kind === 'end') finished = true;
+    else if (message.kind === 'failed') failure ??= new Error(message.message);
+    else return (read.logger[message.level] ?? read.logger.log).call(read.logger, message.message);
+    notify();
   });
+  // the worker's side closes after its last message: without its end, the thread stopped short
+  port.on('close', () => finished || fail(new Error("the read's worker thread stopped before the end of the stream (its channel closed)")));
   const task = readPool(read.threads)
     .run({ ...read.task, port: theirs } satisfies ReadTask, { transferList: [theirs] })
-    .then(
-      () => undefined,
-      (e: unknown) => {
-        failure = new Error(`the read on a worker thread failed: ${errorText(e)}`);
-      },
-    )
-    .finally(() => {
-      ended = true;
-      notify();
-    });
+    .catch((e: unknown) => fail(new Error(`the read's worker thread stopped before the end of the stream: ${errorText(e)}`)));
   const stop = () => port.postMessage({ stop: true } satisfies MainMessage);
   read.signal.addEventListener('abort', stop, { once: true });
   port.postMessage({ credit: CREDIT } satisfies MainMessage);
@@ -66,14 +65,13 @@ export async function* readOffloaded(read: OffloadedRead): AsyncGenerator<Offloa
         yield pageOf(chunk);
         continue;
       }
-      // messages the worker posted before its task settled arrive first: the queue is empty only after them
-      if (ended) break;
+      if (failure) throw failure;
+      if (finished) return;
       await new Promise<void>((resolve) => (wake = resolve));
     }
-    if (failure) throw failure;
   } finally {
     read.signal.removeEventListener('abort', stop);
-    if (!ended) stop();
+    if (!finished && !failure) stop();
     await task;
     port.close();
   }
@@ -92,7 +90,7 @@ function pageOf(c: WireChunk): OffloadedPage {
   }
   return {
     records: c.records,
-    refs: c.refs as string[] | undefined ?? undefined,
+    refs: c.refs ? refsOf(c.refs) : undefined,
     hashes: c.hashes as string[] | undefined ?? undefined,
     rejected: c.rejected,
     state: c.state,
@@ -100,6 +98,13 @@ function pageOf(c: WireChunk): OffloadedPage {
     progress: c.progress,
     mapped,
   };
+}
+
+/** Page.refs of the refused records alone (a sparse array: the others are never asked for theirs) */
+function refsOf(byIndex: Record<number, string>): string[] {
+  const refs: string[] = [];
+  for (const [i, ref] of Object.entries(byIndex)) refs[Number(i)] = ref;
+  return refs;
 }
 
 function countIn(offsets: Int32Array, n: number): number {

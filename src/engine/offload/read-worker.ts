@@ -50,7 +50,12 @@ export async function readStream(task: ReadTask): Promise<void> {
       builder.pageDone(page);
       if (page.state || page.unchanged) await send();
     }
-    if (!stop.signal.aborted) await send();
+    if (!stop.signal.aborted) {
+      await send();
+      port.postMessage({ kind: 'end' } satisfies WorkerMessage);
+    }
+  } catch (e) {
+    port.postMessage({ kind: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
   } finally {
     port.close();
   }
