@@ -61,6 +61,7 @@ export class SyncService implements OnApplicationShutdown {
   ) {
     this.events = progress.events;
     this.logger = settings.logger;
+    lookup.warmReadThreads();
   }
 
   /** Starts a run; resolves once it is recorded (its id known). `done` never rejects: a failure is a summary. */

@@ -30,6 +30,13 @@ export function readPool(threads: number): Piscina {
   return pool;
 }
 
+/** A task that only loads the connector's module on a thread: the thread is up when a read asks for it. */
+export function warmReadThread(threads: number, connectorModule: string): void {
+  readPool(threads)
+    .run({ warm: connectorModule })
+    .catch(() => undefined); // a module that fails to load says so when a read needs it
+}
+
 /** Ends every pool's threads once their reads are done (the app's shutdown; a later read makes a new pool). */
 export async function closeReadPools(): Promise<void> {
   const all = [...pools.values()];

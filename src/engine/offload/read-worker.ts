@@ -13,7 +13,8 @@ import type { MainMessage, ReadTask, WorkerMessage } from './offload-wire';
  * a read never runs ahead of the sending by more than a few chunks (flat memory). Loads nothing of the store, the
  * HTTP client or Nest.
  */
-export async function readStream(task: ReadTask): Promise<void> {
+export async function readStream(task: ReadTask | { warm: string }): Promise<void> {
+  if ('warm' in task) return void loadDefinition(task.warm);
   const { port } = task;
   const flow = new Credit();
   const stop = new AbortController();
@@ -61,7 +62,10 @@ export async function readStream(task: ReadTask): Promise<void> {
   }
 }
 
-/** The connector's definition, from its module: the contract's import served as the loader serves it. */
+/**
+ * The connector's definition, from its module: the contract's import served as the loader serves it (once per
+ * thread: require's cache keeps it, and the parser's and mappings' modules, for the thread's next reads).
+ */
 function loadDefinition(module: string): ConnectorDefinition {
   servePluginImports(dirname(module));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
