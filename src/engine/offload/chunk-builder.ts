@@ -5,7 +5,7 @@ import { fingerprinter, Fingerprinter } from '../pipeline/fingerprint';
 import { MappingError } from '../mappings/mapping-error';
 import type { StreamMapping } from '../mappings/stream-mapping';
 import type { Problem } from '../pipeline/record-pipeline';
-import type { WireChunk } from './offload-wire';
+import { THREW, WireChunk, WITHOUT_VISIT } from './offload-wire';
 
 const COMMA = 0x2c;
 
@@ -37,12 +37,8 @@ export class ChunkBuilder {
     this.buffer = this.newBuffer(this.capacity);
   }
 
-  get size(): number {
-    return this.chunk.records.length;
-  }
-
   get full(): boolean {
-    return this.chunk.records.length >= this.batchSize;
+    return this.chunk.ids.length >= this.batchSize;
   }
 
   /** What a page says besides its records: it rides on the chunk being built. */
@@ -58,41 +54,42 @@ export class ChunkBuilder {
 
   add(record: CanonicalRecord, ref: string | undefined, hash: string | undefined): void {
     const c = this.chunk;
-    const i = c.records.length;
+    const i = c.ids.length;
+    const id = record.id === undefined || record.id === null ? '' : String(record.id);
+    c.ids.push(id);
+    const updatedAt = (record as { updated_at?: unknown }).updated_at;
+    if (updatedAt !== undefined) (c.at ??= new Float64Array(this.batchSize).fill(NaN))[i] = updatedAt instanceof Date ? updatedAt.getTime() : NaN;
     if (hash !== undefined) (c.hashes ??= new Array(i).fill(undefined)).push(hash);
     else c.hashes?.push(undefined);
     this.mapped++;
     let payload: unknown;
     try {
-      if (record.id === undefined || record.id === null || String(record.id) === '') throw new Error('no id'); // the main thread rejects it
+      if (id === '') throw new Error('no id'); // the main thread rejects it (intake)
       payload = this.mapping.toPayload(record);
     } catch (e) {
-      this.refused(record, ref, i, [mappingProblem(e)], true, undefined, null);
+      c.flags[i] = THREW;
+      this.refused(i, { record, problems: [mappingProblem(e)], ref });
       return;
     }
     const problems = this.mapping.check(payload);
     const json = this.serialise || hash === undefined ? JSON.stringify(payload) : '';
-    const fingerprint = hash === undefined ? this.fingerprints.payloadText(json) : null;
+    if (hash === undefined) (c.fingerprints ??= new Array(i).fill(null)).push(this.fingerprints.payloadText(json));
+    else c.fingerprints?.push(null);
     if (problems.length) {
-      this.refused(record, ref, i, problems, false, payload, fingerprint);
+      this.refused(i, { record, problems, ref, payload });
       return;
     }
-    c.records.push(light(record));
-    c.fingerprints.push(fingerprint);
-    c.withoutVisit.push(this.mapping.withoutVisit?.(payload) ?? false);
-    c.problems.push(null);
-    c.threw.push(false);
-    if (this.serialise) {
-      this.write(i, json);
-      c.payloads?.push(undefined);
-    } else c.payloads!.push(payload);
+    if (this.mapping.withoutVisit?.(payload)) c.flags[i] = WITHOUT_VISIT;
+    if (this.serialise) this.write(i, json);
+    else c.payloads![i] = payload;
   }
 
   /** The chunk as it stands, and a new one begun; null when it holds nothing at all. */
   take(): { chunk: WireChunk; transfer: ArrayBuffer[] } | null {
     const c = this.chunk;
-    if (!c.records.length && !c.rejected.length && !c.state && !c.unchanged && !c.progress) return null;
-    const transfer: ArrayBuffer[] = [];
+    if (!c.ids.length && !c.rejected.length && !c.state && !c.unchanged && !c.progress) return null;
+    const transfer: ArrayBuffer[] = [c.flags.buffer as ArrayBuffer];
+    if (c.at) transfer.push(c.at.buffer as ArrayBuffer);
     if (this.serialise && this.serialised) {
       this.buffer[0] = 0x5b; // [
       this.buffer[this.used] = 0x5d; // ]
@@ -102,7 +99,7 @@ export class ChunkBuilder {
       this.capacity = Math.max(64 * 1024, this.used + 1);
     }
     this.chunk = this.empty();
-    if (transfer.length) this.buffer = this.newBuffer(this.capacity);
+    if (c.body) this.buffer = this.newBuffer(this.capacity);
     this.used = 1;
     this.serialised = 0;
     return { chunk: c, transfer };
@@ -120,16 +117,8 @@ export class ChunkBuilder {
     this.serialised++;
   }
 
-  private refused(record: CanonicalRecord, ref: string | undefined, i: number, problems: Problem[], threw: boolean, payload: unknown, fingerprint: string | null): void {
-    const c = this.chunk;
-    c.records.push(record);
-    if (ref !== undefined) (c.refs ??= {})[i] = ref;
-    c.fingerprints.push(fingerprint);
-    c.withoutVisit.push(false);
-    c.problems.push(problems);
-    c.threw.push(threw);
-    (c.payloads ??= new Array(i).fill(undefined)).push(payload);
-    if (this.serialise) c.offsets![i] = -1;
+  private refused(i: number, what: { record: unknown; problems: Problem[]; ref?: string; payload?: unknown }): void {
+    (this.chunk.refused ??= {})[i] = what;
   }
 
   /** at least `bytes` more after `used`, plus the closing bracket */
@@ -147,14 +136,13 @@ export class ChunkBuilder {
 
   private empty(): WireChunk {
     return {
-      records: [],
-      refs: null,
+      ids: [],
+      at: null,
       hashes: null,
-      fingerprints: [],
-      withoutVisit: [],
-      problems: [],
-      threw: [],
-      payloads: this.serialise ? null : [],
+      fingerprints: null,
+      flags: new Uint8Array(this.batchSize),
+      refused: null,
+      payloads: this.serialise ? null : new Array(this.batchSize),
       body: null,
       bodyLength: 0,
       offsets: this.serialise ? new Int32Array(this.batchSize).fill(-1) : null,
@@ -162,12 +150,6 @@ export class ChunkBuilder {
       rejected: [],
     };
   }
-}
-
-/** What the main thread reads of a record it is not sent whole: its id and, for the cursor, its updated_at. */
-function light(record: CanonicalRecord): CanonicalRecord {
-  const updatedAt = (record as { updated_at?: unknown }).updated_at;
-  return (updatedAt === undefined ? { id: record.id } : { id: record.id, updated_at: updatedAt }) as CanonicalRecord;
 }
 
 /** A mapping that threw: the field it names (MappingError), else the whole record (as record-pipeline.ts says it). */

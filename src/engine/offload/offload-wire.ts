@@ -1,5 +1,5 @@
 import type { MessagePort } from 'worker_threads';
-import type { CanonicalRecord, StreamName } from '../../connectors/canonical';
+import type { StreamName } from '../../connectors/canonical';
 import type { RejectedInput, SourceProgress } from '../../connectors/connector-definition';
 import type { Problem } from '../pipeline/record-pipeline';
 
@@ -40,24 +40,27 @@ export type WorkerMessage =
   /** after the last chunk: the stream was read to its end (the task's own answer travels apart, unordered) */
   | { kind: 'end' };
 
+/** WireChunk.flags bits, per record */
+export const WITHOUT_VISIT = 1;
+export const THREW = 2;
+
 /**
  * Up to `batchSize` records of the stream, mapped, checked and fingerprinted, with what the connector's pages said
- * meanwhile. Records are light ({ id, updated_at }) except those refused (the rejected record keeps an excerpt).
+ * meanwhile. Packed for the copy between threads: per record an id, its updated_at and flags in typed arrays;
+ * only a refused record travels whole (its rejection keeps an excerpt and its row).
  */
 export interface WireChunk {
-  records: CanonicalRecord[];
-  /** where the refused records came from (Page.refs), by index: only a rejection names its row */
-  refs: Record<number, string> | null;
+  ids: string[];
+  /** updated_at in ms (NaN: none or not a date), when any record of the chunk has the field */
+  at: Float64Array | null;
   /** the connector's row hashes (Page.hashes) */
   hashes: (string | undefined)[] | null;
-  /** the payload's fingerprint, when there is no row hash */
-  fingerprints: (string | null)[];
-  withoutVisit: boolean[];
-  /** per record: null, or the mapping's or the checks' problems */
-  problems: (Problem[] | null)[];
-  /** true where the mapping threw (no payload) */
-  threw: boolean[];
-  /** payload objects: every record's when not serialised, else only the refused ones' */
+  /** the payloads' fingerprints, when there is no row hash */
+  fingerprints: (string | null)[] | null;
+  flags: Uint8Array;
+  /** by index: the refused records whole, their problems (the mapping's or the checks'), rows and payloads */
+  refused: Record<number, { record: unknown; problems: Problem[]; ref?: string; payload?: unknown }> | null;
+  /** payload objects (a stream that is not serialised), by index */
   payloads: unknown[] | null;
   /** serialised: `[p0,p1,…]` of the records with no problem, in order */
   body: ArrayBuffer | null;

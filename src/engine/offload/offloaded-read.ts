@@ -1,9 +1,10 @@
 import { MessageChannel } from 'worker_threads';
+import type { CanonicalRecord } from '../../connectors/canonical';
 import type { Page } from '../../connectors/connector-definition';
 import { errorText } from '../engine-errors';
 import { PayloadBytes } from '../pipeline/sending/payload-bytes';
 import type { Mapped } from '../pipeline/record-pipeline';
-import type { MainMessage, ReadTask, WireChunk, WorkerMessage } from './offload-wire';
+import { MainMessage, ReadTask, THREW, WireChunk, WITHOUT_VISIT, WorkerMessage } from './offload-wire';
 import { readPool } from './offload-pool';
 
 /** A page read on a worker thread: its records mapped there already (same index as records). */
@@ -77,20 +78,32 @@ export async function* readOffloaded(read: OffloadedRead): AsyncGenerator<Offloa
   }
 }
 
+/** The chunk as a page: light records ({ id, updated_at }) but the refused, whole; each record's Mapped. */
 function pageOf(c: WireChunk): OffloadedPage {
-  const n = c.records.length;
+  const n = c.ids.length;
   const body = c.body ? Buffer.from(c.body, 0, c.bodyLength) : null;
   const serialised = body ? countIn(c.offsets!, n) : 0;
+  const records: CanonicalRecord[] = new Array(n);
   const mapped: Mapped[] = new Array(n);
+  const refs: string[] = [];
   let ordinal = 0;
   for (let i = 0; i < n; i++) {
-    const problems = c.problems[i];
-    const payload = body && !problems ? new PayloadBytes(body, serialised, ordinal++, c.offsets![i], c.lengths![i]) : c.payloads?.[i];
-    mapped[i] = { payload, fingerprint: c.fingerprints[i], problems, threw: c.threw[i], withoutVisit: c.withoutVisit[i] };
+    const refused = c.refused?.[i];
+    const flags = c.flags[i];
+    const fingerprint = c.fingerprints?.[i] ?? null;
+    if (refused) {
+      records[i] = refused.record as CanonicalRecord;
+      if (refused.ref !== undefined) refs[i] = refused.ref;
+      mapped[i] = { payload: refused.payload, fingerprint, problems: refused.problems, threw: (flags & THREW) !== 0, withoutVisit: false };
+      continue;
+    }
+    records[i] = (c.at ? { id: c.ids[i], updated_at: new Date(c.at[i]) } : { id: c.ids[i] }) as CanonicalRecord;
+    const payload = body ? new PayloadBytes(body, serialised, ordinal++, c.offsets![i], c.lengths![i]) : c.payloads?.[i];
+    mapped[i] = { payload, fingerprint, problems: null, threw: false, withoutVisit: (flags & WITHOUT_VISIT) !== 0 };
   }
   return {
-    records: c.records,
-    refs: c.refs ? refsOf(c.refs) : undefined,
+    records,
+    refs: c.refused ? refs : undefined,
     hashes: c.hashes as string[] | undefined ?? undefined,
     rejected: c.rejected,
     state: c.state,
@@ -98,13 +111,6 @@ function pageOf(c: WireChunk): OffloadedPage {
     progress: c.progress,
     mapped,
   };
-}
-
-/** Page.refs of the refused records alone (a sparse array: the others are never asked for theirs) */
-function refsOf(byIndex: Record<number, string>): string[] {
-  const refs: string[] = [];
-  for (const [i, ref] of Object.entries(byIndex)) refs[Number(i)] = ref;
-  return refs;
 }
 
 function countIn(offsets: Int32Array, n: number): number {
