@@ -40,6 +40,9 @@ export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
     return readSheet(stream, source, cursor, context);
   },
 
+  /** parsing, row hashes and the read guard's sha256 run on a read's worker thread (src/engine/offload/) */
+  workerModule: __filename,
+
   discover(settings, context) {
     return discoverSheets(settings, context.workDir);
   },

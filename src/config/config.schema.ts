@@ -81,6 +81,10 @@ export class TrackerConfig {
   @ToNumber() @IntRange(1, 32)
   concurrency = 4;
 
+  @Doc('Worker threads that read, map and serialise a connector\'s records (the spreadsheet\'s files) beside the thread that sends them; 0: in that thread. Default: 1 on a machine with more than one core, else 0.', { type: 'integer 0..16' })
+  @IsOptional() @ToNumber() @IntRange(0, 16)
+  workers?: number;
+
   @Doc('Timeout of one request, in milliseconds.', { type: 'integer >= 1' })
   @ToNumber() @IntRange(1)
   timeout_ms = 30000;

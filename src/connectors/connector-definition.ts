@@ -215,6 +215,12 @@ export interface ConnectorDefinition<S extends object = any> {
   /** reach the source and verify credentials */
   check(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<CheckResult>;
   read(stream: StreamName, cursor: ReadCursor, context: ReadContext<S>): AsyncIterable<Page>;
+  /**
+   * The module (its file, `__filename`) whose default export is this definition, when its `read` may run on a
+   * worker thread (tracker.workers): the engine then reads, maps and serialises the stream there, the main thread
+   * sending. Such a read gets plain settings, state, window, work folder and a logger; no session, secrets or limit.
+   */
+  workerModule?: string;
   discover?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<DiscoveredField[]>;
   /** the CRM's pipelines, stages, fields and users (optional): what `cli discover` proposes a mapping from */
   catalog?(settings: S, context: Omit<ReadContext<S>, 'state'>): Promise<SourceCatalog>;

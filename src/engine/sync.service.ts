@@ -1,4 +1,5 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { closeReadPools } from './offload/offload-pool';
 import { ConnectionConfig } from '../config/config.schema';
 import type { StreamName } from '../connectors/canonical';
 import { RunStore } from '../store/repositories/run.store';
@@ -61,6 +62,7 @@ export class SyncService implements OnApplicationShutdown {
   ) {
     this.events = progress.events;
     this.logger = settings.logger;
+    lookup.warmReadThreads();
   }
 
   /** Starts a run; resolves once it is recorded (its id known). `done` never rejects: a failure is a summary. */
@@ -158,6 +160,7 @@ export class SyncService implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     await this.shutdown();
+    await closeReadPools(); // the idle read threads would keep the process up a while (a CLI run's exit)
   }
 
   // ---- internals ------------------------------------------------------------------------

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { join } from 'path';
+import { warmReadThread, workerThreads } from '../offload/offload-pool';
 import { ConnectionConfig, syncOptionsOf, trackerOptionsOf, TrackerSyncConfig } from '../../config/config.schema';
 import type { ConnectorDefinition, ConnectorSecrets } from '../../connectors/connector-definition';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
@@ -55,11 +56,24 @@ export class ConnectionLookup {
     return this.secretStore.forConnector(this.connection(connectionId).connector);
   }
 
-  /** Records per add-orders call, and calls in flight at once. */
-  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number } {
+  /**
+   * Starts a read thread for the connectors of the configured connections that read on one, so that it boots
+   * (a new thread loading the connector, ~0.5 s) while the rest of the app does, not when a run's first stream
+   * asks for it. An idle thread ends after a few seconds.
+   */
+  warmReadThreads(): void {
+    const threads = workerThreads(trackerOptionsOf(this.config).workers);
+    if (!threads) return;
+    const modules = new Set(this.config.connections.map((c) => this.connectors.get(c.connector)?.workerModule));
+    for (const module of modules) if (module) warmReadThread(threads, module);
+  }
+
+  /** Records per add-orders call, calls in flight at once, and worker threads for reads (tracker.workers). */
+  sizing(connection: ConnectionConfig): { batchSize: number; concurrency: number; workers: number } {
     return {
       batchSize: syncOptionsOf(connection).batch_size ?? trackerOptionsOf(this.config).batch_size,
       concurrency: trackerOptionsOf(this.config).concurrency,
+      workers: workerThreads(trackerOptionsOf(this.config).workers),
     };
   }
 }

@@ -13,6 +13,8 @@ const FINGERPRINT_LENGTH = 64;
 export interface Fingerprinter {
   /** sha1 of the payload's JSON (the mapping builds payloads with a fixed key order: equal payloads, equal text) */
   payload(payload: unknown): string;
+  /** the same, of the payload's JSON already made (a read on a worker thread serialises it once for both) */
+  payloadText(json: string): string;
   /** a connector's own raw-row hash (Page.hashes), used instead of the payload's when given */
   source(hash: string): string;
 }
@@ -28,6 +30,7 @@ export function fingerprinter(mappingVersion: number): Fingerprinter {
   const room = FINGERPRINT_LENGTH - sourcePrefix.length;
   return {
     payload: (payload) => payloadPrefix + sha1Base64(JSON.stringify(payload)),
+    payloadText: (json) => payloadPrefix + sha1Base64(json),
     source: (hash) => sourcePrefix + hash.slice(0, room),
   };
 }

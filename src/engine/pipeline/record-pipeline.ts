@@ -11,6 +11,20 @@ export interface Candidate {
   fingerprint: string | null;
   record: CanonicalRecord;
   ref: string | undefined;
+  /** mapped, checked and fingerprinted already, on the read's worker thread (offload/) */
+  mapped?: Mapped;
+}
+
+/** A record mapped on a worker thread: what `settle` would otherwise make of it here. */
+export interface Mapped {
+  /** the payload (an object, or its JSON bytes: PayloadBytes); undefined when the mapping threw */
+  payload: unknown;
+  /** the payload's fingerprint (when the connector gave no row hash) */
+  fingerprint: string | null;
+  /** the mapping's (threw) or the checks' problems */
+  problems: Problem[] | null;
+  threw: boolean;
+  withoutVisit: boolean;
 }
 
 export interface Problem {
@@ -56,8 +70,9 @@ export class RecordPipeline<P = unknown> {
   }
 
   /** intake: a record without an id is rejected (null); any other goes on as a candidate */
-  intake(record: CanonicalRecord, externalId: string, ref: string | undefined, hash: string | undefined, out: RecordVerdicts<P>): Candidate | null {
+  intake(record: CanonicalRecord, externalId: string, ref: string | undefined, hash: string | undefined, out: RecordVerdicts<P>, mapped?: Mapped): Candidate | null {
     const candidate = this.candidate(record, externalId, ref, hash);
+    if (mapped) candidate.mapped = mapped;
     if (externalId !== '') return candidate;
     out.reject(candidate, [{ field: 'id', reason: 'is empty' }], null, undefined);
     return null;
@@ -73,6 +88,10 @@ export class RecordPipeline<P = unknown> {
       const held = stored.get(candidate.externalId);
       if (dropUnchanged && candidate.fingerprint !== null && held === candidate.fingerprint) {
         out.unchanged(candidate);
+        continue;
+      }
+      if (candidate.mapped) {
+        this.settleMapped(candidate, candidate.mapped, held, dropUnchanged, out);
         continue;
       }
       let payload: P;
@@ -94,6 +113,15 @@ export class RecordPipeline<P = unknown> {
       }
       out.accept(candidate, payload, fingerprint, held);
     }
+  }
+
+  /** The same steps after map → check → fingerprint, for a record mapped on the read's worker thread. */
+  private settleMapped(candidate: Candidate, mapped: Mapped, held: string | undefined, dropUnchanged: boolean, out: RecordVerdicts<P>): void {
+    if (mapped.threw) return out.reject(candidate, mapped.problems!, candidate.fingerprint, undefined);
+    const fingerprint = candidate.fingerprint ?? mapped.fingerprint!;
+    if (mapped.problems) return out.reject(candidate, mapped.problems, fingerprint, mapped.payload as P);
+    if (dropUnchanged && held === fingerprint) return out.unchanged(candidate);
+    out.accept(candidate, mapped.payload as P, fingerprint, held);
   }
 }
 

@@ -1,5 +1,5 @@
 import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
-import type { ConnectorDefinition, ConnectorSecrets, Page, StreamSpec } from '../../connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorSecrets, Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
 import { errorText } from '../engine-errors';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
@@ -7,6 +7,7 @@ import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import { storedStateFor } from '../pipeline/fingerprint';
 import { mappingVersionOf, MappingVersions, streamHandler } from '../pipeline/sending';
 import { StreamPlan, StreamSync } from '../stream/stream-sync';
+import { readOffloaded } from '../offload/offloaded-read';
 import type { StatusMode } from '../../config/config.schema';
 import { registerStages } from '../project-statuses';
 
@@ -25,6 +26,8 @@ export interface RunRequest {
   lagSeconds: number;
   batchSize: number;
   concurrency: number;
+  /** worker threads for reads (tracker.workers resolved): 0 reads in this thread */
+  workers?: number;
   workDir?: string;
   secrets?: ConnectorSecrets;
   /** EngineOptions.mappingVersions */
@@ -111,26 +114,19 @@ export class RunExecutor {
       since = this.request.since;
     }
     const window = { since, until };
-    const definition = this.request.definition;
-    const read = (): AsyncIterable<Page> =>
-      definition.read(spec.name, window, {
-        connectionId: this.scope.connectionId,
-        settings: this.request.settings,
-        logger: { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug, notice: (m) => this.notice(spec.name, m) },
-        signal: this.scope.signal,
-        state,
-        workDir: this.request.workDir,
-        secrets: this.request.secrets,
-        laterStreams,
-        session: this.request.session,
-      });
+    const handler = streamHandler(spec.name);
+    const useFingerprints = mode === 'incremental' && !retry;
+    // A read compared with what was acknowledged (a changed file) stays in-thread: its unchanged rows are dropped
+    // by their row hash before they are mapped, where a worker maps every row (1 % changed: five times slower).
+    const offload = !useFingerprints || state === null;
+    const read = this.reader(spec.name, window, state, mappingVersion, !!handler.sendsBytes, laterStreams, offload);
     return {
       spec,
-      handler: streamHandler(spec.name),
+      handler,
       mappingVersion,
       window,
       read,
-      useFingerprints: mode === 'incremental' && !retry,
+      useFingerprints,
       moveCursor: !retry,
       saveState: !retry && mode !== 'since',
       wholeSource: since === null && !retry,
@@ -138,6 +134,28 @@ export class RunExecutor {
       batchSize: this.request.batchSize,
       concurrency: this.request.concurrency,
     };
+  }
+
+  /**
+   * The stream's read: on a worker thread when the connector can be read there, the run has threads
+   * (tracker.workers) and `offload` (the records arrive mapped, see src/engine/offload/), else the connector's
+   * `read` here.
+   */
+  private reader(stream: StreamName, window: ReadCursor, state: Record<string, unknown> | null, mappingVersion: number, serialise: boolean, laterStreams: StreamName[], offload: boolean): () => AsyncIterable<Page> {
+    const { definition, settings, workDir, secrets, session } = this.request;
+    const threads = offload ? (this.request.workers ?? 0) : 0;
+    const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug, notice: (m: string) => this.notice(stream, m) };
+    const connectionId = this.scope.connectionId;
+    const signal = this.scope.signal;
+    const module = definition.workerModule;
+    if (threads > 0 && module) {
+      const since = window.since?.getTime() ?? null;
+      const until = window.until.getTime();
+      const { batchSize } = this.request;
+      const task = { connectorModule: module, connectionId, settings, stream, since, until, state, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
+      return () => readOffloaded({ threads, signal, logger, task });
+    }
+    return () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session });
   }
 }
 
@@ -148,4 +166,13 @@ function interrupted(): RunOutcome {
 function describeWindow(plan: StreamPlan): string {
   const from = plan.window.since ? `from ${plan.window.since.toISOString()}` : 'from the beginning';
   return `${from} up to ${plan.window.until.toISOString()}${plan.useFingerprints ? '' : ' (fingerprints ignored)'}`;
+}
+
+/**
+ * Fault tests only: TRACKER_SYNC_WORKER_EXIT_AFTER=N makes a read's worker thread exit after mapping N records
+ * (test/faults/worker-death.spec.ts), as a thread killed mid-file would.
+ */
+function workerExitHook(): number | undefined {
+  const value = Number(process.env.TRACKER_SYNC_WORKER_EXIT_AFTER);
+  return Number.isInteger(value) && value > 0 ? value : undefined;
 }

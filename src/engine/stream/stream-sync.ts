@@ -10,7 +10,8 @@ import { PageGuard } from '../pipeline/page-guard';
 import { BatchDispatcher, BatchSender } from '../pipeline/batch-dispatcher';
 import { OutgoingRecord, settleAnswer } from '../pipeline/batch-answer';
 import { Checkpointer } from '../pipeline/checkpointer';
-import { Candidate, lastVersions, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
+import { Candidate, lastVersions, Mapped, Problem, RecordPipeline, RecordVerdicts } from '../pipeline/record-pipeline';
+import type { OffloadedPage } from '../offload/offloaded-read';
 import { RejectionLog } from '../pipeline/rejection-log';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import type { BatchAnswer, HandlerContext, StreamHandler } from '../pipeline/sending/stream-handler';
@@ -144,14 +145,15 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
       this.counters.rejected++;
       this.rejections.fromConnector(input);
     }
+    const mapped = (page as Partial<OffloadedPage>).mapped;
     for (let i = 0; i < page.records.length; i++) {
-      await this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i]);
+      await this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i], mapped?.[i]);
       if (this.failure || this.stopping) return;
     }
   }
 
   /** signpost and id filter, then the pipeline's intake; a full chunk goes on through the pipeline */
-  private async onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined): Promise<void> {
+  private async onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined, mapped: Mapped | undefined): Promise<void> {
     const id = record.id === undefined || record.id === null ? '' : String(record.id);
     const at = this.checkpointer.timeOf(record, id);
     if (this.checkpointer.pastSignpost(at, id)) return;
@@ -159,7 +161,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     this.counters.read++;
     this.checkpointer.note(this.chunk, at);
     this.seen?.add(id);
-    const candidate = this.pipeline.intake(record, id, ref, hash, this);
+    const candidate = this.pipeline.intake(record, id, ref, hash, this, mapped);
     if (candidate) this.candidates.push(candidate);
     if (this.candidates.length >= this.plan.batchSize) await this.closeChunk();
   }
@@ -192,7 +194,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
 
   /** RecordVerdicts: queued for a batch; its chunk waits for its answer */
   accept(candidate: Candidate, payload: unknown, fingerprint: string, stored: string | undefined): void {
-    const withoutVisit = this.plan.handler.withoutVisit?.(payload) ?? false;
+    const withoutVisit = candidate.mapped ? candidate.mapped.withoutVisit : (this.plan.handler.withoutVisit?.(payload) ?? false);
     this.outgoing.push({ externalId: candidate.externalId, payload, fingerprint, known: stored !== undefined, chunk: this.chunk, withoutVisit });
     this.chunk.pending++;
   }

@@ -8,8 +8,13 @@
 export class SerializedJson {
   readonly bytes: Buffer;
 
-  constructor(text: string) {
-    this.bytes = Buffer.from(text, 'utf8');
+  constructor(text: string | Buffer) {
+    this.bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
+  }
+
+  /** JSON already encoded (a body made on a worker thread): its bytes as they are */
+  static ofBytes(bytes: Buffer): SerializedJson {
+    return new SerializedJson(bytes);
   }
 
   static of(value: unknown): SerializedJson {

@@ -1,4 +1,5 @@
 import { normalizeAndFilters } from '../filters';
+import { SerializedJson } from '../http/serialized-json';
 import { TrackerHttp } from '../http/tracker-http';
 import { StatusResponse } from '../types/common.types';
 import {
@@ -17,7 +18,7 @@ export class ClientsClient {
   constructor(private readonly http: TrackerHttp) {}
 
   /** POST /project/clients/import: exactly one request (the engine splits a run into batches). */
-  importBatch(clients: ImportClient[]): Promise<StatusResponse> {
+  importBatch(clients: ImportClient[] | SerializedJson): Promise<StatusResponse> {
     return this.http.call('clientsImport', { body: clients });
   }
 

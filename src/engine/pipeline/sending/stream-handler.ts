@@ -44,6 +44,11 @@ export interface StreamHandler<R extends CanonicalRecord = any, P = any> extends
   send(ctx: HandlerContext, items: OutgoingItem<P>[]): Promise<BatchAnswer>;
   /** batches of this stream may be in flight together (order does not matter within the stream) */
   concurrent: boolean;
+  /**
+   * `send` takes payloads serialised on a read's worker thread (PayloadBytes) as well as objects: such a stream's
+   * read on a worker thread hands over JSON bytes, any other stream's payload objects
+   */
+  sendsBytes?: boolean;
   /** after a complete read of the stream: ids acknowledged before but not seen now (managers: delete) */
   onCompleteRead?(ctx: HandlerContext, missingIds: string[]): Promise<string[]>;
 }
