@@ -8,9 +8,15 @@ import { Piscina } from 'piscina';
  */
 const pools = new Map<number, Piscina>();
 
+/**
+ * Run from the TypeScript sources (ts-node, jest), a read thread would compile the engine again for itself,
+ * seconds of CPU per process: there reads stay in-thread unless tracker.workers asks for threads.
+ */
+const FROM_SOURCES = __filename.endsWith('.ts');
+
 /** tracker.workers, or by default one thread when the machine has more than one core (else 0: in-thread). */
 export function workerThreads(setting: number | undefined): number {
-  return setting ?? (availableParallelism() > 1 ? 1 : 0);
+  return setting ?? (!FROM_SOURCES && availableParallelism() > 1 ? 1 : 0);
 }
 
 export function readPool(threads: number): Piscina {
