@@ -148,6 +148,10 @@ export class SandboxConfig {
   @IsOptional() @EmptyAsAbsent() @Text()
   db?: string;
 
+  @Doc('How many projects the embedded sandbox hosts (numbers 1..N, all owned by its key; the demo seed fills project 1); a `projects:` block without base_url targets sandbox project <its number>.', { type: 'integer >= 1' })
+  @ToNumber() @IntRange(1)
+  projects = 1;
+
   @Doc('The project-wide budget (10/s, 5000/h) the sandbox enforces like the service.', { type: '"on" | "off"' })
   @ToOnOff() @ToLowerCase() @OneOf(['on', 'off'])
   budget: 'on' | 'off' = 'on';
