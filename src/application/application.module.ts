@@ -13,6 +13,7 @@ import { RunActivityService } from './runs/run-activity.service';
 import { FlowRunsService } from './flows/flow-runs.service';
 import { SyncPreviewService } from './connections/sync-preview.service';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { ProjectDiscoveryService } from './projects/project-discovery.service';
 
 const SERVICES = [
   SecretScrubber,
@@ -27,6 +28,7 @@ const SERVICES = [
   FlowRunsService,
   RunActivityService,
   SyncPreviewService,
+  ProjectDiscoveryService,
 ];
 
 /**

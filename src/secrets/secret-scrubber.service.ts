@@ -24,6 +24,7 @@ export class SecretScrubber {
     const found = new Set<string>(this.secrets);
     for (const connection of config.connections ?? []) collectSecretValues({ ...connection.settings, webhook_secret: connection.webhook?.secret }, found);
     collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, found);
+    for (const project of Object.values(config.projects ?? {})) collectSecretValues({ api_key: project?.api_key }, found);
     collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, found);
     // alert channels: bot tokens, SMTP passwords, and webhook URLs whole (Slack's carries its token in the path)
     for (const alert of config.alerts ?? []) collectSecretValues({ bot_token: alert.bot_token, webhook_url: alert.type === 'email' ? undefined : alert.url, url: alert.url }, found);
