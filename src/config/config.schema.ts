@@ -187,6 +187,12 @@ export class StoreConfig {
   url?: string;
 }
 
+export class SchedulerConfig {
+  @Doc('Runs the scheduler keeps going at once in this daemon (scheduled, run_on_start, resumed after a stop); the others wait for a slot in turn, so a hundred connections on one schedule start a few at a time. Runs by hand or by webhook do not wait.', { type: 'integer >= 1' })
+  @ToNumber() @IntRange(1)
+  concurrency = 16;
+}
+
 export class SyncOptionsConfig {
   @Doc('Seconds the next run re-reads before the cursor; duplicates are dropped by fingerprint.', { type: 'integer >= 0' })
   @ToNumber() @IntRange(0)
@@ -289,6 +295,10 @@ export class TrackerSyncConfig {
   @Doc("The daemon's own database.", { type: 'mapping', nested: () => StoreConfig })
   @Mapping() @ValidateNested() @Type(() => StoreConfig)
   store: StoreConfig = new StoreConfig();
+
+  @Doc('How the scheduler starts runs.', { type: 'mapping', nested: () => SchedulerConfig })
+  @Mapping() @ValidateNested() @Type(() => SchedulerConfig)
+  scheduler: SchedulerConfig = new SchedulerConfig();
 
   @Doc('Several daemons on one PostgreSQL store, sharing runs, schedules and budgets through Redis (docs/cluster.md).', { type: 'mapping', nested: () => ClusterConfig })
   @Mapping() @ValidateNested() @Type(() => ClusterConfig)
