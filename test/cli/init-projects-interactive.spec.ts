@@ -3,7 +3,6 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CrmServer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import { amocrm } from '../fixtures/crm/setup';
-import { nodeEntry, ROOT } from '../support/node-entry';
 import { removeDir, tempDir } from './cli-harness';
 import { TMUX, TmuxTerminal } from './tmux-terminal';
 
@@ -24,11 +23,7 @@ const TOKEN = (amocrm.settings('http://x') as { token: string }).token;
     dir = tempDir();
     config = join(dir, 'tracker-sync.yaml');
     writeFileSync(config, `data_dir: ${join(dir, 'data')}\nsandbox:\n  seed: none\n  budget: "off"\n  projects: 3\nprojects:\n  acme:\n    project: "2"\n`);
-    terminal.start([
-      'cd', JSON.stringify(ROOT), '&&', 'env', '-u', 'AMO_TOKEN', 'LOG_LEVEL=warn',
-      ...[process.execPath, ...nodeEntry('cli'), 'init', '--config', config].map((part) => JSON.stringify(part)),
-      '; echo "init exited $?"; sleep 120',
-    ].join(' '));
+    terminal.startInit(config);
   });
 
   afterAll(async () => {

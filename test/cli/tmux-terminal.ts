@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { nodeEntry, ROOT } from '../support/node-entry';
 
 export const TMUX = spawnSync('tmux', ['-V']).status === 0;
 
@@ -15,6 +16,15 @@ export class TmuxTerminal {
 
   start(command: string): void {
     this.tmux('new-session', '-d', '-s', 'init', '-x', '200', '-y', '60', command);
+  }
+
+  /** `init --config <config>` without AMO_TOKEN in its environment; the terminal shows its exit code after. */
+  startInit(config: string): void {
+    this.start([
+      'cd', JSON.stringify(ROOT), '&&', 'env', '-u', 'AMO_TOKEN', 'LOG_LEVEL=warn',
+      ...[process.execPath, ...nodeEntry('cli'), 'init', '--config', config].map((part) => JSON.stringify(part)),
+      '; echo "init exited $?"; sleep 120',
+    ].join(' '));
   }
 
   screen(): string {
