@@ -154,6 +154,7 @@ describe('cli: the projects of the key', () => {
       ], { AMO_TOKEN: token });
       expect(answer.stderr).toBe('');
       expect(answer.code).toBe(0);
+      expect(answer.stdout).toContain('  2  Project 2 (RUB): configured as acme\n');
       expect(answer.stdout).toContain(`wrote connection acme-amo (project acme) into ${file}`);
       const written = parse(readFileSync(file, 'utf8'));
       expect(written.projects).toEqual({ acme: { project: '2' } });

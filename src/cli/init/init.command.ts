@@ -61,7 +61,7 @@ async function init(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, flag
   const withSecrets = { ...current, ...secrets };
 
   out.line(`reading the CRM's pipelines, stages, fields and users (${answers.baseUrl})...`);
-  const result = await discover(path, withConnection(original, answers), answers, withSecrets, argv);
+  const result = await discover(path, withConnection(original, answers), answers, withSecrets, argv, out);
   for (const line of discoverLines(result)) out.line(line);
   out.line('');
   out.line('Proposed mapping:');
@@ -179,12 +179,16 @@ function projectChoices(path: string, original: ConfigDocument, loaded: TrackerS
 
 /**
  * Discovery through a copy of the config holding the new connection; the copy is removed whatever happens. The
- * project the connection feeds must be one its Api-key sees.
+ * project the connection feeds (under projects:) must be one its Api-key sees: the key's projects are listed first.
  */
-async function discover(path: string, candidate: ConfigDocument, answers: InitAnswers, env: NodeJS.ProcessEnv, argv: string[]): Promise<DiscoverResult> {
+async function discover(
+  path: string, candidate: ConfigDocument, answers: InitAnswers, env: NodeJS.ProcessEnv, argv: string[], out: CliOutput,
+): Promise<DiscoverResult> {
   return throughCopy(path, candidate, env, argv, async (ctx) => {
     if (answers.project) {
-      const verdict = (await ctx.app.get(ProjectDiscoveryService).discover()).configured.find((entry) => entry.name === answers.project!.name);
+      const seen = await ctx.app.get(ProjectDiscoveryService).discover();
+      for (const line of visibleProjectLines(seen)) out.line(line);
+      const verdict = seen.configured.find((entry) => entry.name === answers.project!.name);
       if (verdict && !verdict.ok) throw new InitUsageError(`init: ${verdict.message}; nothing was written`);
     }
     return ctx.app.get(DiscoveryService).discover(answers.connection);
