@@ -83,7 +83,7 @@ describe('cli: the projects of the key', () => {
     expect(answer.stdout).toContain('project acme: ok: the Api-key sees project 2 ("Project 2") on the embedded sandbox\n');
     expect(answer.stdout).toContain(`project far: ok: the Api-key sees project 3 ("Project 3") on ${service.baseUrl}\n`);
     expect(answer.stderr).toContain(`project ghost: check failed: projects.ghost: project 7 is not among the projects its Api-key sees on ${service.baseUrl} (1, 2, 3)\n`);
-    expect(answer.stdout).toContain('not configured: project 3 ("Project 3") on the embedded sandbox, which the Api-key sees\n');
+    expect(answer.stdout).toContain('not configured: project 3 on the embedded sandbox, which the Api-key sees (npm run cli -- discover names them)\n');
     // the connections, project by project
     expect(answer.stdout).toMatch(/connection house \(project default\): source: ok: [^\n]*\n[\s\S]*connection acme-sheet \(project acme\): source: ok: /);
     expect(answer.stdout + answer.stderr).not.toContain('agency-key');

@@ -42,8 +42,13 @@ function printProjects(out: CliOutput, result: Awaited<ReturnType<ProjectDiscove
     if (entry.ok) out.line(`project ${entry.name}: ok: ${entry.message}`);
     else out.error(`project ${entry.name}: check failed: ${entry.message}`);
   }
+  // one line per service: an agency's key may see a hundred projects (`discover` lists them with their names)
+  const unconfigured = new Map<string, string[]>();
   for (const project of result.projects.filter((p) => p.configured_as === null)) {
-    out.line(`not configured: project ${project.project} ("${project.name}") on ${project.service}, which the Api-key sees`);
+    unconfigured.set(project.service, [...(unconfigured.get(project.service) ?? []), project.project]);
+  }
+  for (const [service, numbers] of unconfigured) {
+    out.line(`not configured: ${numbers.length === 1 ? 'project' : 'projects'} ${numbers.join(', ')} on ${service}, which the Api-key sees (npm run cli -- discover names them)`);
   }
 }
 
