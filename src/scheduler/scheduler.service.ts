@@ -214,7 +214,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     const key = `${connectionId}:${flow}`;
     if (this.slots.isWaiting(key)) {
       this.ticks.record(connectionId, flow, 'skipped');
-      this.logger.warn(`connection ${connectionId}: scheduled ${what} skipped: the previous tick's still waits for a slot (scheduler.concurrency ${this.slots.limit})`);
+      this.logger.warn(`connection ${connectionId}: scheduled ${what} skipped: one already waits for a slot (scheduler.concurrency ${this.slots.limit} runs at once)`);
       return;
     }
     const slot = await this.slots.take(key);
