@@ -10,7 +10,7 @@ export type ReleaseSlot = () => void;
  */
 export class RunSlots {
   private going = 0;
-  private readonly queue: { key: string; take: (release: ReleaseSlot) => void }[] = [];
+  private readonly queue: { key: string; take: (release: ReleaseSlot | null) => void }[] = [];
 
   constructor(readonly limit: number) {}
 
@@ -30,16 +30,19 @@ export class RunSlots {
     return this.releaser();
   }
 
-  /** A slot, when one is free. */
-  take(key: string): Promise<ReleaseSlot> {
+  /** A slot, when one is free; null when the waits were given up (shutdown). */
+  take(key: string): Promise<ReleaseSlot | null> {
     const now = this.tryTake();
     if (now) return Promise.resolve(now);
     return new Promise((resolve) => this.queue.push({ key, take: resolve }));
   }
 
-  /** Gives up every wait (shutdown): those runs never start. */
+  /**
+   * Gives up every wait (shutdown): those runs never start. Each waiting tick ends now (a cron job being stopped
+   * waits for its tick to end, polling: one waiting for ever would keep the process alive).
+   */
   clear(): void {
-    this.queue.length = 0;
+    for (const entry of this.queue.splice(0)) entry.take(null);
   }
 
   private releaser(): ReleaseSlot {

@@ -186,7 +186,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     for (const id of due) {
       const slot = this.slots.tryTake();
       if (slot) await this.startRun(id, 'startup', slot);
-      else void this.slots.take(`${id}:sync`).then((later) => this.startRun(id, 'startup', later));
+      else void this.slots.take(`${id}:sync`).then((later) => later && this.startRun(id, 'startup', later));
     }
     if (this.slots.waiting > 0) {
       this.logger.log(`${this.slots.waiting} start-up runs wait for a slot: ${this.slots.limit} go at once (scheduler.concurrency)`);
@@ -218,6 +218,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       return;
     }
     const slot = await this.slots.take(key);
+    if (!slot) return; // the daemon stops
     let done: Promise<unknown> | undefined;
     try {
       const outcome = await this.triggers.trigger({ connectionId, trigger: 'schedule', request, whenBusy: 'follow_up' });

@@ -9,7 +9,7 @@ describe('run slots', () => {
   it('hands out `limit` slots, then one per release in the order asked, one wait per key', async () => {
     const slots = new RunSlots(2);
     const first = slots.tryTake()!;
-    const second = await slots.take('b:sync');
+    const second = (await slots.take('b:sync'))!;
     expect(slots.tryTake()).toBeNull();
     const order: string[] = [];
     const third = slots.take('c:sync').then((release) => (order.push('c'), release));
@@ -20,10 +20,19 @@ describe('run slots', () => {
     const c = await third;
     expect([order, slots.waiting]).toEqual([['c'], 1]);
     second();
-    (await fourth)();
-    c();
+    (await fourth)!();
+    c!();
     expect(order).toEqual(['c', 'd']);
     expect(slots.tryTake()).not.toBeNull(); // all given back
+  });
+
+  it('ends every wait when cleared (shutdown): a cron job stopping waits for its tick to end', async () => {
+    const slots = new RunSlots(1);
+    slots.tryTake();
+    const waiting = slots.take('a:sync');
+    slots.clear();
+    await expect(waiting).resolves.toBeNull();
+    expect(slots.waiting).toBe(0);
   });
 });
 
@@ -33,6 +42,8 @@ describe('scheduler: runs at once', () => {
   let app: INestApplication;
   let dataDir: string;
   const ids = ['s1', 's2', 's3', 's4', 's5', 's6'];
+  /** how many of these runs went at once, at most */
+  const most = (runs: RunEntity[]) => Math.max(...runs.map((run) => runs.filter((r) => r.started_at <= run.started_at && run.started_at < (r.finished_at ?? '9')).length));
 
   beforeAll(async () => {
     sandbox = await startSandbox();
@@ -57,8 +68,26 @@ describe('scheduler: runs at once', () => {
       return found.length === ids.length && found.every((run) => run.finished_at) && found;
     }, 30_000);
     expect(runs.map((run) => run.status)).toEqual(ids.map(() => 'succeeded'));
-    const going = (at: string) => runs.filter((run) => run.started_at <= at && at < run.finished_at!).length;
-    const most = Math.max(...runs.map((run) => going(run.started_at)));
-    expect(most).toBe(2);
+    expect(most(runs)).toBe(2);
+  });
+
+  it('keeps to it for scheduled ticks too: connections due each second take turns', async () => {
+    const ticking = await startAdminApp(sandbox.url, {
+      dataDir: tempDataDir(),
+      adminToken: 'run-slots-test-admin-token',
+      scheduler: { concurrency: 1 },
+      connections: ['t1', 't2', 't3'].map((id) => ({ id, connector: 'test-source', schedule: '* * * * * *', settings: { token: GOOD_TOKEN, deals: 2, delay_ms: 300 } })),
+    });
+    try {
+      const runs = await eventually(async () => {
+        const found = await ticking.app.get(DataSource).getRepository(RunEntity).find({ where: { trigger: 'schedule' } });
+        const done = found.filter((run) => run.finished_at);
+        return new Set(done.map((run) => run.connection_id)).size === 3 && found;
+      }, 30_000);
+      expect(most(runs)).toBe(1);
+    } finally {
+      await ticking.app.close();
+      removeDir(ticking.config.data_dir);
+    }
   });
 });
