@@ -36,7 +36,8 @@ function writer(path: string) {
 /** later than every original updated_at of a 1,000,000-deal file, earlier than any run */
 const CHANGED_AT = Date.UTC(2025, 11, 31);
 
-export function writeDeals(path: string, deals: number, changedEvery = 0): void {
+/** `prefix`: of the deal ids (d1, d2, …), so that several files hold different deals. */
+export function writeDeals(path: string, deals: number, changedEvery = 0, prefix = 'd'): void {
   const out = writer(path);
   out.line(DEAL_HEADER.join(','));
   const start = Date.UTC(2025, 0, 1);
@@ -46,7 +47,7 @@ export function writeDeals(path: string, deals: number, changedEvery = 0): void 
     const changed = changedEvery > 0 && i % changedEvery === 0;
     // a changed deal carries a new updated_at, as a CRM export would
     const updated = changed ? CHANGED_AT + i * 1000 : created + 3_600_000;
-    const cells = [`d${i}`, `Deal ${i}`, String(i % 3), stamp(created), stamp(updated), String(1000 + (i % 500) + (changed ? 7 : 0)),
+    const cells = [`${prefix}${i}`, `Deal ${i}`, String(i % 3), stamp(created), stamp(updated), String(1000 + (i % 500) + (changed ? 7 : 0)),
       String(600 + (i % 300)), String(1000001 + (i % 2000)), `c${1 + (i % clients)}`, `m${1 + (i % 10)}`];
     for (let p = 1; p <= 3; p++) cells.push(`p${(i + p) % 100}`, `Product ${(i + p) % 100}`, String(100 + p * 10), String(p), `Catalog > Group ${p} > Item`);
     out.line(cells.join(','));

@@ -80,6 +80,7 @@ function embeddedSandbox(config: TrackerSyncConfig): SandboxOptions {
     db: config.sandbox.db ?? join(config.data_dir, 'sandbox.sqlite'),
     seed: config.sandbox.seed,
     apiKey: config.sandbox.api_key ?? persistentSandboxKey(config.data_dir),
+    projects: config.sandbox.projects,
     budget: config.sandbox.budget,
     faults: config.sandbox.faults,
     latencyMs: config.sandbox.latency_ms,

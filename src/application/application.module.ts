@@ -15,6 +15,7 @@ import { SyncPreviewService } from './connections/sync-preview.service';
 import { ProjectBudgets } from './projects/project-budgets';
 import { ProjectsQueryService } from './projects/projects-query.service';
 import { SecretScrubber } from '../secrets/secret-scrubber.service';
+import { ProjectDiscoveryService } from './projects/project-discovery.service';
 
 const SERVICES = [
   SecretScrubber,
@@ -31,6 +32,7 @@ const SERVICES = [
   SyncPreviewService,
   ProjectBudgets,
   ProjectsQueryService,
+  ProjectDiscoveryService,
 ];
 
 /**

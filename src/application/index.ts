@@ -13,12 +13,14 @@ export { ConnectionStatusService } from './connections/connection-status.service
 export { ConnectionControlService } from './connections/connection-control.service';
 export { ConnectionCheckService } from './connections/connection-check.service';
 export { OpenRejectionsService } from './connections/open-rejections.service';
+export { ProjectDiscoveryService, SANDBOX_SERVICE } from './projects/project-discovery.service';
 export { SecretScrubber } from '../secrets/secret-scrubber.service';
 export * from './answers/run.response';
 export * from './answers/connection.response';
 export * from './answers/rejected-record.response';
 export * from './answers/open-rejection.response';
 export * from './connections/connection-status.response';
+export * from './answers/project.response';
 export { isCalendarDate } from './answers/calendar-date.validator';
 export { ProjectScope } from './project-scope';
 export { ProjectsQueryService } from './projects/projects-query.service';

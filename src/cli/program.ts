@@ -3,7 +3,7 @@ import { STREAM_ORDER, StreamName } from '../connectors/canonical';
 import { isCalendarDate } from '../application/answers/calendar-date.validator';
 import type { CliContext } from './cli-context';
 import type { CliOutput } from './output/cli-output';
-import { checkCommand } from './commands/check.command';
+import { checkAllCommand, checkCommand } from './commands/check.command';
 import { discoverCommand } from './commands/discover.command';
 import { initCommand } from './init/init.command';
 import type { InitFlags } from './init/init-answers';
@@ -102,15 +102,15 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
 
   program
     .command('check')
-    .description("run the connector's check: reach the source and verify credentials")
-    .argument('<connection>', 'connection id')
-    .action((connection: string) => act((ctx) => checkCommand(ctx, out, connection)));
+    .description("run the connector's check: reach the source and verify credentials; without a connection, each project (its Api-key sees it) and the connections of each")
+    .argument('[connection]', 'connection id (default: every project and connection)')
+    .action((connection: string | undefined) => act((ctx) => (connection === undefined ? checkAllCommand(ctx, out) : checkCommand(ctx, out, connection))));
 
   program
     .command('discover')
-    .description("list the CRM's pipelines and stages (won, lost, open), deal and contact fields and users, and propose status_map and visit_field")
-    .argument('<connection>', 'connection id')
-    .action((connection: string) => act((ctx) => discoverCommand(ctx, out, connection)));
+    .description("list the CRM's pipelines and stages (won, lost, open), deal and contact fields and users, and propose status_map and visit_field; without a connection, the projects the Api-keys see (configured, and under which name)")
+    .argument('[connection]', 'connection id (default: list the projects instead)')
+    .action((connection: string | undefined) => act((ctx) => discoverCommand(ctx, out, connection)));
 
   program
     .command('preview')
@@ -168,14 +168,15 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
 
   program
     .command('init')
-    .description('add a CRM connection: asks (on a terminal) or takes flags, reads the CRM, proposes the mapping, writes the config, checks it, offers a first sync')
+    .description("add a CRM connection: asks (on a terminal) or takes flags, offers the key's projects, reads the CRM, proposes the mapping, writes the config, checks it, offers a first sync; or a project block alone (--project-name, --project)")
     .option('--preset <name>', 'the CRM preset (amocrm, bitrix24, pipedrive, hubspot)')
     .option('--base-url <url>', "the CRM's address")
     .option('--token-env <VARIABLE>', 'the variable the CRM token is kept under (its value: from the environment, or --token); written to <data_dir>/.env')
     .option('--token <token>', 'the CRM token itself (default: the value of --token-env in the environment)')
     .option('--tracker-url <url>', "the service's API URL (default: the embedded sandbox)")
     .option('--tracker-key-env <VARIABLE>', "the variable holding the service's API key (with --tracker-url)")
-    .option('--project <number>', 'the project number (with --tracker-url)')
+    .option('--project <number>', 'the project number (with --tracker-url, or --project-name)')
+    .option('--project-name <name>', 'put the project under projects: by this name (the connection, if any, gets project: <name>; --tracker-url and --tracker-key-env become its base_url and api_key); alone with --project: only the project block')
     .option('--connection <id>', 'the new connection id')
     .option('--schedule <cron>', 'how often it syncs (default */15 * * * *)')
     .option('--accept-proposed', 'write the proposed mapping as discover shows it (required without a terminal)')

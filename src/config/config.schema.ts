@@ -153,6 +153,10 @@ export class SandboxConfig {
   @IsOptional() @EmptyAsAbsent() @Text()
   db?: string;
 
+  @Doc('How many projects the embedded sandbox hosts (numbers 1..N, all owned by its key; the demo seed fills project 1); a `projects:` block without base_url targets sandbox project <its number>.', { type: 'integer >= 1' })
+  @ToNumber() @IntRange(1)
+  projects = 1;
+
   @Doc('The project-wide budget (10/s, 5000/h) the sandbox enforces like the service.', { type: '"on" | "off"' })
   @ToOnOff() @ToLowerCase() @OneOf(['on', 'off'])
   budget: 'on' | 'off' = 'on';
@@ -194,6 +198,12 @@ export class StoreConfig {
   @Doc('Database URL (env DATABASE_URL); absent = SQLite file under data_dir.', { type: 'postgres:// URL' })
   @IsOptional() @EmptyAsAbsent() @UrlWithProtocol(['postgres', 'postgresql'])
   url?: string;
+}
+
+export class SchedulerConfig {
+  @Doc('Runs the scheduler keeps going at once in this daemon (scheduled, run_on_start, resumed after a stop); the others wait for a slot in turn, so a hundred connections on one schedule start a few at a time. Runs by hand or by webhook do not wait.', { type: 'integer >= 1' })
+  @ToNumber() @IntRange(1)
+  concurrency = 16;
 }
 
 export class SyncOptionsConfig {
@@ -298,6 +308,10 @@ export class TrackerSyncConfig {
   @Doc("The daemon's own database.", { type: 'mapping', nested: () => StoreConfig })
   @Mapping() @ValidateNested() @Type(() => StoreConfig)
   store: StoreConfig = new StoreConfig();
+
+  @Doc('How the scheduler starts runs.', { type: 'mapping', nested: () => SchedulerConfig })
+  @Mapping() @ValidateNested() @Type(() => SchedulerConfig)
+  scheduler: SchedulerConfig = new SchedulerConfig();
 
   @Doc('Several daemons on one PostgreSQL store, sharing runs, schedules and budgets through Redis (docs/cluster.md).', { type: 'mapping', nested: () => ClusterConfig })
   @Mapping() @ValidateNested() @Type(() => ClusterConfig)

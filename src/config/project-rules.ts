@@ -8,7 +8,10 @@ import { describeValidationErrors } from './validation-problems';
 export function projectProblems(config: TrackerSyncConfig): string[] {
   const projects = isMapping(config.projects) ? config.projects : {};
   const trackerKey = isMapping(config.tracker) ? config.tracker.api_key : undefined;
-  return [...blockProblems(projects, trackerKey), ...unknownProjects(config, projects), ...sharedNumbers(config, projects)];
+  return [
+    ...blockProblems(projects, trackerKey), ...unknownProjects(config, projects), ...sharedNumbers(config, projects),
+    ...unhostedOnSandbox(config, projects),
+  ];
 }
 
 function blockProblems(projects: Record<string, unknown>, trackerKey: unknown): string[] {
@@ -55,6 +58,23 @@ function sharedNumbers(config: TrackerSyncConfig, projects: Record<string, unkno
 
 /** The project the embedded sandbox makes for its key (src/bootstrap.ts targets it). */
 const EMBEDDED_SANDBOX_PROJECT = '1';
+
+/**
+ * A block without base_url (none in tracker: either) targets the embedded sandbox's project of its number: the
+ * sandbox hosts 1..sandbox.projects, and a number past them would fail each run with the service's access_denied.
+ */
+function unhostedOnSandbox(config: TrackerSyncConfig, projects: Record<string, unknown>): string[] {
+  const tracker: Record<string, unknown> = isMapping(config.tracker) ? config.tracker : {};
+  const hosted = isMapping(config.sandbox) ? config.sandbox.projects : undefined;
+  if (tracker.base_url || typeof hosted !== 'number' || !Number.isInteger(hosted)) return [];
+  return Object.entries(projects).flatMap(([name, block]) => {
+    if (!(block instanceof ProjectConfig) || block.base_url || typeof block.project !== 'string' || !/^\d+$/.test(block.project)) return [];
+    const number = Number(block.project);
+    if (number >= 1 && number <= hosted) return [];
+    return [`projects.${name}.project: "${block.project}" is not a project of the embedded sandbox, which hosts projects 1..${hosted} `
+      + `(sandbox.projects: ${hosted}; raise it, or set projects.${name}.base_url for the service)`];
+  });
+}
 
 function serviceOf(baseUrl: unknown): string {
   return typeof baseUrl === 'string' && baseUrl ? baseUrl.replace(/\/+$/, '') : 'the embedded sandbox';

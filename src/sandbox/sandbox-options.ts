@@ -5,6 +5,8 @@ export interface SandboxOptions {
   seed?: 'demo' | 'none';
   /** Key of the demo project; generated when absent. */
   apiKey?: string;
+  /** How many projects the key owns: 1..N (default 1); the demo seed fills project 1 only. */
+  projects?: number;
   /** 'on' (default) applies the service's per-project budget and per-operation limits. */
   budget?: 'on' | 'off';
   /** Fraction 0..1 of requests answered with an injected fault. */

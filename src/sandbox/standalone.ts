@@ -12,13 +12,18 @@ import type { SandboxOptions } from './sandbox-options';
 const STANDALONE_DB = './data/sandbox-standalone.sqlite';
 
 interface CliFlags {
-  port: string; host: string; db: string; seed: string; apiKey?: string; budget: string; faults: string;
+  port: string; host: string; db: string; seed: string; apiKey?: string; projects: string; budget: string; faults: string;
   latency: string; clientTimeout?: string;
 }
 
 function fraction(value: string): string {
   const number = Number(value);
   if (!Number.isFinite(number) || number < 0 || number > 1) throw new InvalidArgumentError('must be a number from 0 to 1');
+  return value;
+}
+
+function count(value: string): string {
+  if (!/^[1-9]\d*$/.test(value)) throw new InvalidArgumentError('must be a whole number >= 1');
   return value;
 }
 
@@ -38,6 +43,7 @@ async function main(): Promise<void> {
     .option('--db <file>', 'SQLite file, or :memory:', STANDALONE_DB)
     .option('--seed <seed>', 'demo or none', choice(['demo', 'none']), 'none')
     .option('--api-key <key>', 'Api-key of the demo project (generated when absent)')
+    .option('--projects <n>', 'how many projects the key owns (1..N; the demo seed fills project 1)', count, '1')
     .option('--budget <onoff>', 'on or off: the per-project request budget', choice(['on', 'off']), 'on')
     .option('--faults <fraction>', 'fraction of requests answered with a fault', fraction, '0')
     .option('--latency <ms>', 'fixed delay added to every request', '0')
@@ -45,7 +51,7 @@ async function main(): Promise<void> {
     .parse()
     .opts<CliFlags>();
   const options: SandboxOptions = {
-    db: flags.db, seed: flags.seed as 'demo' | 'none', apiKey: flags.apiKey, budget: flags.budget as 'on' | 'off',
+    db: flags.db, seed: flags.seed as 'demo' | 'none', apiKey: flags.apiKey, projects: Number(flags.projects), budget: flags.budget as 'on' | 'off',
     faults: Number(flags.faults), latencyMs: Number(flags.latency),
     clientTimeoutMs: flags.clientTimeout ? Number(flags.clientTimeout) : undefined,
   };

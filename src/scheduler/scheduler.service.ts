@@ -10,9 +10,12 @@ import { OUTBOUND_FLOW_NAMES, OutboundFlowName } from '../engine';
 import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 import { scheduledSlot } from '../config/cron-expression';
 import { ScheduledFlow, TickCounts, TickLedger } from './tick-ledger';
+import { ReleaseSlot, RunSlots } from './run-slots';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
+/** `scheduler.concurrency` when a config built in code leaves the section out */
+const DEFAULT_CONCURRENCY = 16;
 
 /** What the scheduler needs to know of a connection (the store's row, after config sync). */
 interface ScheduledConnection {
@@ -30,6 +33,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private readonly logger = new Logger(SchedulerService.name);
   private readonly options: SchedulerOptions;
   private follower?: NodeJS.Timeout;
+  /** the runs this scheduler has going at once (scheduler.concurrency) */
+  private readonly slots: RunSlots;
 
   constructor(
     private readonly jobs: CronJobsRepository,
@@ -42,6 +47,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
   ) {
     this.options = options ?? { runJobs: true };
+    this.slots = new RunSlots(config.scheduler?.concurrency ?? DEFAULT_CONCURRENCY);
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -55,6 +61,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   onApplicationShutdown(): void {
     if (this.follower) clearInterval(this.follower);
     this.jobs.removeAll(JOB_PREFIX);
+    this.slots.clear();
   }
 
   /**
@@ -167,13 +174,23 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
    */
   private async startRunOnStart(): Promise<void> {
     const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
+    const due: string[] = [];
     for (const connection of this.config.connections) {
       if (!enabled.get(connection.id)) continue;
       // the last *sync*: outbound runs after it neither hide it nor, interrupted themselves, start one
       const last = await this.runs.latestOf(connection.id, { direction: 'sync' });
       const interrupted = last?.status === 'interrupted';
       if (interrupted) this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; resuming from its checkpoint`);
-      if (connection.run_on_start || interrupted) await this.startRun(connection.id, 'startup');
+      if (connection.run_on_start || interrupted) due.push(connection.id);
+    }
+    // as many as there are slots start now (awaited: their runs exist once the daemon is up); the rest in turn
+    for (const id of due) {
+      const slot = this.slots.tryTake();
+      if (slot) await this.startRun(id, 'startup', slot);
+      else void this.slots.take(`${id}:sync`).then((later) => later && this.startRun(id, 'startup', later));
+    }
+    if (this.slots.waiting > 0) {
+      this.logger.log(`${this.slots.waiting} start-up runs wait for a slot: ${this.slots.limit} go at once (scheduler.concurrency)`);
     }
   }
 
@@ -195,9 +212,19 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private async startTick(connectionId: string, flow: ScheduledFlow, request: RunRequest): Promise<void> {
     const firedAt = Date.now();
     const what = flow === 'sync' ? 'run' : `${flow.replace('_', '-')} run`;
+    const key = `${connectionId}:${flow}`;
+    if (this.slots.isWaiting(key)) {
+      this.ticks.record(connectionId, flow, 'skipped');
+      this.logger.warn(`connection ${connectionId}: scheduled ${what} skipped: one already waits for a slot (scheduler.concurrency ${this.slots.limit} runs at once)`);
+      return;
+    }
+    const slot = await this.slots.take(key);
+    if (!slot) return; // the daemon stops
+    let done: Promise<unknown> | undefined;
     try {
       const outcome = await this.triggers.trigger({ connectionId, trigger: 'schedule', request, whenBusy: 'follow_up' });
       if (outcome.status === 'started') {
+        done = outcome.done;
         this.ticks.record(connectionId, flow, 'started');
         this.ticks.waited(connectionId, flow, Date.now() - firedAt);
         this.logger.log(`connection ${connectionId}: ${what} ${outcome.runId} started (schedule)`);
@@ -213,23 +240,36 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
       }
     } catch (error) {
       this.logger.error(`connection ${connectionId}: scheduled ${what} could not start: ${message(error)}`);
+    } finally {
+      holdUntil(slot, done);
     }
   }
 
   /** A start-up run, not waited for; a run already going (another daemon's) is not an error: it is skipped. */
-  private async startRun(connectionId: string, trigger: RunTrigger): Promise<void> {
+  private async startRun(connectionId: string, trigger: RunTrigger, slot: ReleaseSlot): Promise<void> {
+    let done: Promise<unknown> | undefined;
     try {
       const outcome = await this.triggers.trigger({ connectionId, trigger, request: { kind: 'sync', mode: 'incremental' }, whenBusy: 'skip' });
-      if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: run ${outcome.runId} started (${trigger})`);
-      else this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${outcome.runningRunId ?? '(starting)'} is going`);
+      if (outcome.status === 'started') {
+        done = outcome.done;
+        this.logger.log(`connection ${connectionId}: run ${outcome.runId} started (${trigger})`);
+      } else this.logger.log(`connection ${connectionId}: ${trigger} run skipped, run ${outcome.runningRunId ?? '(starting)'} is going`);
     } catch (error) {
       this.logger.error(`connection ${connectionId}: ${trigger} run could not start: ${message(error)}`);
+    } finally {
+      holdUntil(slot, done);
     }
   }
 
   private async listConnections(): Promise<ScheduledConnection[]> {
     return (await this.connections.list()) as ScheduledConnection[];
   }
+}
+
+/** The slot is the run's until it ends (however it ends); a tick that started nothing gives it back now. */
+function holdUntil(slot: ReleaseSlot, done: Promise<unknown> | undefined): void {
+  if (done) void done.then(slot, slot);
+  else slot();
 }
 
 function message(error: unknown): string {

@@ -62,7 +62,7 @@ export class TrackerClient {
 
   private readonly http: TrackerHttp;
 
-  constructor(options: TrackerClientOptions) {
+  constructor(private readonly options: TrackerClientOptions) {
     if (!options.baseUrl) throw new Error('tracker client: baseUrl is required');
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     this.http = new TrackerHttp({
@@ -93,6 +93,15 @@ export class TrackerClient {
     this.projects = new ProjectsClient(this.http);
     this.billing = new BillingClient(this.http);
     this.dashboards = new DashboardsClient(this.http);
+  }
+
+  /**
+   * A client of another target (another project, key or URL) with this one's timeout, retries and hooks; it
+   * shares no budget with this one (`changes` says what it keeps to instead). The caller closes it.
+   */
+  withTarget(target: Partial<Pick<TrackerClientOptions, 'baseUrl' | 'apiKey' | 'project'>>, changes: Partial<TrackerClientOptions> = {}): TrackerClient {
+    const base = { ...this.options, budget: undefined };
+    return new TrackerClient({ ...base, ...changes, baseUrl: target.baseUrl ?? base.baseUrl, apiKey: target.apiKey ?? base.apiKey, project: target.project ?? base.project });
   }
 
   /** Releases keep-alive sockets and stops the limiters (waiting calls are dropped). */

@@ -29,6 +29,8 @@ export interface TestAppOptions {
   connectors?: ConnectorDefinition[];
   /** the config's `alerts` */
   alerts?: Record<string, unknown>[];
+  /** the config's `scheduler` */
+  scheduler?: Record<string, unknown>;
 }
 
 /** A loopback sandbox standing in for the service; one per test file. */
@@ -55,6 +57,7 @@ export function testConfig(sandboxUrl: string, dataDir: string, options: TestApp
       tracker: { base_url: sandboxUrl, api_key: SANDBOX_KEY, project: '1', rate_limit: 'off', retries: 1, timeout_ms: 5000 },
       connections: options.connections,
       alerts: options.alerts ?? [],
+      ...(options.scheduler ? { scheduler: options.scheduler } : {}),
     },
     { env: {}, settingsValidator: registry.validateSettings },
   );

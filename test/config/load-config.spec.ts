@@ -172,7 +172,8 @@ describe('loadConfig: values and defaults', () => {
     expect(config.tracker.base_url).toBeUndefined();
     expect(config.tracker).toMatchObject({ batch_size: 500, concurrency: 4, timeout_ms: 30000, retries: 5 });
     expect(config.tracker.rate_limit).toEqual({ per_second: 8, per_hour: 4000 });
-    expect(config.sandbox).toEqual({ seed: 'demo', db: join('./data', 'sandbox.sqlite'), budget: 'on', faults: 0, latency_ms: 0 });
+    expect(config.sandbox).toEqual({ seed: 'demo', db: join('./data', 'sandbox.sqlite'), projects: 1, budget: 'on', faults: 0, latency_ms: 0 });
+    expect(config.scheduler).toEqual({ concurrency: 16 });
     expect(config.log).toEqual({ level: 'info', format: 'pretty' });
     expect(config.store.url).toBeUndefined();
     expect(config.connector_paths).toEqual([]);

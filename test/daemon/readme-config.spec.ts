@@ -60,17 +60,22 @@ describe('README', () => {
     for (const [variable] of ENV_OVERRIDES) expect(README).toContain(variable);
   });
 
-  it('shows connections that validate against the connectors (settings included)', async () => {
+  it('shows connections that validate against the connectors (settings included), with the projects and tracker: shown beside them', async () => {
     const registry = await loadConnectors([], { log: () => undefined, warn: () => undefined });
     const blocks = [...README.matchAll(/```yaml\n([\s\S]*?)```/g)].map((m) => m[1]);
-    const connections = blocks.flatMap((block) => {
-      const doc = parse(block.startsWith('  - ') ? `connections:\n${block}` : block) as { connections?: unknown[] } | null;
-      return doc?.connections ?? [];
-    });
+    type Shown = { connections?: unknown[]; projects?: object; tracker?: object } | null;
+    const docs = blocks.map((block) => parse(block.startsWith('  - ') ? `connections:\n${block}` : block) as Shown);
+    const connections = docs.flatMap((doc) => doc?.connections ?? []);
+    // a block that shows projects: shows the tracker: section they are filled from (Agencies)
+    const withProjects = docs.find((doc) => doc?.projects && doc.connections);
     const connectors = new Set(connections.map((c) => (c as { connector: string }).connector));
     expect([...connectors].sort()).toEqual(['example-custom', 'generic-crm', 'spreadsheet']);
-    const env = { AMO_TOKEN: 'x', MY_CRM_TOKEN: 'x', B24_WEBHOOK_CODE: 'x', PIPEDRIVE_TOKEN: 'x', HUBSPOT_TOKEN: 'x' };
-    expect(() => validateConfig({ connections }, { env, settingsValidator: registry.validateSettings })).not.toThrow();
+    const env = {
+      AMO_TOKEN: 'x', MY_CRM_TOKEN: 'x', B24_WEBHOOK_CODE: 'x', PIPEDRIVE_TOKEN: 'x', HUBSPOT_TOKEN: 'x',
+      TRACKER_BASE_URL: 'https://api.example.test/v1', TRACKER_API_KEY: 'x', TRACKER_PROJECT: '100', GLOBEX_KEY: 'x',
+    };
+    const document = { connections, projects: withProjects?.projects, tracker: withProjects?.tracker };
+    expect(() => validateConfig(document, { env, settingsValidator: registry.validateSettings })).not.toThrow();
     for (const preset of ['amocrm', 'bitrix24', 'pipedrive', 'hubspot']) expect(README).toContain(`| \`${preset}\` |`);
   });
 

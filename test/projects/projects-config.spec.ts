@@ -80,3 +80,22 @@ describe('cluster in the config', () => {
     expect(validateConfig({}, { env: {} }).cluster.stalled_after).toBe('30s');
   });
 });
+
+describe('projects on the embedded sandbox', () => {
+  it('defaults to one project and takes a whole number >= 1', () => {
+    expect(validateConfig({}, { env: {} }).sandbox.projects).toBe(1);
+    expect(validateConfig({ sandbox: { projects: '100' } }, { env: {} }).sandbox.projects).toBe(100);
+    expect(problems({ sandbox: { projects: 0 } })).toContainEqual(expect.stringMatching(/^sandbox\.projects: /));
+    expect(problems({ sandbox: { projects: 1.5 } })).toContainEqual(expect.stringMatching(/^sandbox\.projects: /));
+  });
+
+  it('accepts a block for each project the sandbox hosts, and names the key of one it does not', () => {
+    const projects = { acme: { project: '2' }, beta: { project: '3' } };
+    expect(problems({ sandbox: { projects: 3 }, projects })).toEqual([]);
+    expect(problems({ sandbox: { projects: 2 }, projects })).toEqual([
+      'projects.beta.project: "3" is not a project of the embedded sandbox, which hosts projects 1..2 (sandbox.projects: 2; raise it, or set projects.beta.base_url for the service)',
+    ]);
+    // a block with its own base_url is not on the sandbox
+    expect(problems({ sandbox: { projects: 1 }, projects: { far: { project: '99', base_url: 'https://api.example.test/v1', api_key: 'k' } } })).toEqual([]);
+  });
+});

@@ -35,9 +35,13 @@ describe('standalone sandbox (npm run sandbox)', () => {
     expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/api/v1/project/add-orders', '/api/v1/project/site/visit/list']));
   }, 90_000);
 
-  it('names the file given with --db, or :memory:', async () => {
-    sandbox = startSandbox(cwd.path, ['--port', String(await freePort()), '--db', ':memory:']);
+  it('names the file given with --db, or :memory:; --projects N: its key owns projects 1..N', async () => {
+    const port = await freePort();
+    sandbox = startSandbox(cwd.path, ['--port', String(port), '--db', ':memory:', '--projects', '3']);
     await sandbox.waitFor(/^api-key: /m, 60_000);
     expect(sandbox.output().split('\n')[0]).toBe('sandbox: database :memory: (use --db FILE or --db :memory:)');
+    const key = /^api-key: (\S+)/m.exec(sandbox.output())![1];
+    const listed = (await (await fetch(`http://127.0.0.1:${port}/api/v1/user/projects`, { headers: { 'Api-key': key } })).json()) as { projects: { id: number }[] };
+    expect(listed.projects.map((project) => project.id)).toEqual([1, 2, 3]);
   }, 90_000);
 });

@@ -46,12 +46,30 @@ export class ConfigDocument {
     for (const [key, value] of Object.entries(values)) this.edit(this.trackerEdit(key, value));
   }
 
+  /** The number of `projects.<name>` as written, or undefined: no such block. */
+  projectNumber(name: string): string | undefined {
+    const projects = topPair(this.source, 'projects')?.value;
+    if (!isMap(projects)) return undefined;
+    const block = projects.get(name, true);
+    if (block === undefined) return undefined;
+    return isMap(block) ? String(block.get('project') ?? '') : '';
+  }
+
+  /** Adds `projects.<name>` (the section created when absent), after the blocks already there. */
+  addProject(name: string, values: Record<string, string>): void {
+    const doc = new Document();
+    const node = new YAMLMap();
+    node.add(new Pair(doc.createNode(name), doc.createNode(values)));
+    this.edit(this.projectEdit(node));
+  }
+
   /** Appends a connection; `settingsPairs` go under its `settings:` after the plain ones (comments kept on them). */
-  addConnection(connection: { id: string; connector: string; schedule?: string; settings: Record<string, unknown> }, settingsPairs: Pair[] = []): void {
+  addConnection(connection: { id: string; connector: string; project?: string; schedule?: string; settings: Record<string, unknown> }, settingsPairs: Pair[] = []): void {
     const doc = new Document();
     const node = new YAMLMap();
     node.add(new Pair(doc.createNode('id'), doc.createNode(connection.id)));
     node.add(new Pair(doc.createNode('connector'), doc.createNode(connection.connector)));
+    if (connection.project) node.add(new Pair(doc.createNode('project'), doc.createNode(connection.project)));
     if (connection.schedule) node.add(new Pair(doc.createNode('schedule'), doc.createNode(connection.schedule)));
     const settings = doc.createNode(connection.settings) as YAMLMap;
     for (const pair of settingsPairs) settings.add(pair);
@@ -107,6 +125,15 @@ export class ConfigDocument {
     if (isSeq(seq)) return atBlockEnd(this.source, seq, blockText(node, columnOf(this.source, seq.range![0]), true));
     if (isScalar(seq) && seq.value === null) return underEmptyKey(this.source, pair, blockText(node, INDENT, true));
     throw new ConfigError(['connections: must be a list'], this.path);
+  }
+
+  private projectEdit(entry: YAMLMap): TextEdit {
+    const pair = topPair(this.source, 'projects');
+    if (!pair) return appendSection(this.source, `projects:\n${blockText(entry, INDENT, false)}`);
+    const map = pair.value;
+    if (isScalar(map) && map.value === null) return underEmptyKey(this.source, pair, blockText(entry, INDENT, false));
+    if (!isMap(map) || map.flow) throw new ConfigError(['projects: must be a block mapping (one "name:" block per project) for init to add to it'], this.path);
+    return atBlockEnd(this.source, map, blockText(entry, columnOf(this.source, map.range![0]), false));
   }
 
   private trackerEdit(key: string, value: string): TextEdit {

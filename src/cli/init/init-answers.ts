@@ -1,6 +1,10 @@
-import prompts, { PromptObject } from 'prompts';
 import { CONNECTION_ID } from '../../config';
 import { cronProblem } from '../../config/cron-expression';
+import { ask } from './ask';
+import { askProject, ProjectAnswer, projectNameProblem, ProjectChoices, ServiceAnswer } from './project-question';
+
+export { ask, InitCancelled } from './ask';
+export type { ProjectAnswer } from './project-question';
 
 /** `init`'s flags (all optional on a terminal, where the missing ones are asked). */
 export interface InitFlags {
@@ -12,6 +16,8 @@ export interface InitFlags {
   trackerUrl?: string;
   trackerKeyEnv?: string;
   project?: string;
+  /** with --project: the project goes under projects: by this name (the tracker flags become its base_url, api_key) */
+  projectName?: string;
   connection?: string;
   schedule?: string;
   acceptProposed?: boolean;
@@ -19,7 +25,7 @@ export interface InitFlags {
   sync?: boolean;
 }
 
-/** What init writes: the connection and, for the real service, the tracker section. */
+/** What init writes: the connection and, for the real service, the tracker section or a project block. */
 export interface InitAnswers {
   preset: string;
   baseUrl: string;
@@ -27,6 +33,8 @@ export interface InitAnswers {
   token: string;
   /** null: the embedded sandbox */
   tracker: { url: string; keyEnv: string; key: string; project: string } | null;
+  /** the project the connection feeds, under projects: (null: the tracker: section's) */
+  project: ProjectAnswer | null;
   connection: string;
   schedule: string;
 }
@@ -35,13 +43,6 @@ export const DEFAULT_SCHEDULE = '*/15 * * * *';
 
 /** A missing or wrong flag without a terminal: the message names it. */
 export class InitUsageError extends Error {}
-
-/** The user pressed Ctrl-C or Esc at a question: nothing is written. */
-export class InitCancelled extends Error {
-  constructor() {
-    super('init cancelled: nothing was written');
-  }
-}
 
 const TOKEN_ENV: Record<string, string> = { amocrm: 'AMO_TOKEN', bitrix24: 'B24_WEBHOOK_CODE', pipedrive: 'PIPEDRIVE_TOKEN', hubspot: 'HUBSPOT_TOKEN' };
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
@@ -59,12 +60,11 @@ export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv, p
   if (!ENV_NAME.test(tokenEnv)) throw new InitUsageError(`init: --token-env "${tokenEnv}" is not a variable name`);
   const token = flags.token ?? secrets[tokenEnv];
   if (!token) throw new InitUsageError(`init: the CRM token: set ${tokenEnv} in the environment (or pass --token)`);
+  const project = flags.projectName === undefined ? null : projectFromFlags(flags, secrets);
   let tracker: InitAnswers['tracker'] = null;
-  if (flags.trackerUrl) {
-    const keyEnv = need(flags.trackerKeyEnv, '--tracker-key-env <VARIABLE> (with --tracker-url)');
-    const key = secrets[keyEnv];
-    if (!key) throw new InitUsageError(`init: the service's key: set ${keyEnv} in the environment`);
-    tracker = { url: flags.trackerUrl, keyEnv, key, project: need(flags.project, '--project <number> (with --tracker-url)') };
+  if (flags.trackerUrl && !project) {
+    const service = serviceFromFlags(flags, secrets);
+    tracker = { ...service, project: need(flags.project, '--project <number> (with --tracker-url)') };
   }
   const connection = need(flags.connection, '--connection <id>');
   if (!CONNECTION_ID.test(connection)) throw new InitUsageError(`init: --connection "${connection}" must start with a letter or digit and hold only letters, digits, "-" and "_"`);
@@ -72,11 +72,37 @@ export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv, p
   const cron = cronProblem(schedule);
   if (cron) throw new InitUsageError(`init: --schedule "${schedule}" is not a cron expression (${cron})`);
   if (!flags.acceptProposed) throw new InitUsageError('init: --accept-proposed is required without a terminal (the proposed mapping is written as discover shows it)');
-  return { preset, baseUrl: flags.baseUrl!, tokenEnv, token, tracker, connection, schedule };
+  return { preset, baseUrl: flags.baseUrl!, tokenEnv, token, tracker, project, connection, schedule };
 }
 
+/**
+ * `--project-name acme --project 12345` (with or without a connection): the block of projects: to add; with
+ * `--tracker-url` and `--tracker-key-env` the block gets its own base_url and api_key (default: tracker:'s).
+ */
+export function projectFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): ProjectAnswer {
+  const name = flags.projectName ?? '';
+  const problem = projectNameProblem(name);
+  if (problem) throw new InitUsageError(`init: --project-name "${name}": ${problem}`);
+  const number = flags.project;
+  if (!number) throw new InitUsageError('init: --project <number> is required with --project-name');
+  if (!/^\d+$/.test(number)) throw new InitUsageError(`init: --project "${number}" is not a project number (digits only)`);
+  return { name, number, service: flags.trackerUrl ? serviceFromFlags(flags, secrets) : null };
+}
+
+function serviceFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): { url: string; keyEnv: string; key: string } {
+  const problem = urlProblem(flags.trackerUrl!);
+  if (problem) throw new InitUsageError(`init: --tracker-url: ${problem}`);
+  if (!flags.trackerKeyEnv) throw new InitUsageError('init: --tracker-key-env <VARIABLE> (with --tracker-url) is required without a terminal (see npm run cli -- init --help)');
+  const key = secrets[flags.trackerKeyEnv];
+  if (!key) throw new InitUsageError(`init: the service's key: set ${flags.trackerKeyEnv} in the environment`);
+  return { url: flags.trackerUrl!, keyEnv: flags.trackerKeyEnv, key };
+}
+
+
 /** On a terminal: one question at a time; a flag given answers its question. */
-export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, takenIds: (id: string) => boolean, presets: readonly string[]): Promise<InitAnswers> {
+export async function askAnswers(
+  flags: InitFlags, secrets: NodeJS.ProcessEnv, takenIds: (id: string) => boolean, presets: readonly string[], projects: ProjectChoices,
+): Promise<InitAnswers> {
   const preset = flags.preset ?? (await ask<string>({
     type: 'select', name: 'value', message: 'Which CRM?', choices: presets.map((name) => ({ title: name, value: name })),
   }));
@@ -94,14 +120,15 @@ export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, t
     type: 'select', name: 'value', message: 'Where do the deals go?',
     choices: [{ title: 'the embedded sandbox (try it offline first)', value: 'sandbox' }, { title: 'the service (its API key and project)', value: 'service' }],
   });
-  let tracker: InitAnswers['tracker'] = null;
+  let service: ServiceAnswer | null = null;
   if (target === 'service') {
     const url = flags.trackerUrl ?? (await ask<string>({ type: 'text', name: 'value', message: "The service's API URL", validate: (v: string) => urlProblem(v) ?? true }));
     const keyEnv = flags.trackerKeyEnv ?? 'TRACKER_API_KEY';
     const key = secrets[keyEnv] ?? (await ask<string>({ type: 'password', name: 'value', message: `The service's API key (stored in <data_dir>/.env as ${keyEnv})`, validate: (v: string) => (v ? true : 'required') }));
-    const project = flags.project ?? (await ask<string>({ type: 'text', name: 'value', message: 'The project number', validate: (v: string) => (/^\d+$/.test(v) ? true : 'digits only') }));
-    tracker = { url, keyEnv, key, project };
+    service = { url, keyEnv, key };
   }
+  const { number, project } = await askProject(flags, service, projects);
+  const tracker = service && !project ? { ...service, project: number } : null;
   const connection = flags.connection ?? (await ask<string>({
     type: 'text', name: 'value', message: 'A name for this connection', initial: preset,
     validate: (v: string) => (!CONNECTION_ID.test(v) ? 'letters, digits, "-" and "_"' : takenIds(v) ? 'the config has a connection of that name' : true),
@@ -109,15 +136,7 @@ export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, t
   const schedule = flags.schedule ?? (await ask<string>({
     type: 'text', name: 'value', message: 'How often to sync (cron)', initial: DEFAULT_SCHEDULE, validate: (v: string) => cronProblem(v) ?? true,
   }));
-  return { preset, baseUrl, tokenEnv, token, tracker, connection, schedule };
-}
-
-/** One question; Ctrl-C or Esc cancels the whole init. */
-export async function ask<T>(question: PromptObject): Promise<T> {
-  let cancelled = false;
-  const answer = await prompts(question, { onCancel: () => { cancelled = true; } });
-  if (cancelled || answer.value === undefined) throw new InitCancelled();
-  return answer.value as T;
+  return { preset, baseUrl, tokenEnv, token, tracker, project, connection, schedule };
 }
 
 function presetProblem(preset: string, presets: readonly string[]): string | undefined {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, In } from 'typeorm';
 import { createProject, grantProject } from '../projects/projects.service';
 import type { SandboxOptions } from '../sandbox-options';
 import type { SandboxInfoData } from '../sandbox-info';
@@ -18,14 +18,19 @@ type SeedSections = (store: SandboxDocumentStore, projectId: number) => Promise<
 
 /**
  * Makes the sandbox usable: project 1 (RUB) with a key always exists (the given key, else a
- * generated one, kept across restarts); seed 'demo' adds 2,000 visits and the sections' demo
- * documents, once per database.
+ * generated one, kept across restarts), and projects 2..`projects` owned by the same key (an agency's
+ * clients; a database from a start with fewer gains the missing ones); seed 'demo' adds 2,000 visits and
+ * the sections' demo documents to project 1 only, once per database.
  */
 export async function seedSandbox(input: {
   dataSource: DataSource; store: SandboxDocumentStore; visits: VisitsService; options: SandboxOptions;
 }): Promise<SandboxInfoData> {
   const { dataSource, store, options } = input;
-  const apiKey = await dataSource.transaction((manager) => ensureDemoProject(manager, options.apiKey));
+  const apiKey = await dataSource.transaction(async (manager) => {
+    const key = await ensureDemoProject(manager, options.apiKey);
+    await ensureMoreProjects(manager, key, options.projects ?? 1);
+    return key;
+  });
   if (options.seed === 'demo') {
     const fresh = await dataSource.transaction(async (manager) => {
       if (await manager.findOneBy(SandboxCounterEntity, { name: DEMO_SEEDED })) return false;
@@ -55,6 +60,17 @@ async function ensureDemoProject(manager: EntityManager, givenKey: string | unde
   const apiKey = generateKey();
   await grantProject(manager, apiKey, DEMO_PROJECT_ID);
   return apiKey;
+}
+
+/** Projects 2..count, each with its statuses and tracking code, all granted to the sandbox's key. */
+async function ensureMoreProjects(manager: EntityManager, apiKey: string, count: number): Promise<void> {
+  if (count <= DEMO_PROJECT_ID) return;
+  const ids = Array.from({ length: count - DEMO_PROJECT_ID }, (_, i) => DEMO_PROJECT_ID + 1 + i);
+  const existing = new Set((await manager.findBy(SandboxProjectEntity, { id: In(ids) })).map((project) => project.id));
+  for (const id of ids) {
+    if (existing.has(id)) await grantProject(manager, apiKey, id);
+    else await createProject(manager, { apiKey, name: `Project ${id}`, currency: 'RUB', id });
+  }
 }
 
 function generateKey(): string {
