@@ -12,7 +12,7 @@ function problems(document: unknown): string[] {
   }
 }
 
-const base = { projects: { acme: { project: '12345' } }, connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }] };
+const base = { sandbox: { projects: 2 }, projects: { acme: { project: '2' } }, connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }] };
 
 describe('admin.tokens', () => {
   it('takes scoped tokens with their projects and role (viewer by default)', () => {

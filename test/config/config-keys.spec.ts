@@ -20,7 +20,7 @@ describe('listConfigKeys', () => {
   });
 
   it('shows the defaults the loader applies', () => {
-    const document = { connections: [{ id: 'a', connector: 'x', webhook: { secret: 's', verify: { type: 'basic' } } }], alerts: [{ id: 'o', type: 'webhook', url: 'https://example.com/hook' }], projects: { acme: { project: '2', rate_limit: {} } }, admin: { tokens: [{ name: 'acme', token: 'acme-token', projects: ['acme'] }] } };
+    const document = { connections: [{ id: 'a', connector: 'x', webhook: { secret: 's', verify: { type: 'basic' } } }], alerts: [{ id: 'o', type: 'webhook', url: 'https://example.com/hook' }], projects: { acme: { project: '2', base_url: 'https://acme.example.test/v1', api_key: 'acme-key', rate_limit: {} } }, admin: { tokens: [{ name: 'acme', token: 'acme-token', projects: ['acme'] }] } };
     const loaded = validateConfig(document, { env: {} }) as unknown as Record<string, unknown>;
     for (const key of keys.filter((k) => k.default !== undefined && k.path !== 'connections' && k.path !== 'alerts' && k.path !== 'admin.tokens')) {
       const parts = key.path.replace('connections[]', 'connections.0').replace('alerts[]', 'alerts.0').replace('tokens[]', 'tokens.0').replace('<name>', 'acme').split('.');
