@@ -77,7 +77,7 @@ function config(dir: string): string {
   const file = join(dir, 'tracker-sync.yaml');
   writeFileSync(file, [
     `data_dir: ${JSON.stringify(join(dir, 'data'))}`,
-    'sandbox: { seed: none }',
+    'sandbox: { seed: none, projects: 3 }',
     'projects:',
     '  acme: { project: "2" }',
     '  beta: { project: "3" }',

@@ -13,6 +13,7 @@ describe('fullTokenOnly', () => {
 
   beforeAll(async () => {
     const config = validateConfig({
+      sandbox: { projects: 2 },
       projects: { acme: { project: '2' } },
       admin: { token: 'the-full-token-1', tokens: [{ name: 'acme', token: 'acme-token-1', projects: ['acme'], role: 'operator' }] },
     }, { env: {} });

@@ -52,6 +52,7 @@ describe('alerts of a project', () => {
 
   it('names an alert\'s project that the config does not hold', () => {
     const document = {
+      sandbox: { projects: 2 },
       projects: { acme: { project: '2' } },
       connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }],
       alerts: [{ id: 'ops', type: 'webhook', url: 'https://example.test/hook', projects: ['acme', 'default', 'acne'] }],

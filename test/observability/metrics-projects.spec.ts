@@ -11,6 +11,7 @@ const run = (connectionId: string) => ({
 describe('metrics by project', () => {
   it('labels the series of a connection, a request and a budget with its project', async () => {
     const config = validateConfig({
+      sandbox: { projects: 2 },
       projects: { acme: { project: '2' } },
       connections: [{ id: 'acme-amo', connector: 'spreadsheet', project: 'acme' }, { id: 'own', connector: 'spreadsheet' }],
     }, { env: {} });

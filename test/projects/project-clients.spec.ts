@@ -44,7 +44,7 @@ const SANDBOX = { baseUrl: 'http://127.0.0.1:3000/sandbox/api/v1', apiKey: 'sand
 
 describe('ProjectClients', () => {
   it('on the embedded sandbox, a block without base_url is a project of the sandbox (its key, the block\'s number)', () => {
-    const loaded = config({ projects: { acme: { project: '2' }, far: { project: '9', base_url: 'https://far.example.test/v1', api_key: 'far-key-5678' } } });
+    const loaded = config({ sandbox: { projects: 2 }, projects: { acme: { project: '2' }, far: { project: '9', base_url: 'https://far.example.test/v1', api_key: 'far-key-5678' } } });
     expect(clientOptionsOf(projectTarget(loaded, 'default')!, SANDBOX)).toBe(SANDBOX);
     expect(clientOptionsOf(projectTarget(loaded, 'acme')!, SANDBOX)).toMatchObject({ baseUrl: SANDBOX.baseUrl, apiKey: SANDBOX.apiKey, project: '2' });
     expect(clientOptionsOf(projectTarget(loaded, 'far')!, SANDBOX)).toMatchObject({ baseUrl: 'https://far.example.test/v1', apiKey: 'far-key-5678', project: '9' });

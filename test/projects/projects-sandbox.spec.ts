@@ -53,7 +53,8 @@ function configFile(dir: string): string {
     data_dir: dir,
     server: { host: '127.0.0.1', port: 0 },
     tracker: { batch_size: 100, retries: 10 },
-    sandbox: { seed: 'none', api_key: KEY },
+    // the key owns the sandbox's project 1 and the agency's three more (sandbox.projects)
+    sandbox: { seed: 'none', api_key: KEY, projects: 4 },
     projects: {
       acme: { project: PROJECTS.acme },
       beta: { project: PROJECTS.beta },
@@ -88,14 +89,10 @@ describe('three projects on the embedded sandbox', () => {
   beforeAll(async () => {
     running = await startDaemon({ DATA_DIR: dataDir.path, ADMIN_TOKEN: TOKEN }, configFile(dataDir.path));
     sandboxUrl = `${running.url}/sandbox/api/v1`;
-    // the key owns project 1 (the sandbox's own); it makes the agency's three more, numbered in order
-    for (const name of Object.keys(PROJECTS)) {
-      const res = await fetch(`${sandboxUrl}/account/project/create`, {
-        method: 'POST', headers: { 'Api-key': KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name, currency: 'USD' }),
-      });
-      const body = await res.json() as { data: { project_id: number } };
-      expect(String(body.data.project_id)).toBe(PROJECTS[name as keyof typeof PROJECTS]);
-    }
+    // the sandbox hosts them all, owned by the one key
+    const listed = await fetch(`${sandboxUrl}/user/projects`, { headers: { 'Api-key': KEY } });
+    const ids = ((await listed.json()) as { projects: { id: number }[] }).projects.map((project) => String(project.id));
+    expect(ids).toEqual(expect.arrayContaining(Object.values(PROJECTS)));
   }, 60_000);
 
   afterAll(async () => {
