@@ -15,9 +15,13 @@ import { sandboxImports } from './sandbox/sandbox-app';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
-import { RequestBudgetStore } from './store/repositories/request-budget.store';
-import { budgetScope, SharedRequestBudget } from './budget/shared-request-budget';
-import { DEFAULT_RATE_LIMIT } from './tracker/http/rate-limits';
+import { DataSource } from 'typeorm';
+import { BudgetLimiters } from './budget/budget-limiters';
+import { createRequestBudget } from './budget/create-request-budget';
+import { SharedRequestBudget } from './budget/shared-request-budget';
+import { ClusterRedis } from './cluster/cluster-redis';
+import { RedisLock } from './cluster/redis-lock';
+import { ConnectorSecretStore } from './store/repositories/connector-secret.store';
 import { TrackerClient } from './tracker/tracker-client';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -52,7 +56,7 @@ export class AppModule {
 
 /**
  * The pre-loaded connector registry and the typed client, reporting its requests to the metrics. The client draws
- * from the project's budget kept in the store, shared with every daemon and CLI process of that store
+ * from the project's budget (src/budget/), shared with every daemon and CLI process of the installation
  * (null when `tracker.rate_limit` is off).
  */
 @Global()
@@ -63,14 +67,30 @@ class SharedServicesModule {
       module: SharedServicesModule,
       providers: [
         { provide: ConnectorRegistry, useValue: boot.registry },
+        { provide: ClusterRedis, useFactory: () => new ClusterRedis(boot.config.cluster?.redis) },
+        {
+          // the budgets' counters: Redis in cluster mode, else the store every process of the installation opens
+          provide: BudgetLimiters,
+          inject: [ClusterRedis, DataSource],
+          useFactory: (redis: ClusterRedis, dataSource: DataSource) => (redis.client ? BudgetLimiters.redis(redis.client) : BudgetLimiters.store(dataSource)),
+        },
+        {
+          // cluster mode: OAuth2 refreshes (the connectors' rotating secrets) lock in Redis, not in the store's rows
+          provide: RedisLock,
+          inject: [ClusterRedis, ConnectorSecretStore],
+          useFactory: (redis: ClusterRedis, secrets: ConnectorSecretStore) => {
+            if (!redis.client) return null;
+            const lock = new RedisLock(redis.client);
+            secrets.useLock(lock);
+            return lock;
+          },
+        },
         {
           provide: SharedRequestBudget,
-          inject: [RequestBudgetStore, MetricsService],
-          useFactory: (store: RequestBudgetStore, metrics: MetricsService) => {
-            const setting = boot.tracker.rateLimit ?? DEFAULT_RATE_LIMIT;
-            if (setting === 'off') return null;
-            const budget = new SharedRequestBudget(store, budgetScope(boot.tracker.baseUrl, boot.tracker.project), setting);
-            metrics.watchBudget(() => budget.stats());
+          inject: [BudgetLimiters, MetricsService],
+          useFactory: (limiters: BudgetLimiters, metrics: MetricsService) => {
+            const budget = createRequestBudget({ limiters, baseUrl: boot.tracker.baseUrl, project: boot.tracker.project, rateLimit: boot.tracker.rateLimit });
+            if (budget) metrics.watchBudget(() => budget.stats());
             return budget;
           },
         },
@@ -87,7 +107,7 @@ class SharedServicesModule {
         },
         { provide: ALERTS_OPTIONS, useValue: alertsOptions(boot) },
       ],
-      exports: [ConnectorRegistry, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
+      exports: [ConnectorRegistry, ClusterRedis, BudgetLimiters, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
     };
   }
 }

@@ -9,7 +9,6 @@ import { LeaseStore } from './repositories/lease.store';
 import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
-import { RequestBudgetStore } from './repositories/request-budget.store';
 import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
 import { OutboundStore, WriteBackStore } from './repositories/outbound.store';
@@ -33,7 +32,6 @@ export class StoreRepositories {
   readonly openRejections: OpenRejectionStore;
   readonly recordStates: RecordStateStore;
   readonly rejected: RejectedRecordStore;
-  readonly requestBudget: RequestBudgetStore;
   readonly connectorSecrets: ConnectorSecretStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
@@ -52,7 +50,6 @@ export class StoreRepositories {
     this.openRejections = new OpenRejectionStore(dataSource);
     this.recordStates = new RecordStateStore(dataSource);
     this.rejected = new RejectedRecordStore(dataSource);
-    this.requestBudget = new RequestBudgetStore(dataSource, this.writer);
     this.connectorSecrets = new ConnectorSecretStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
@@ -72,7 +69,6 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [OpenRejectionStore, 'openRejections'],
   [RecordStateStore, 'recordStates'],
   [RejectedRecordStore, 'rejected'],
-  [RequestBudgetStore, 'requestBudget'],
   [ConnectorSecretStore, 'connectorSecrets'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],

@@ -4,6 +4,7 @@ import { ConnectorSecretEntity } from '../entities/connector-secret.entity';
 import { ownHolder, processHolderId } from '../holder-id';
 import { isoAfter, isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
+import type { DistributedLock } from '../../cluster/redis-lock';
 import { isDeadLocalHolder } from './lease.store';
 
 /** How long a lock lasts unless released: longer than one token request (30 s), short enough for a dead holder. */
@@ -30,6 +31,8 @@ function databaseOf(dataSource: DataSource): string {
 
 export class ConnectorSecretStore {
   private readonly holder = processHolderId();
+  /** cluster mode: the secrets' locks are taken in Redis instead of the rows (app.module.ts sets it) */
+  private clusterLock: DistributedLock | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,6 +49,11 @@ export class ConnectorSecretStore {
       compareAndSet: (key, expected, next) => this.compareAndSet(connector, key, expected, next),
       withLock: (key, fn) => this.withLock(connector, key, holder, ttl, wait, fn),
     };
+  }
+
+  /** Cluster mode: locks go to `lock` (Redis); the values stay in the store. */
+  useLock(lock: DistributedLock): void {
+    this.clusterLock = lock;
   }
 
   async get(connector: string, key: string): Promise<string | null> {
@@ -82,6 +90,7 @@ export class ConnectorSecretStore {
   }
 
   private async locked<T>(connector: string, key: string, holder: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T> {
+    if (this.clusterLock) return this.clusterLock.withLock(`connector ${connector}: ${key}`, ttlMs, waitMs, fn);
     await this.ensureRow(connector, key);
     const until = Date.now() + waitMs;
     while (!(await this.lock(connector, key, holder, ttlMs))) {
