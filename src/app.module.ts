@@ -21,6 +21,7 @@ import { createRequestBudget } from './budget/create-request-budget';
 import { SharedRequestBudget } from './budget/shared-request-budget';
 import { ClusterRedis } from './cluster/cluster-redis';
 import { RedisLock } from './cluster/redis-lock';
+import { QueueViewModule } from './cluster/queue-view.module';
 import { ConnectorSecretStore } from './store/repositories/connector-secret.store';
 import { TrackerClient } from './tracker/tracker-client';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -47,6 +48,7 @@ export class AppModule {
         SchedulerModule,
         // alerts belong to the daemon (a CLI run ends with its process, before a retry could go out)
         ...(options.http ? [AdminModule, StatusPageModule, AlertsModule, WebhooksModule] : []),
+        ...(options.http && config.cluster?.redis ? [QueueViewModule.forRoot(config.cluster.redis)] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
       providers: [MetricsSubscriber],
