@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { budgetScope, SharedRequestBudget } from '../src/budget/shared-request-budget';
 import { createStoreDataSource, StoreOptions } from '../src/store/store-data-source';
 import { BudgetLimiters } from '../src/budget/budget-limiters';
+import { budgetStoreOf } from '../src/store/budget-store';
 import { TrackerClient } from '../src/tracker/tracker-client';
 import { startSink } from './processes';
 
@@ -53,7 +54,7 @@ async function measure(label: string, client: TrackerClient): Promise<Result> {
 
 async function withStore(label: string, url: string, options: StoreOptions): Promise<Result> {
   const dataSource = await createStoreDataSource(options);
-  const limiters = await BudgetLimiters.store(dataSource);
+  const limiters = await BudgetLimiters.store(budgetStoreOf(dataSource));
   const budget = new SharedRequestBudget(limiters, budgetScope(url, `bench-${Date.now()}`), HIGH);
   const client = new TrackerClient({ baseUrl: url, apiKey: 'bench', project: '1', rateLimit: HIGH, budget });
   try {

@@ -114,7 +114,7 @@ function configYaml(dir: string, serviceUrl: string, redisUrl: string, ids: stri
     `tracker: { base_url: ${JSON.stringify(serviceUrl)}, api_key: ${API_KEY}, project: "1", batch_size: 10, retries: 8, timeout_ms: 15000 }`,
     `admin: { token: ${ADMIN_TOKEN} }`,
     `cluster: { redis: ${JSON.stringify(redisUrl)} }`,
-    'log: { level: warn, format: json }',
+    'log: { level: info, format: json }', // the "listening" line is info
     'connections:',
     ...ids.map((id) => `  - { id: ${id}, connector: spreadsheet, schedule: "* * * * *", settings: { deals: { path: ${JSON.stringify(join(dir, `${id}.csv`))} } } }`),
     '',

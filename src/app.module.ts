@@ -15,7 +15,6 @@ import { sandboxImports } from './sandbox/sandbox-app';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
-import { DataSource } from 'typeorm';
 import { BudgetLimiters } from './budget/budget-limiters';
 import { createRequestBudget } from './budget/create-request-budget';
 import { SharedRequestBudget } from './budget/shared-request-budget';
@@ -23,6 +22,7 @@ import { ClusterRedis } from './cluster/cluster-redis';
 import { RedisLock } from './cluster/redis-lock';
 import { QueueViewModule } from './cluster/queue-view.module';
 import { ConnectorSecretStore } from './store/repositories/connector-secret.store';
+import { StoreRepositories } from './store/store-repositories';
 import { TrackerClient } from './tracker/tracker-client';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -73,8 +73,8 @@ class SharedServicesModule {
         {
           // the budgets' counters: Redis in cluster mode, else the store every process of the installation opens
           provide: BudgetLimiters,
-          inject: [ClusterRedis, DataSource],
-          useFactory: (redis: ClusterRedis, dataSource: DataSource) => (redis.client ? BudgetLimiters.redis(redis.client) : BudgetLimiters.store(dataSource)),
+          inject: [ClusterRedis, StoreRepositories],
+          useFactory: (redis: ClusterRedis, stores: StoreRepositories) => (redis.client ? BudgetLimiters.redis(redis.client) : BudgetLimiters.store(stores.budgetStore)),
         },
         {
           // cluster mode: OAuth2 refreshes (the connectors' rotating secrets) lock in Redis, not in the store's rows

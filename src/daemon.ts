@@ -12,7 +12,7 @@ import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
 import { SharedRequestBudget } from './budget/shared-request-budget';
-import { mountQueueDashboard } from './cluster/queue-dashboard';
+import { mountQueueDashboard } from './admin/queues/queue-dashboard';
 import { RunsQueueView } from './cluster/runs-queue-view';
 import { AdminTokenService } from './admin/auth/admin-token.service';
 import { mountWebhookBody } from './webhooks/webhook-body';

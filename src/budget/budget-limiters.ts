@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, RateLimiterSQLite } from 'rate-limiter-flexible';
 import * as sqlite3 from 'sqlite3';
-import type { DataSource } from 'typeorm';
+import type { BudgetStoreHandle } from '../store/budget-store';
 
 /** The table rate-limiter-flexible keeps its counters in, in the store (created by a migration, not by each process). */
 export const RATE_LIMITS_TABLE = 'rate_limits';
@@ -41,9 +41,9 @@ export class BudgetLimiters {
   }
 
   /** The daemon's store: its PostgreSQL pool, or a connection of its own to the SQLite file (kept out of TypeORM's transactions). */
-  static async store(dataSource: DataSource): Promise<BudgetLimiters> {
-    if (dataSource.options.type === 'postgres') {
-      const pool = (dataSource.driver as unknown as { master: unknown }).master;
+  static async store(store: BudgetStoreHandle): Promise<BudgetLimiters> {
+    if (store.kind === 'postgres') {
+      const pool = store.pool;
       return new BudgetLimiters(
         'postgres',
         (keyPrefix, points, duration) =>
@@ -51,9 +51,8 @@ export class BudgetLimiters {
         async () => undefined,
       );
     }
-    const file = String(dataSource.options.database ?? '');
-    if (dataSource.options.type !== 'sqlite' || file === '' || file === ':memory:') return BudgetLimiters.memory();
-    const db = await openSqlite(file);
+    if (store.kind === 'memory') return BudgetLimiters.memory();
+    const db = await openSqlite(store.file);
     const queue = new OneAtATime();
     return new BudgetLimiters(
       'sqlite',

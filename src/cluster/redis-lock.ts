@@ -1,15 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type Redis from 'ioredis';
 import { processHolderId } from '../store/holder-id';
+import type { DistributedLock } from '../store/repositories/connector-secret.store';
 import { isDeadLocalHolder } from '../store/repositories/lease.store';
 
 /** Deletes the key only while it still holds our value: a lock that expired and went to another is left alone. */
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
-
-/** One holder at a time across the cluster for a named piece of work (an OAuth2 refresh), in cluster mode. */
-export interface DistributedLock {
-  withLock<T>(name: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T>;
-}
 
 /**
  * A Redis lock: `SET key value NX PX ttl`, the value naming this process and this acquisition (the fence), released

@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { BudgetStoreHandle, budgetStoreOf } from './budget-store';
 import { CheckpointWriter } from './checkpoint-writer';
 import { AlertStore } from './repositories/alert.store';
 import { ConnectionStore } from './repositories/connection.store';
@@ -39,6 +40,8 @@ export class StoreRepositories {
   /** write-back's view of `outbound` */
   readonly writeBack: WriteBackStore;
   readonly webhookCalls: WebhookCallStore;
+  /** where the request budgets' counters go (src/budget/) */
+  readonly budgetStore: BudgetStoreHandle;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -56,6 +59,7 @@ export class StoreRepositories {
     this.outbound = new OutboundStore(dataSource, this.writer);
     this.writeBack = new WriteBackStore(this.outbound);
     this.webhookCalls = new WebhookCallStore(dataSource, this.writer);
+    this.budgetStore = budgetStoreOf(dataSource);
   }
 }
 

@@ -11,6 +11,7 @@ import { DataSource } from 'typeorm';
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource } from '../../src/store/store-data-source';
 import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { budgetStoreOf } from '../../src/store/budget-store';
 import { TrackerClient, TrackerRequestEvent } from '../../src/tracker';
 import { ScriptedServer } from '../tracker/scripted-server';
 
@@ -25,7 +26,7 @@ describe('a 429 shrinks the shared request budget', () => {
     const ds = await createStoreDataSource({ dataDir: dir });
     open.push(ds);
     const limits = { per_second: 20, per_hour: 1000 };
-    const store = await BudgetLimiters.store(ds);
+    const store = await BudgetLimiters.store(budgetStoreOf(ds));
     limiters.push(store);
     const budget = new SharedRequestBudget(store, budgetScope(server.url, '4242'), limits);
     const client = new TrackerClient({ baseUrl: server.url, apiKey: 'k-429-test', project: '4242', rateLimit: limits, budget, retries: 3, retryBaseMs: 5, onRequest });

@@ -12,6 +12,7 @@ import { DataSource } from 'typeorm';
 import Redis from 'ioredis';
 import { startRedis, RedisServer } from '../../bench/redis-server';
 import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { budgetStoreOf } from '../../src/store/budget-store';
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createRedis } from '../../src/cluster/redis-connection';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
@@ -55,7 +56,7 @@ describeBackends('shared request budget', (backend) => {
       return limiters;
     }
     const ds = await createStoreDataSource(options);
-    const limiters = await BudgetLimiters.store(ds);
+    const limiters = await BudgetLimiters.store(budgetStoreOf(ds));
     open.push(limiters, ds);
     return limiters;
   }

@@ -4,7 +4,6 @@ import { ConnectorSecretEntity } from '../entities/connector-secret.entity';
 import { ownHolder, processHolderId } from '../holder-id';
 import { isoAfter, isoNow } from '../iso-time';
 import { SerialWriter } from '../serial-writer';
-import type { DistributedLock } from '../../cluster/redis-lock';
 import { isDeadLocalHolder } from './lease.store';
 
 /** How long a lock lasts unless released: longer than one token request (30 s), short enough for a dead holder. */
@@ -27,6 +26,11 @@ const processTurns = new Map<string, Promise<unknown>>();
 function databaseOf(dataSource: DataSource): string {
   const options = dataSource.options as { type: string; database?: unknown; url?: string; schema?: string };
   return `${options.type}:${options.url ?? String(options.database ?? '')}:${options.schema ?? ''}`;
+}
+
+/** One holder at a time across the cluster for a named piece of work: cluster mode's Redis lock (src/cluster/redis-lock.ts). */
+export interface DistributedLock {
+  withLock<T>(name: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T>;
 }
 
 export class ConnectorSecretStore {

@@ -3,8 +3,8 @@ import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { ExpressAdapter } from '@bull-board/express';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, Response } from 'express';
-import type { AdminTokenService } from '../admin/auth/admin-token.service';
-import type { RunsQueueView } from './runs-queue-view';
+import type { AdminTokenService } from '../auth/admin-token.service';
+import type { RunsQueueView } from '../../cluster/runs-queue-view';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
