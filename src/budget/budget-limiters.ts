@@ -9,7 +9,7 @@ export const RATE_LIMITS_TABLE = 'rate_limits';
 
 /** What the budgets use of a rate-limiter-flexible limiter. */
 export interface Limiter {
-  consume(key: string): Promise<RateLimiterRes>;
+  consume(key: string, points?: number): Promise<RateLimiterRes>;
   get(key: string): Promise<RateLimiterRes | null>;
   set(key: string, points: number, secDuration: number): Promise<RateLimiterRes>;
   block(key: string, secDuration: number): Promise<RateLimiterRes>;
@@ -102,7 +102,7 @@ class OneAtATime {
       return result;
     };
     return {
-      consume: (key) => run(() => limiter.consume(key)),
+      consume: (key, points) => run(() => limiter.consume(key, points)),
       get: (key) => run(() => limiter.get(key)),
       set: (key, points, secDuration) => run(() => limiter.set(key, points, secDuration)),
       block: (key, secDuration) => run(() => limiter.block(key, secDuration)),
@@ -116,7 +116,8 @@ function openSqlite(file: string): Promise<sqlite3.Database> {
       if (error) return reject(error);
       // the daemon, the CLI and TypeORM's own connection write the same file: wait for the lock rather than fail
       db.configure('busyTimeout', 10_000);
-      resolve(db);
+      // as the store's own connection (tuneSqlite): the file is in WAL mode, where NORMAL survives a process crash
+      db.run('PRAGMA synchronous=NORMAL', (pragmaError) => (pragmaError ? reject(pragmaError) : resolve(db)));
     });
   });
 }

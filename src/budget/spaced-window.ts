@@ -30,20 +30,24 @@ export class SpacedWindow {
    * window is full, waits for the next one.
    */
   async next(key: string, signal: AbortSignal, every = 1): Promise<{ at: number; left: number }> {
-    for (;;) {
+    for (let take = 1; ; ) {
       if (signal.aborted) throw aborted();
       const asked = Date.now();
-      const res = await consume(this.limiter, key);
+      const res = await consume(this.limiter, key, take);
       const now = Date.now();
-      const n = res.consumedPoints;
-      if (n <= this.points) {
-        const at = now + res.msBeforeNext - this.durationMs + (n - 1) * this.spacingMs;
-        // a time that had passed when we asked is skipped (sent now, it would crowd the next one's); one that
-        // passed while the store answered is ours, sent at once: the margin of rate-spacing.ts covers a short delay
-        if ((n - 1) % every === 0 && at >= asked - LATE_MS) return { at: Math.max(at, now), left: this.points - n };
+      const n = res.consumedPoints; // the last of the `take` times counted is ours
+      if (n > this.points) {
+        take = 1;
+        await sleep(Math.max(1, res.msBeforeNext), signal); // the window is full: the next one
         continue;
       }
-      await sleep(Math.max(1, res.msBeforeNext), signal);
+      const at = now + res.msBeforeNext - this.durationMs + (n - 1) * this.spacingMs;
+      // a time that had passed when we asked is skipped (sent now, it would crowd the next one's); one that
+      // passed while the store answered is ours, sent at once: the margin of rate-spacing.ts covers a short delay
+      const behind = asked - LATE_MS - at;
+      if (behind <= 0 && (n - 1) % every === 0) return { at: Math.max(at, now), left: this.points - n };
+      // skip the times already passed in one go, not one round trip each
+      take = behind > 0 ? Math.ceil(behind / this.spacingMs) : 1;
     }
   }
 
@@ -63,9 +67,9 @@ function windowSeconds(spacingMs: number): number {
 }
 
 /** consume() that answers the counter's state whether or not the points were within the limit; store errors throw. */
-export async function consume(limiter: Limiter, key: string): Promise<RateLimiterRes> {
+export async function consume(limiter: Limiter, key: string, points = 1): Promise<RateLimiterRes> {
   try {
-    return await limiter.consume(key);
+    return await limiter.consume(key, points);
   } catch (error) {
     if (error instanceof RateLimiterRes) return error;
     throw error;
