@@ -6,6 +6,9 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { startRedis, RedisServer } from '../../bench/redis-server';
+import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { SharedRequestBudget } from '../../src/budget/shared-request-budget';
+import { createRedis } from '../../src/cluster/redis-connection';
 import { busiestWindow } from '../support/arrival-windows';
 import { ROOT } from '../support/node-entry';
 import { buildIfStale } from './support/processes';
@@ -73,5 +76,28 @@ describe('cluster mode: one request budget in Redis for three processes', () => 
     expect(spent).toEqual([]);
     expect(other).toHaveLength(6);
     expect(Math.max(...other) - started).toBeLessThan(3_000);
+  });
+
+  it('fails a request at once while Redis is away (the run ends at its checkpoint), and draws again when it is back', async () => {
+    const own = await startRedis();
+    const limiters = BudgetLimiters.redis(createRedis(own.url), true);
+    try {
+      const budget = new SharedRequestBudget(limiters, '5@http://service/api/v1', { per_second: 10, per_hour: 5000 });
+      const signal = new AbortController().signal;
+      await budget.take(null, signal);
+      const port = own.port;
+      await own.stop();
+      const started = Date.now();
+      await expect(budget.take(null, signal)).rejects.toThrow();
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const again = await startRedis(port);
+      try {
+        await budget.take(null, signal); // ioredis reconnected by itself
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await limiters.close();
+    }
   });
 });
