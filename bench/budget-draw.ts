@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { budgetScope, SharedRequestBudget } from '../src/budget/shared-request-budget';
 import { createStoreDataSource, StoreOptions } from '../src/store/store-data-source';
-import { StoreRepositories } from '../src/store/store-repositories';
+import { BudgetLimiters } from '../src/budget/budget-limiters';
+import { budgetStoreOf } from '../src/store/budget-store';
 import { TrackerClient } from '../src/tracker/tracker-client';
 import { startSink } from './processes';
 
@@ -53,12 +54,14 @@ async function measure(label: string, client: TrackerClient): Promise<Result> {
 
 async function withStore(label: string, url: string, options: StoreOptions): Promise<Result> {
   const dataSource = await createStoreDataSource(options);
-  const budget = new SharedRequestBudget(new StoreRepositories(dataSource).requestBudget, budgetScope(url, `bench-${Date.now()}`), HIGH);
+  const limiters = await BudgetLimiters.store(budgetStoreOf(dataSource));
+  const budget = new SharedRequestBudget(limiters, budgetScope(url, `bench-${Date.now()}`), HIGH);
   const client = new TrackerClient({ baseUrl: url, apiKey: 'bench', project: '1', rateLimit: HIGH, budget });
   try {
     return await measure(label, client);
   } finally {
     await client.close();
+    await limiters.close();
     await dataSource.destroy();
   }
 }

@@ -15,10 +15,15 @@ import { sandboxImports } from './sandbox/sandbox-app';
 import { SchedulerModule } from './scheduler/scheduler.module';
 import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
-import { RequestBudgetStore } from './store/repositories/request-budget.store';
+import { BudgetLimiters } from './budget/budget-limiters';
 import { SharedRequestBudget } from './budget/shared-request-budget';
+import { ClusterRedis } from './cluster/cluster-redis';
+import { RedisLock } from './cluster/redis-lock';
+import { QueueViewModule } from './cluster/queue-view.module';
 import { DEFAULT_PROJECT } from './config/project-targets';
 import { ProjectClients } from './projects/project-clients';
+import { ConnectorSecretStore } from './store/repositories/connector-secret.store';
+import { StoreRepositories } from './store/store-repositories';
 import { TrackerClient } from './tracker/tracker-client';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -44,6 +49,7 @@ export class AppModule {
         SchedulerModule,
         // alerts belong to the daemon (a CLI run ends with its process, before a retry could go out)
         ...(options.http ? [AdminModule, StatusPageModule, AlertsModule, WebhooksModule] : []),
+        ...(options.http && config.cluster?.redis ? [QueueViewModule.forRoot(config.cluster.redis)] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
       providers: [MetricsSubscriber],
@@ -53,8 +59,8 @@ export class AppModule {
 
 /**
  * The pre-loaded connector registry and the typed clients, one per project (ProjectClients), reporting their
- * requests to the metrics. Each client draws from its project's budget kept in the store, shared with every daemon
- * and CLI process of that store (none when the project's rate_limit is off). `TrackerClient` and
+ * requests to the metrics. Each client draws from its project's budget (src/budget/: Redis in cluster mode, else the
+ * store), shared with every daemon and CLI process of the installation (none when the project's rate_limit is off). `TrackerClient` and
  * `SharedRequestBudget` stay injectable as the `tracker:` project's (the default project's).
  */
 @Global()
@@ -65,14 +71,32 @@ class SharedServicesModule {
       module: SharedServicesModule,
       providers: [
         { provide: ConnectorRegistry, useValue: boot.registry },
+        { provide: ClusterRedis, useFactory: () => new ClusterRedis(boot.config.cluster?.redis) },
+        {
+          // the budgets' counters: Redis in cluster mode, else the store every process of the installation opens
+          provide: BudgetLimiters,
+          inject: [ClusterRedis, StoreRepositories],
+          useFactory: (redis: ClusterRedis, stores: StoreRepositories) => (redis.client ? BudgetLimiters.redis(redis.client) : BudgetLimiters.store(stores.budgetStore)),
+        },
+        {
+          // cluster mode: OAuth2 refreshes (the connectors' rotating secrets) lock in Redis, not in the store's rows
+          provide: RedisLock,
+          inject: [ClusterRedis, ConnectorSecretStore],
+          useFactory: (redis: ClusterRedis, secrets: ConnectorSecretStore) => {
+            if (!redis.client) return null;
+            const lock = new RedisLock(redis.client);
+            secrets.useLock(lock);
+            return lock;
+          },
+        },
         {
           provide: ProjectClients,
-          inject: [RequestBudgetStore, MetricsService],
-          useFactory: (store: RequestBudgetStore, metrics: MetricsService) => {
+          inject: [BudgetLimiters, MetricsService],
+          useFactory: (limiters: BudgetLimiters, metrics: MetricsService) => {
             const clients = new ProjectClients({
               config: boot.config,
               defaults: boot.tracker,
-              budgetStore: store,
+              limiters,
               logger: { warn: (m) => boot.logger.warn(m), debug: (m) => boot.logger.debug(m) },
               onRequest: (event, project) => metrics.observeRequest({ ...event, project }),
             });
@@ -84,7 +108,7 @@ class SharedServicesModule {
         { provide: TrackerClient, inject: [ProjectClients], useFactory: (clients: ProjectClients) => clients.client(DEFAULT_PROJECT) },
         { provide: ALERTS_OPTIONS, useValue: alertsOptions(boot) },
       ],
-      exports: [ConnectorRegistry, ProjectClients, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
+      exports: [ConnectorRegistry, ClusterRedis, BudgetLimiters, ProjectClients, SharedRequestBudget, TrackerClient, ALERTS_OPTIONS],
     };
   }
 }

@@ -12,6 +12,10 @@ import { MountedSandboxExceptionFilter } from './sandbox/errors/mounted-sandbox-
 import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
 import { ProjectClients } from './projects/project-clients';
+import { SharedRequestBudget } from './budget/shared-request-budget';
+import { mountQueueDashboard } from './admin/queues/queue-dashboard';
+import { RunsQueueView } from './cluster/runs-queue-view';
+import { AdminTokenService } from './admin/auth/admin-token.service';
 import { mountWebhookBody } from './webhooks/webhook-body';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
@@ -55,6 +59,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
   if (boot.sandbox) app.useGlobalFilters(new MountedSandboxExceptionFilter(`/${SANDBOX_PATH}`, app.getHttpAdapter()));
   setupOpenApi(app);
   if (boot.sandbox) setupSandboxOpenApi(app, SANDBOX_DOCS_PATH);
+  // cluster mode: BullMQ's dashboard, behind the admin token
+  if (boot.config.cluster?.redis) mountQueueDashboard(app, app.get(RunsQueueView), app.get(AdminTokenService));
 
   const host = boot.config.server.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${boot.port}`;

@@ -1,22 +1,17 @@
 import { operationSpacingMs, spacingMs } from '../http/rate-spacing';
 import type { OperationLimit, RateLimitBudget } from '../tracker/http/rate-limits';
 import type { RequestBudget } from '../tracker/http/request-budget';
-import { CountGrant, RequestBudgetStore } from '../store/repositories/request-budget.store';
+import { BudgetLimiters, Limiter, limiterKey } from './budget-limiters';
+import { aborted, consume, sleep, SpacedWindow } from './spaced-window';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
 
-const HOUR_MS = 3_600_000;
+const HOUR_S = 3600;
 /** after a 429 the per-second spacing doubles for this long, for every process of the project */
-const SHRINK_MS = 60_000;
-/** how far ahead one process reserves send times: beyond it, the other processes' requests interleave */
-const HORIZON_MS = 250;
-/** send times reserved in one statement at most (one per request waiting in this process) */
-const MAX_LEASE = 100;
-/** a refused hour is asked again after at most this long (the sliding hour frees requests gradually) */
+const SHRINK_S = 60;
+/** how long this process trusts what it last read of the shrink */
+const SHRINK_READ_MS = 1_000;
+/** a refused hour is asked again after at most this long (so a stop or a freed hour is seen soon) */
 const MAX_HOUR_PAUSE_MS = 5_000;
-
-interface Waiter {
-  resolve(at: number): void;
-  reject(error: unknown): void;
-}
 
 /** What /metrics and the status page show of the budget, as this process last saw it. */
 export interface RequestBudgetStats {
@@ -25,44 +20,52 @@ export interface RequestBudgetStats {
   waitingSince: number | null;
   /** total time requests of this process spent waiting for the budget, the waits still going included */
   waitSecondsTotal: number;
-  /** requests left in the sliding hour; send times free in the coming second */
+  /** requests left in the hour; send times free in the coming second */
   remaining: { hour: number; second: number };
 }
 
-/** The budget's key in the store: one per project of one service. */
+/** The budget's key: one per project of one service. */
 export function budgetScope(baseUrl: string, project: string | undefined): string {
   return `${project ?? ''}@${baseUrl.replace(/\/+$/, '')}`.slice(0, 300);
 }
 
 /**
- * The project's request budget drawn by every process of one store (daemons, CLI): `tracker.rate_limit` is the
- * share of the whole installation, whatever the number of processes.
- * - per second: send times `1000 / per_second` apart (plus a margin, src/http/rate-spacing.ts), reserved in the store (evenly spaced across processes, so
- *   the service's sliding second is respected); the requests waiting in this process reserve theirs together;
- * - per hour: a count per clock hour in the store that survives restarts, capped over a sliding hour;
+ * The project's request budget drawn by every process that shares the limiters' store (BudgetLimiters: Redis in
+ * cluster mode, else the daemon's store): `tracker.rate_limit` is the share of the whole installation, whatever
+ * the number of processes. Two rate-limiter-flexible limiters, and a request takes from both:
+ * - per hour: a fixed window of `per_hour` points kept in the store, so a restart does not reset it;
+ * - per second: send times `1000 / per_second` apart plus the margin of src/http/rate-spacing.ts (SpacedWindow),
+ *   so the service's sliding second is respected across processes;
  * - the Limits table's operations: their own spaced send times.
- * Nothing is held: a process that dies leaves only reserved times that pass.
+ * A 429 blocks the second's window for the Retry-After and halves the pace for a minute, for every process.
+ * Nothing is held: a process that dies leaves only counters that expire.
  */
 export class SharedRequestBudget implements RequestBudget {
-  private readonly pending: Waiter[] = [];
-  private pumping = false;
-  private rows: Promise<void> | null = null;
-  private readonly operationRows = new Map<string, Promise<void>>();
-  private reservedUntil = 0;
+  private readonly key: string;
+  private readonly hour: Limiter;
+  private readonly second: SpacedWindow;
+  private readonly shrink: Limiter;
+  private readonly operations = new Map<string, SpacedWindow>();
   private blockedUntil = 0;
-  private lastHour: CountGrant | null = null;
+  private shrinkRead = { factor: 1, at: 0 };
+  private lastHour: { res: RateLimiterRes; at: number } | null = null;
+  private lastSecond = { left: 0, until: 0 };
   private readonly waitingSince = new Map<object, number>();
   private waitedMs = 0;
   private readonly stopping = new AbortController();
 
   constructor(
-    private readonly store: RequestBudgetStore,
+    private readonly limiters: BudgetLimiters,
     readonly scope: string,
     readonly limits: RateLimitBudget,
   ) {
     if (!(limits.per_second > 0) || !(limits.per_hour > 0)) {
       throw new RangeError(`tracker rate_limit: per_second and per_hour must be positive, got ${JSON.stringify(limits)}`);
     }
+    this.key = limiterKey(scope);
+    this.hour = limiters.limiter('hour', limits.per_hour, HOUR_S);
+    this.second = new SpacedWindow((points, duration) => limiters.limiter('second', points, duration), spacingMs(limits.per_second, 1000));
+    this.shrink = limiters.limiter('shrink', 1, SHRINK_S);
   }
 
   async take(limit: OperationLimit | null, clientSignal: AbortSignal): Promise<void> {
@@ -70,18 +73,19 @@ export class SharedRequestBudget implements RequestBudget {
     const token = {};
     this.waitingSince.set(token, Date.now());
     try {
-      await this.ensureRows();
-      if (limit) await sleepUntil(await this.operationSlot(limit), signal);
+      if (limit) await sleep((await this.operation(limit).next(this.key, signal)).at - Date.now(), signal);
+      await this.takeHour(signal);
       for (;;) {
-        const at = await this.slot(signal);
-        await sleepUntil(at, signal);
-        if (at >= this.blockedUntil) break; // else a 429 came meanwhile: take a later time
+        const slot = await this.second.next(this.key, signal, await this.shrinkFactor());
+        this.lastSecond = { left: slot.left, until: slot.at + 1000 };
+        await sleep(slot.at - Date.now(), signal);
+        if (signal.aborted || slot.at >= this.blockedUntil) break; // else a 429 came meanwhile: take a later time
       }
     } finally {
       this.waitedMs += Date.now() - this.waitingSince.get(token)!;
       this.waitingSince.delete(token);
     }
-    if (signal.aborted) throw new Error('the request budget wait was aborted: the client is closing');
+    if (signal.aborted) throw aborted();
   }
 
   /**
@@ -95,142 +99,53 @@ export class SharedRequestBudget implements RequestBudget {
   async penalize(retryAfterMs: number): Promise<void> {
     const now = Date.now();
     this.blockedUntil = Math.max(this.blockedUntil, now + retryAfterMs);
-    await this.ensureRows();
-    await this.store.penalize(this.scope, 'second', now + retryAfterMs, now + SHRINK_MS);
+    this.shrinkRead = { factor: 2, at: now };
+    await this.second.block(this.key, retryAfterMs);
+    await this.shrink.set(this.key, 1, SHRINK_S);
   }
 
   stats(now = Date.now()): RequestBudgetStats {
     const since = [...this.waitingSince.values()];
-    const spacing = spacingMs(this.limits.per_second, 1000);
-    const ahead = Math.max(0, this.reservedUntil - now);
     const h = this.lastHour;
-    let hourUsed = 0;
-    if (h && now - h.periodStart < 2 * HOUR_MS) {
-      const cur = Math.floor(now / HOUR_MS) * HOUR_MS;
-      const weight = 1 - (now - cur) / HOUR_MS;
-      hourUsed = h.periodStart === cur ? h.used + h.prevUsed * weight : h.used * weight;
-    }
+    const hourLeft = h && now < h.at + h.res.msBeforeNext ? this.limits.per_hour - h.res.consumedPoints : this.limits.per_hour;
+    const secondLeft = now < this.lastSecond.until ? this.lastSecond.left : this.second.points;
     return {
       waiting: since.length,
       waitingSince: since.length ? Math.min(...since) : null,
       waitSecondsTotal: (this.waitedMs + since.reduce((sum, at) => sum + (now - at), 0)) / 1000,
       remaining: {
-        hour: Math.max(0, Math.floor(this.limits.per_hour - hourUsed)),
-        second: Math.max(0, Math.floor(Math.min(this.limits.per_second, (1000 - ahead) / spacing))),
+        hour: Math.max(0, Math.floor(hourLeft)),
+        second: Math.max(0, Math.min(this.limits.per_second, secondLeft)),
       },
     };
   }
 
-  private ensureRows(): Promise<void> {
-    this.rows ??= this.store.ensure(this.scope, ['second', 'hour']).catch((e) => {
-      this.rows = null;
-      throw e;
-    });
-    return this.rows;
-  }
-
-  /** One send time of the operation's own spaced window (the Limits table's per-second and per-minute). */
-  private async operationSlot(limit: OperationLimit): Promise<number> {
-    const window = `op:${limit.key}`;
-    let ready = this.operationRows.get(window);
-    if (!ready) {
-      ready = this.store.ensure(this.scope, [window]);
-      this.operationRows.set(window, ready);
-    }
-    await ready;
-    return (await this.store.reserve(this.scope, window, operationSpacingMs(limit), 1)).first;
-  }
-
-  /** This request's send time: within the hour, then spaced in the second window. */
-  private slot(signal: AbortSignal): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      if (signal.aborted) return reject(new Error('the request budget wait was aborted: the client is closing'));
-      const onAbort = () => {
-        const index = this.pending.indexOf(waiter);
-        if (index >= 0) this.pending.splice(index, 1);
-        reject(new Error('the request budget wait was aborted: the client is closing'));
-      };
-      // the signal is the client's, alive as long as it: never leave a listener behind
-      const done = () => signal.removeEventListener('abort', onAbort);
-      const waiter: Waiter = {
-        resolve: (at) => (done(), resolve(at)),
-        reject: (error) => (done(), reject(error)),
-      };
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.pending.push(waiter);
-      void this.pump();
-    });
-  }
-
-  /** Hands out send times to the waiting requests, reserving them together, never far ahead of now. */
-  private async pump(): Promise<void> {
-    if (this.pumping) return;
-    this.pumping = true;
-    try {
-      while (this.pending.length) {
-        await this.pause(this.reservedUntil - HORIZON_MS);
-        const wanted = Math.min(this.pending.length, MAX_LEASE);
-        if (!wanted) break;
-        const granted = await this.hourAllowance(wanted);
-        if (!granted) continue;
-        const slots = await this.store.reserve(this.scope, 'second', spacingMs(this.limits.per_second, 1000), granted);
-        this.reservedUntil = slots.first + slots.spacingMs * (slots.count - 1);
-        // times of waiters that gave up meanwhile go unused (the budget errs on the safe side)
-        for (let i = 0; i < slots.count && this.pending.length; i++) this.pending.shift()!.resolve(slots.first + i * slots.spacingMs);
-      }
-    } catch (error) {
-      for (const waiter of this.pending.splice(0)) waiter.reject(error);
-    } finally {
-      this.pumping = false;
+  /** One request of the hour; when it is spent, waits for the window to end (asking again every few seconds). */
+  private async takeHour(signal: AbortSignal): Promise<void> {
+    for (;;) {
+      if (signal.aborted) throw aborted();
+      const res = await consume(this.hour, this.key);
+      this.lastHour = { res, at: Date.now() };
+      if (res.consumedPoints <= this.limits.per_hour) return;
+      // jitter, so the processes waiting for the next hour do not ask all at once
+      await sleep(Math.min(MAX_HOUR_PAUSE_MS, res.msBeforeNext) * (0.8 + Math.random() * 0.4), signal);
     }
   }
 
-  /** Takes up to `wanted` requests from the hour (all, else one); 0 when nobody waits any more. */
-  private async hourAllowance(wanted: number): Promise<number> {
-    for (let count = wanted; this.pending.length; ) {
-      const now = Date.now();
-      const grant = await this.store.take(this.scope, 'hour', HOUR_MS, this.limits.per_hour, count, now);
-      this.lastHour = grant;
-      if (grant.granted) return count;
-      if (count > 1) {
-        count = 1;
-        continue;
-      }
-      await this.pause(now + this.hourPauseMs(grant, now));
+  /** 2 while a 429's shrink lasts (seen by any process), else 1. */
+  private async shrinkFactor(): Promise<number> {
+    const now = Date.now();
+    if (now - this.shrinkRead.at >= SHRINK_READ_MS) this.shrinkRead = { factor: (await this.shrink.get(this.key)) ? 2 : 1, at: now };
+    return this.shrinkRead.factor;
+  }
+
+  /** An operation of the Limits table: its own spaced send times, shared by the processes. */
+  private operation(limit: OperationLimit): SpacedWindow {
+    let window = this.operations.get(limit.key);
+    if (!window) {
+      window = new SpacedWindow((points, duration) => this.limiters.limiter(`op:${limit.key}`, points, duration), operationSpacingMs(limit));
+      this.operations.set(limit.key, window);
     }
-    return 0;
+    return window;
   }
-
-  /** Until the sliding hour frees one request, at most MAX_HOUR_PAUSE_MS, with jitter so processes spread out. */
-  private hourPauseMs(grant: CountGrant, now: number): number {
-    const cap = this.limits.per_hour;
-    const end = grant.periodStart + HOUR_MS;
-    let at = end; // this hour is full: the next one, where it frees as the weight of this one falls
-    if (grant.used + 1 <= cap && grant.prevUsed > 0) at = end - HOUR_MS * ((cap - grant.used - 1) / grant.prevUsed);
-    const ms = Math.min(MAX_HOUR_PAUSE_MS, Math.max(50, at - now));
-    return ms * (0.8 + Math.random() * 0.4);
-  }
-
-  /** Sleeps until `until` in short steps, ending early when nobody waits any more. */
-  private async pause(until: number): Promise<void> {
-    for (let left = until - Date.now(); left > 0 && this.pending.length; left = until - Date.now()) {
-      await new Promise((r) => setTimeout(r, Math.min(left, 1000)));
-    }
-  }
-}
-
-function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
-  const ms = at - Date.now();
-  if (ms <= 0 || signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const onAbort = () => {
-      clearTimeout(timer);
-      resolve();
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

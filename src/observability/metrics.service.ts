@@ -149,6 +149,28 @@ export class MetricsService {
     },
   });
 
+  /** cluster mode: the runs queue's jobs by state, read at each scrape (src/cluster/runs-queue-view.ts) */
+  private queueCounts: { queue: string; read: () => Promise<Record<string, number>> } | null = null;
+  private readonly queueJobs = new Gauge({
+    name: 'tracker_sync_queue_jobs',
+    help: 'Jobs of the cluster queue by state (waiting, active, delayed, failed) as Redis holds them at the scrape; absent without cluster.redis',
+    labelNames: ['queue', 'state'],
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.queueCounts) return;
+      this.queueJobs.reset();
+      // Redis away: no series rather than stale ones (/health names Redis)
+      const counts = await this.queueCounts.read().catch(() => null);
+      if (counts) for (const [state, value] of Object.entries(counts)) this.queueJobs.set({ queue: this.queueCounts.queue, state }, value);
+    },
+  });
+  private readonly queueStalled = new Counter({
+    name: 'tracker_sync_queue_stalled_jobs_total',
+    help: "Jobs of the cluster queue BullMQ found stalled (their daemon stopped renewing the lock) since this daemon started, whichever daemon held them",
+    labelNames: ['queue'],
+    registers: [this.registry],
+  });
+
   /** The config tells each connection's project; without it (a bare MetricsService) no series has a project label. */
   constructor(@Optional() private readonly config?: TrackerSyncConfig) {
     collectDefaultMetrics({ register: this.registry, prefix: 'tracker_sync_' });
@@ -184,6 +206,16 @@ export class MetricsService {
   /** Reports the projects' request budgets at every scrape. */
   watchBudgets(stats: () => BudgetOutcome[]): void {
     this.budgets = stats;
+  }
+
+  /** Cluster mode: reports the queue's jobs by state at every scrape; the stalled ones as BullMQ reports them. */
+  watchQueue(queue: string, read: () => Promise<Record<string, number>>): void {
+    this.queueCounts = { queue, read };
+    this.queueStalled.inc({ queue }, 0);
+  }
+
+  observeStalled(queue: string): void {
+    this.queueStalled.inc({ queue });
   }
 
   observeTick(connection: string, flow: string, outcome: string): void {

@@ -7,19 +7,18 @@
 import type { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
 import { DEFAULT_PROJECT, projectNameOf, projectTarget, projectTargets, ProjectTarget } from '../config/project-targets';
 import type { SharedRequestBudget } from '../budget/shared-request-budget';
-import type { RequestBudgetStore } from '../store/repositories/request-budget.store';
-import { DEFAULT_RATE_LIMIT } from '../tracker/http/rate-limits';
+import type { BudgetLimiters } from '../budget/budget-limiters';
+import { createRequestBudget } from '../budget/create-request-budget';
 import type { TrackerLogger, TrackerRequestEvent } from '../tracker/http/tracker-http';
 import { TrackerClient, TrackerClientOptions } from '../tracker/tracker-client';
-import { createProjectBudget } from './project-budget';
 
 export interface ProjectClientsOptions {
   /** read at each use: a reload splices new connections into `config.connections` */
   config: Pick<TrackerSyncConfig, 'tracker' | 'projects' | 'connections'>;
   /** the `tracker:` project's client as bootstrap decided it (the real service, or the embedded sandbox) */
   defaults: TrackerClientOptions;
-  /** where the budgets are kept; absent: each client keeps to its rate_limit alone (its own limiter) */
-  budgetStore?: RequestBudgetStore;
+  /** where the budgets' counters are kept (Redis, the store); absent: each client keeps to its rate_limit alone (its own limiter) */
+  limiters?: BudgetLimiters;
   logger?: TrackerLogger;
   /** every HTTP attempt of a project's client (metrics) */
   onRequest?: (event: TrackerRequestEvent, project: string) => void;
@@ -108,8 +107,8 @@ export class ProjectClients {
 
   private make(target: ProjectTarget, options: ProjectClientsOptions): Built {
     const base = clientOptionsOf(target, options.defaults);
-    const limits = base.rateLimit ?? DEFAULT_RATE_LIMIT;
-    const budget = options.budgetStore && limits !== 'off' ? createProjectBudget(options.budgetStore, base.baseUrl, base.project, limits) : null;
+    // each project's budget under its own scope (its service and number): it paces, backs off after a 429 and counts its hour apart
+    const budget = options.limiters ? createRequestBudget({ limiters: options.limiters, baseUrl: base.baseUrl, project: base.project, rateLimit: base.rateLimit }) : null;
     const client = new TrackerClient({
       ...base,
       budget: budget ?? undefined,

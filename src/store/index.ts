@@ -17,7 +17,6 @@ export * from './repositories/record-state.store';
 export * from './repositories/rejected-record.store';
 export * from './repositories/run.store';
 export * from '../runs/run-vocabulary';
-export * from './repositories/request-budget.store';
 export * from './repositories/connector-secret.store';
 export * from './repositories/alert.store';
 export * from './repositories/outbound.store';

@@ -7,7 +7,6 @@ import { LeaseEntity } from './entities/lease.entity';
 import { OpenRejectionEntity } from './entities/open-rejection.entity';
 import { RecordStateEntity } from './entities/record-state.entity';
 import { RejectedRecordEntity } from './entities/rejected-record.entity';
-import { RequestBudgetEntity } from './entities/request-budget.entity';
 import { ConnectorSecretEntity } from './entities/connector-secret.entity';
 import { RunEntity } from './entities/run.entity';
 import { StreamStateEntity } from './entities/stream-state.entity';
@@ -23,6 +22,7 @@ import { WebhookCalls1764730000000 } from './migrations/1764730000000-webhook-ca
 import { OutboundRuns1764800000000 } from './migrations/1764800000000-outbound-runs';
 import { LeadDeliveryEntity } from './entities/lead-delivery.entity';
 import { LeadDelivery1764900000029 } from './migrations/1764900000029-lead-delivery';
+import { RateLimits1765000000000 } from './migrations/1765000000000-rate-limits';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -36,11 +36,10 @@ export const STORE_ENTITIES = [
   DaemonEntity,
   AlertStateEntity,
   AlertDeliveryEntity,
-  RequestBudgetEntity,
   ConnectorSecretEntity,
   LeadDeliveryEntity,
   WebhookCallEntity,
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029, RateLimits1765000000000];

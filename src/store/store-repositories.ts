@@ -1,5 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { BudgetStoreHandle, budgetStoreOf } from './budget-store';
 import { CheckpointWriter } from './checkpoint-writer';
 import { AlertStore } from './repositories/alert.store';
 import { ConnectionStore } from './repositories/connection.store';
@@ -9,7 +10,6 @@ import { LeaseStore } from './repositories/lease.store';
 import { OpenRejectionStore } from './repositories/open-rejection.store';
 import { RecordStateStore } from './repositories/record-state.store';
 import { RejectedRecordStore } from './repositories/rejected-record.store';
-import { RequestBudgetStore } from './repositories/request-budget.store';
 import { ConnectorSecretStore } from './repositories/connector-secret.store';
 import { RunStore } from './repositories/run.store';
 import { OutboundStore, WriteBackStore } from './repositories/outbound.store';
@@ -33,7 +33,6 @@ export class StoreRepositories {
   readonly openRejections: OpenRejectionStore;
   readonly recordStates: RecordStateStore;
   readonly rejected: RejectedRecordStore;
-  readonly requestBudget: RequestBudgetStore;
   readonly connectorSecrets: ConnectorSecretStore;
   readonly runs: RunStore;
   readonly alerts: AlertStore;
@@ -41,6 +40,8 @@ export class StoreRepositories {
   /** write-back's view of `outbound` */
   readonly writeBack: WriteBackStore;
   readonly webhookCalls: WebhookCallStore;
+  /** where the request budgets' counters go (src/budget/) */
+  readonly budgetStore: BudgetStoreHandle;
 
   constructor(dataSource: DataSource) {
     this.writer = serialWriter(dataSource);
@@ -52,13 +53,13 @@ export class StoreRepositories {
     this.openRejections = new OpenRejectionStore(dataSource);
     this.recordStates = new RecordStateStore(dataSource);
     this.rejected = new RejectedRecordStore(dataSource);
-    this.requestBudget = new RequestBudgetStore(dataSource, this.writer);
     this.connectorSecrets = new ConnectorSecretStore(dataSource, this.writer);
     this.runs = new RunStore(dataSource, this.writer);
     this.alerts = new AlertStore(dataSource, this.writer);
     this.outbound = new OutboundStore(dataSource, this.writer);
     this.writeBack = new WriteBackStore(this.outbound);
     this.webhookCalls = new WebhookCallStore(dataSource, this.writer);
+    this.budgetStore = budgetStoreOf(dataSource);
   }
 }
 
@@ -72,7 +73,6 @@ const EACH: [Function, keyof StoreRepositories][] = [
   [OpenRejectionStore, 'openRejections'],
   [RecordStateStore, 'recordStates'],
   [RejectedRecordStore, 'rejected'],
-  [RequestBudgetStore, 'requestBudget'],
   [ConnectorSecretStore, 'connectorSecrets'],
   [RunStore, 'runs'],
   [AlertStore, 'alerts'],

@@ -13,7 +13,8 @@ import { budgetScope } from '../../src/budget/shared-request-budget';
 import { projectTarget, TrackerSyncConfig, validateConfig } from '../../src/config';
 import { clientOptionsOf, ProjectClients, UnknownProjectError } from '../../src/projects/project-clients';
 import { createStoreDataSource } from '../../src/store/store-data-source';
-import { StoreRepositories } from '../../src/store/store-repositories';
+import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { budgetStoreOf } from '../../src/store/budget-store';
 
 interface Seen {
   key: string | undefined;
@@ -64,24 +65,27 @@ describe('ProjectClients', () => {
     afterEach(async () => {
       await clients?.close();
       clients = undefined;
+      await limiters?.close();
+      limiters = undefined;
       await ds.destroy();
       await new Promise((resolve) => service.server.close(resolve));
       rmSync(dir, { recursive: true, force: true });
     });
 
-    function make(document: Record<string, unknown>): ProjectClients {
+    let limiters: BudgetLimiters | undefined;
+    async function make(document: Record<string, unknown>): Promise<ProjectClients> {
       const loaded = config(document);
       const t = loaded.tracker;
       clients = new ProjectClients({
         config: loaded,
         defaults: { baseUrl: t.base_url!, apiKey: t.api_key!, project: t.project, rateLimit: t.rate_limit, retries: 0, timeoutMs: 5000 },
-        budgetStore: new StoreRepositories(ds).requestBudget,
+        limiters: (limiters = await BudgetLimiters.store(budgetStoreOf(ds))),
       });
       return clients;
     }
 
     it('sends each project its own number with the one key that owns them all', async () => {
-      const made = make({
+      const made = await make({
         tracker: { base_url: service.url, api_key: 'agency-key-0001', project: '100' },
         projects: { acme: { project: '12345' }, beta: { project: '777', api_key: 'agency-key-0001' } },
         connections: [{ id: 'acme-sheet', connector: 'spreadsheet', project: 'acme' }, { id: 'plain', connector: 'spreadsheet' }],
@@ -109,7 +113,7 @@ describe('ProjectClients', () => {
       await new Promise<void>((resolve) => refusing.listen(0, '127.0.0.1', resolve));
       const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}/api/v1`;
       try {
-        const made = make({
+        const made = await make({
           tracker: { base_url: service.url, api_key: 'agency-key-0001', project: '100' },
           projects: { acme: { project: '12345', base_url: url, api_key: 'stale-key-9876' }, beta: { project: '777', base_url: url, api_key: 'good-key-1234' } },
         });
@@ -120,9 +124,9 @@ describe('ProjectClients', () => {
       }
     });
 
-    it('makes a project\'s client and budget on first use, each budget under its own project\'s scope', () => {
+    it('makes a project\'s client and budget on first use, each budget under its own project\'s scope', async () => {
       const names = Array.from({ length: 100 }, (_, i) => `client-${i}`);
-      const made = make({
+      const made = await make({
         tracker: { base_url: service.url, api_key: 'agency-key-0001', project: '100' },
         projects: Object.fromEntries(names.map((name, i) => [name, { project: String(1000 + i) }])),
       });
@@ -134,7 +138,7 @@ describe('ProjectClients', () => {
     });
 
     it('a 429 of one project makes only that project wait: the others draw at once', async () => {
-      const made = make({
+      const made = await make({
         tracker: { base_url: service.url, api_key: 'agency-key-0001', project: '100', rate_limit: { per_second: 8, per_hour: 4000 } },
         projects: { storm: { project: '2' }, calm: { project: '3' } },
       });

@@ -10,7 +10,8 @@ import { join } from 'path';
 import { DataSource } from 'typeorm';
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
 import { createStoreDataSource } from '../../src/store/store-data-source';
-import { StoreRepositories } from '../../src/store/store-repositories';
+import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { budgetStoreOf } from '../../src/store/budget-store';
 import { TrackerClient, TrackerRequestEvent } from '../../src/tracker';
 import { ScriptedServer } from '../tracker/scripted-server';
 
@@ -18,13 +19,16 @@ describe('a 429 shrinks the shared request budget', () => {
   let dir: string;
   let server: ScriptedServer;
   const open: DataSource[] = [];
+  const limiters: BudgetLimiters[] = [];
   const clients: TrackerClient[] = [];
 
   async function clientOf(onRequest?: (e: TrackerRequestEvent) => void): Promise<{ client: TrackerClient; budget: SharedRequestBudget }> {
     const ds = await createStoreDataSource({ dataDir: dir });
     open.push(ds);
     const limits = { per_second: 20, per_hour: 1000 };
-    const budget = new SharedRequestBudget(new StoreRepositories(ds).requestBudget, budgetScope(server.url, '4242'), limits);
+    const store = await BudgetLimiters.store(budgetStoreOf(ds));
+    limiters.push(store);
+    const budget = new SharedRequestBudget(store, budgetScope(server.url, '4242'), limits);
     const client = new TrackerClient({ baseUrl: server.url, apiKey: 'k-429-test', project: '4242', rateLimit: limits, budget, retries: 3, retryBaseMs: 5, onRequest });
     clients.push(client);
     return { client, budget };
@@ -39,6 +43,7 @@ describe('a 429 shrinks the shared request budget', () => {
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) await c.close();
+    for (const l of limiters.splice(0)) await l.close();
     for (const ds of open.splice(0)) await ds.destroy();
     rmSync(dir, { recursive: true, force: true });
   });
@@ -52,7 +57,9 @@ describe('a 429 shrinks the shared request budget', () => {
     const a = await clientOf((e) => {
       if (e.status !== 429) return;
       throttledAt = server.requests[0].at; // the server's clock (ms since it started)
-      other = b.client.managers.list(); // b starts after a's 429: it has never seen one
+      // b starts after a's 429 (it has never seen one), once a has reported it: the event comes before the report,
+      // and a slot b took in between would be sent (as a request already on its way when a 429 comes)
+      other = new Promise((r) => setTimeout(r, 100)).then(() => b.client.managers.list());
     });
     await a.client.managers.list();
     await other;

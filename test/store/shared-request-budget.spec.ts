@@ -1,19 +1,23 @@
 /**
- * The project's request budget kept in the store: two processes (two connections to one store) drawing from it
- * together keep to one per-second spacing, the hour's count survives a restart, and a 429 makes every sender wait
- * and spaces the requests twice as far apart for a while. Real stores: an SQLite file, PostgreSQL when configured.
+ * The project's request budget (rate-limiter-flexible) kept where every process finds it: two processes (two
+ * connections to one store) drawing from it together keep to one per-second spacing, the hour's count survives a
+ * restart, and a 429 makes every sender wait and spaces the requests twice as far apart for a while. Real stores:
+ * an SQLite file, PostgreSQL when configured, a Redis server (cluster mode).
  */
 import { mkdtempSync, rmSync } from 'fs';
 import { setMaxListeners } from 'events';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import { DataSource } from 'typeorm';
-import { RequestBudgetStore } from '../../src/store/repositories/request-budget.store';
+import Redis from 'ioredis';
+import { startRedis, RedisServer } from '../../bench/redis-server';
+import { BudgetLimiters } from '../../src/budget/budget-limiters';
+import { budgetStoreOf } from '../../src/store/budget-store';
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
+import { createRedis } from '../../src/cluster/redis-connection';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
-import { StoreRepositories } from '../../src/store/store-repositories';
 import { busiestWindow } from '../support/arrival-windows';
-import { describeStores, storeOptionsFor } from '../support/store-drivers';
+import { describeStores, StoreDriver, storeOptionsFor } from '../support/store-drivers';
 
 const SCOPE = budgetScope('http://127.0.0.1:1/api/v1', '7');
 
@@ -30,27 +34,66 @@ function unlimitedSignal(): AbortSignal {
 }
 
 
-describeStores('shared request budget', (driver) => {
+/** The stores' suites, and the same on Redis (cluster mode). */
+function describeBackends(name: string, body: (backend: StoreDriver | 'redis') => void): void {
+  describeStores(name, body);
+  describe(`${name} [redis]`, () => body('redis'));
+}
+
+describeBackends('shared request budget', (backend) => {
   jest.setTimeout(30_000);
   let dir: string;
   let options: StoreOptions;
   let cleanup: () => Promise<void>;
-  const open: DataSource[] = [];
+  let redis: RedisServer | undefined;
+  const open: (DataSource | BudgetLimiters)[] = [];
 
-  async function process(): Promise<RequestBudgetStore> {
+  /** What one process opens: its own connection to the store (or Redis), and the limiters on it. */
+  async function process(): Promise<BudgetLimiters> {
+    if (backend === 'redis') {
+      const limiters = BudgetLimiters.redis(createRedis(redis!.url), true);
+      open.push(limiters);
+      return limiters;
+    }
     const ds = await createStoreDataSource(options);
-    open.push(ds);
-    return new StoreRepositories(ds).requestBudget;
+    const limiters = await BudgetLimiters.store(budgetStoreOf(ds));
+    open.push(limiters, ds);
+    return limiters;
   }
 
+  /** The process stops: its connections close (what it drew stays in the store). */
+  async function stopAll(): Promise<void> {
+    for (const o of open.splice(0)) {
+      if (o instanceof BudgetLimiters) await o.close();
+      else if (o.isInitialized) await o.destroy();
+    }
+  }
+
+  beforeAll(async () => {
+    if (backend === 'redis') redis = await startRedis();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'budget-test-'));
-    ({ options, cleanup } = await storeOptionsFor(driver, dir));
+    if (backend === 'redis') {
+      const admin = new Redis(redis!.url);
+      await admin.flushall();
+      await admin.quit();
+      cleanup = async () => undefined;
+    } else {
+      ({ options, cleanup } = await storeOptionsFor(backend, dir));
+    }
   });
   afterEach(async () => {
-    for (const ds of open.splice(0)) if (ds.isInitialized) await ds.destroy();
+    await stopAll();
     await cleanup();
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('keeps its counters where the backend says: the store, or Redis', async () => {
+    expect((await process()).kind).toBe(backend);
   });
 
   it('spaces the requests of two processes as one: per_second across both, in any sliding second', async () => {
@@ -69,7 +112,7 @@ describeStores('shared request budget', (driver) => {
     const limits = { per_second: 100, per_hour: 12 };
     const first = new SharedRequestBudget(await process(), SCOPE, limits);
     await draw(first, 8);
-    for (const ds of open.splice(0)) await ds.destroy(); // the process stops
+    await stopAll(); // the process stops
 
     const second = new SharedRequestBudget(await process(), SCOPE, limits);
     await draw(second, 4); // what is left of the hour

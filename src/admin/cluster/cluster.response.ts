@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class DaemonRunResponse {
   @ApiProperty({ example: 'crm-acme' }) connection_id: string;
@@ -16,8 +16,27 @@ export class DaemonResponse {
   @ApiProperty({ type: [DaemonRunResponse], description: 'the connections it is running now' }) running: DaemonRunResponse[];
 }
 
+export class QueueJobResponse {
+  @ApiProperty({ description: 'BullMQ job id' }) id: string;
+  @ApiProperty({ description: 'job name' }) name: string;
+  @ApiProperty({ type: String, nullable: true, example: 'crm-acme' }) connection_id: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'ISO-8601 UTC' }) started_at: string | null;
+}
+
+export class QueueWorkerResponse {
+  @ApiProperty({ description: "the worker's name (its daemon's)" }) name: string;
+  @ApiProperty({ description: "its Redis connection's address" }) addr: string;
+  @ApiProperty() age_seconds: number;
+  @ApiProperty() idle_seconds: number;
+  @ApiProperty({ type: [QueueJobResponse], description: 'the runs it is working on now' }) jobs: QueueJobResponse[];
+}
+
 export class ClusterResponse {
   @ApiProperty({ description: 'id of the daemon answering' }) self: string;
   @ApiProperty({ description: 'daemons are listed while their heartbeat is younger than this' }) recent_seconds: number;
   @ApiProperty({ type: [DaemonResponse] }) daemons: DaemonResponse[];
+  @ApiPropertyOptional({ enum: ['cluster'], description: 'cluster mode (cluster.redis): the workers are what BullMQ sees' }) mode?: 'cluster';
+  @ApiPropertyOptional({ description: 'cluster mode: the queue the workers take runs from' }) queue?: string;
+  @ApiPropertyOptional({ type: [QueueWorkerResponse], description: 'cluster mode: the daemons BullMQ sees as workers of the runs queue, with their jobs' })
+  workers?: QueueWorkerResponse[];
 }

@@ -28,8 +28,15 @@ function databaseOf(dataSource: DataSource): string {
   return `${options.type}:${options.url ?? String(options.database ?? '')}:${options.schema ?? ''}`;
 }
 
+/** One holder at a time across the cluster for a named piece of work: cluster mode's Redis lock (src/cluster/redis-lock.ts). */
+export interface DistributedLock {
+  withLock<T>(name: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T>;
+}
+
 export class ConnectorSecretStore {
   private readonly holder = processHolderId();
+  /** cluster mode: the secrets' locks are taken in Redis instead of the rows (app.module.ts sets it) */
+  private clusterLock: DistributedLock | null = null;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -46,6 +53,11 @@ export class ConnectorSecretStore {
       compareAndSet: (key, expected, next) => this.compareAndSet(connector, key, expected, next),
       withLock: (key, fn) => this.withLock(connector, key, holder, ttl, wait, fn),
     };
+  }
+
+  /** Cluster mode: locks go to `lock` (Redis); the values stay in the store. */
+  useLock(lock: DistributedLock): void {
+    this.clusterLock = lock;
   }
 
   async get(connector: string, key: string): Promise<string | null> {
@@ -82,6 +94,7 @@ export class ConnectorSecretStore {
   }
 
   private async locked<T>(connector: string, key: string, holder: string, ttlMs: number, waitMs: number, fn: () => Promise<T>): Promise<T> {
+    if (this.clusterLock) return this.clusterLock.withLock(`connector ${connector}: ${key}`, ttlMs, waitMs, fn);
     await this.ensureRow(connector, key);
     const until = Date.now() + waitMs;
     while (!(await this.lock(connector, key, holder, ttlMs))) {

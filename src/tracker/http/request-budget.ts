@@ -2,7 +2,7 @@ import type { OperationLimit } from './rate-limits';
 
 /**
  * The project's request budget when it is shared beyond this client: by every daemon and CLI process that
- * sends to the same project (the store keeps it, see src/store/shared-request-budget.ts). The client stays
+ * sends to the same project (kept in Redis or the store, see src/budget/shared-request-budget.ts). The client stays
  * stateless: it only asks for a slot before each attempt and reports a 429.
  */
 export interface RequestBudget {
