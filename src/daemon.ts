@@ -13,6 +13,7 @@ import { SANDBOX_BODY_LIMIT } from './sandbox/sandbox-app';
 import { setupSandboxOpenApi } from './sandbox/sandbox-openapi';
 import { SharedRequestBudget } from './budget/shared-request-budget';
 import { mountWebhookBody } from './webhooks/webhook-body';
+import { RunWorker } from './scheduler/run-worker';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
 export const SANDBOX_DOCS_PATH = 'sandbox/docs';
@@ -81,7 +82,10 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
     async stop() {
       // batches waiting for the shared request budget are not in flight: they must not hold the shutdown
       app.get(SharedRequestBudget, { strict: false })?.stop();
+      // cluster mode: take no new job; the jobs going here end with their runs (interrupted: retried elsewhere)
+      const workerStopped = app.get(RunWorker, { strict: false }).stop();
       await app.get(SyncService).shutdown(8_000);
+      await workerStopped;
       await app.close();
     },
   };

@@ -1,16 +1,27 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
+import { RunQueue } from '../../cluster/run-queue';
 import type { StreamName } from '../../connectors/canonical';
 import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
 
 const RUN_ID_WAIT_MS = 2_000;
 /** A follow-up whose connection runs in another process (its lease) is tried again this often. */
 const FOLLOW_UP_RETRY_MS = 1_000;
+/** A burst of webhook calls that never pauses still runs after this many debounces (as WebhookDebouncer does). */
+const WEBHOOK_MAX_WAIT_DEBOUNCES = 10;
 
 /** What a trigger asks for: a sync (read the source, send to the service) or an outbound flow (the other way). */
 export type RunRequest =
   | { kind: 'sync'; mode: 'incremental' | 'full' | 'since'; since?: string; onlyStreams?: StreamName[]; scheduledAt?: Date }
   | { kind: 'outbound'; flow: string };
+
+/** What a run job may carry: a trigger's request, or (`retryRejected`) the unresolved rejected records of a run. */
+type JobRequest = RunRequest | { kind: 'retry'; runId: number };
+
+/** A call as the run queue carries it (cluster mode). */
+export interface JobCall extends Omit<TriggerCall, 'request'> {
+  request: JobRequest;
+}
 
 /**
  * What a trigger wants when the connection already runs:
@@ -25,6 +36,8 @@ export interface TriggerCall {
   trigger: RunTrigger;
   request: RunRequest;
   whenBusy?: WhenBusy;
+  /** cluster mode: the run job's id (a scheduler's tick names it after itself, so a tick asks for one run, once) */
+  jobId?: string;
 }
 
 export type TriggerOutcome =
@@ -50,6 +63,10 @@ interface FollowUp {
  * flows alike. It is the one place that knows "a run is going" (RunInProgressError) and what each trigger wants
  * then (WhenBusy); it keeps at most one follow-up per connection and request, started when the current run ends.
  * A successful sync is followed here by each outbound flow of the connection without a schedule of its own.
+ *
+ * Cluster mode (`cluster.redis`): every call becomes a `run` job of the run queue (src/cluster/run-queue.ts),
+ * which some daemon's worker takes and runs here through `runHere`; the queue, not this process, keeps one run
+ * per connection and its one follow-up (the in-memory follow-ups below are not used).
  */
 @Injectable()
 export class RunTriggerService implements OnModuleDestroy {
@@ -62,8 +79,16 @@ export class RunTriggerService implements OnModuleDestroy {
     if (this.followUps.has(summary.connectionId)) setImmediate(() => void this.startFollowUps(summary.connectionId));
   };
 
-  constructor(private readonly sync: SyncService) {
+  constructor(
+    private readonly sync: SyncService,
+    @Optional() @Inject(RunQueue) private readonly runQueue: RunQueue | null = null,
+  ) {
     sync.events.on('finished', this.onFinished);
+  }
+
+  /** Cluster mode: runs are jobs of the run queue. */
+  get inCluster(): boolean {
+    return !!this.runQueue;
   }
 
   onModuleDestroy(): void {
@@ -75,6 +100,7 @@ export class RunTriggerService implements OnModuleDestroy {
 
   /** Starts the run asked for, or does what the caller wants when one is going (see WhenBusy). */
   async trigger(call: TriggerCall): Promise<TriggerOutcome> {
+    if (this.runQueue) return this.enqueue(this.runQueue, call);
     const whenBusy = call.whenBusy ?? 'refuse';
     try {
       return this.started(call.connectionId, await this.launch(call));
@@ -101,6 +127,13 @@ export class RunTriggerService implements OnModuleDestroy {
    * is refused (RunInProgressError).
    */
   async retryRejected(runId: number, trigger: RunTrigger): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    if (this.runQueue) {
+      const connectionId = await this.sync.connectionOfRun(runId);
+      if (!connectionId) return this.sync.retryRejected(runId, trigger); // its "no such run" error
+      const outcome = await this.enqueue(this.runQueue, { connectionId, trigger, request: { kind: 'retry', runId }, whenBusy: 'refuse' });
+      if (outcome.status !== 'started') throw new RunInProgressError(connectionId, outcome.runningRunId);
+      return outcome;
+    }
     try {
       const started = await this.sync.retryRejected(runId, trigger);
       this.watch(started.runId, started.done);
@@ -111,13 +144,74 @@ export class RunTriggerService implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Cluster mode: a webhook call (re)arms the connection's debounce in the run queue, whichever daemon it reached;
+   * when the burst is over some daemon's worker asks for the run (`follow_up`). Rejects while Redis is away.
+   */
+  debounceWebhook(connectionId: string, debounceMs: number): Promise<void> {
+    if (!this.runQueue) throw new Error('debounceWebhook is for cluster mode');
+    return this.runQueue.debounceHook(connectionId, debounceMs, debounceMs * WEBHOOK_MAX_WAIT_DEBOUNCES);
+  }
+
   /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
   queuedFollowUps(connectionId: string): RunRequest[] {
     return [...(this.followUps.get(connectionId)?.values() ?? [])].map((followUp) => followUp.call.request);
   }
 
-  private async launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+  /**
+   * Cluster mode: the run of a `run` job, in this process (the worker calls it). RunInProgressError only when
+   * this daemon still runs the connection (a job taken over while its first run goes on here).
+   */
+  async runHere(call: JobCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const run = await this.launch(call);
+    this.watch(run.runId, run.done, call.connectionId);
+    return run;
+  }
+
+  /**
+   * Cluster mode: the call becomes a `run` job. Added: the run starts on whichever daemon takes it (this
+   * answers once its run is recorded). Deduplicated against the connection's job: `refuse` and `skip` answer as
+   * for a run going; `follow_up` leaves the request as the one that follows the active job (or joins the job
+   * waiting). A follow-up's `started` resolves null at once: it starts on some daemon's worker.
+   */
+  private async enqueue(queue: RunQueue, call: JobCall): Promise<TriggerOutcome> {
     const { connectionId, trigger, request } = call;
+    const whenBusy = call.whenBusy ?? 'refuse';
+    if (request.kind === 'outbound') this.sync.checkRequest(connectionId, { flow: request.flow });
+    else if (request.kind === 'sync') this.sync.checkRequest(connectionId, { ...request, trigger });
+    const followUp = whenBusy === 'follow_up';
+    const hadFollowUp = followUp && (await queue.hasFollowUp(connectionId));
+    // a tick's instant is the lease's business; in cluster mode the job scheduler makes one job per tick
+    const data = { connectionId, trigger, request: request.kind === 'sync' ? { ...request, scheduledAt: undefined } : request };
+    const { jobId, added } = await queue.addRun(data, { followUp, jobId: call.jobId });
+    if (added) return { status: 'started', ...(await this.jobRun(queue, jobId)) };
+    const job = await queue.queue.getJob(jobId);
+    const progress = job?.progress as { runId?: number } | undefined;
+    const runningRunId = typeof progress?.runId === 'number' ? progress.runId : null;
+    if (whenBusy === 'refuse') throw new RunInProgressError(connectionId, runningRunId);
+    if (whenBusy === 'skip') return { status: 'skipped', reason: 'running', runningRunId };
+    const active = (await job?.getState()) === 'active';
+    if (!hadFollowUp && active) this.logger.log(`connection ${connectionId}: a ${trigger} run follows the one going`);
+    return { status: 'queued', runningRunId, joined: hadFollowUp || !active, started: Promise.resolve(null) };
+  }
+
+  /** A `run` job's run: its id once a worker recorded it, and its summary once it ended. */
+  private async jobRun(queue: RunQueue, jobId: string): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const first = await queue.progress<RunSummary>(jobId, () => true);
+    if (!first.progress) throw new Error(`run job ${jobId} ended before its run started${first.failedReason ? `: ${first.failedReason}` : ''}`);
+    const { runId } = first.progress;
+    const done = queue.progress<RunSummary>(jobId, (p) => p.runId !== runId || !!p.summary).then(({ progress, failedReason }) => {
+      if (progress?.summary && progress.runId === runId) return progress.summary;
+      if (progress) return this.sync.runSummary(runId); // taken over by another daemon: this run ended there
+      throw new Error(`run ${runId} (job ${jobId}) ended without its summary${failedReason ? `: ${failedReason}` : ''}`);
+    });
+    done.catch(() => undefined);
+    return { runId, done };
+  }
+
+  private async launch(call: JobCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const { connectionId, trigger, request } = call;
+    if (request.kind === 'retry') return this.sync.retryRejected(request.runId, trigger);
     if (request.kind === 'outbound') return this.sync.outbound(connectionId, request.flow, trigger);
     const { kind: _kind, ...options } = request;
     const run = await this.sync.start(connectionId, { ...options, trigger });
