@@ -45,7 +45,7 @@ export function describeCluster(name: string, body: () => void, options: { ownRe
 /** A redis-server of this process, on a free port, in a temp dir (`persist`: AOF there, so a restart keeps the data). */
 export class RedisServer {
   private proc?: ChildProcess;
-  private readonly dir = mkdtempSync(join(tmpdir(), 'tracker-sync-redis-'));
+  readonly dir = mkdtempSync(join(tmpdir(), 'tracker-sync-redis-'));
   port = 0;
 
   constructor(private readonly options: { persist?: boolean } = {}) {}
