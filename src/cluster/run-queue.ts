@@ -44,9 +44,12 @@ export interface RunJobProgress<S = unknown> {
   summary?: S;
 }
 
-/** Retries of a failed (or interrupted) run: the job's backoff, 30 s then 60 s (docs/cluster.md). */
+/**
+ * Retries of a failed (or interrupted) run: three attempts in all, the job's exponential backoff starting at
+ * `cluster.stalled_after` (default 30 s, then 60 s): the time the cluster takes to notice a dead daemon is also a
+ * fair pause before trying a failed run again.
+ */
 export const RUN_ATTEMPTS = 3;
-export const RUN_BACKOFF_MS = 30_000;
 
 /** Finished jobs kept this long: a tick's run job id is taken once (see `runJobIdOfTick`), and the dashboard shows them. */
 const KEEP_FINISHED = { age: 24 * 3600, count: 5_000 };
@@ -63,7 +66,11 @@ export class RunQueue {
   private events?: QueueEvents;
   private readonly waiters = new Map<string, Set<(event: JobEvent) => void>>();
 
-  constructor(readonly redisUrl: string) {
+  constructor(
+    readonly redisUrl: string,
+    /** `cluster.stalled_after` in ms: the first retry's backoff */
+    private readonly backoffMs: number,
+  ) {
     // adds fail at once while Redis is away (the caller answers or retries) instead of hanging
     this.queue = new Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection: { ...redisConnectionOptions(redisUrl), enableOfflineQueue: false } });
     this.queue.on('error', () => undefined); // a connection drop: the health check reports it, ioredis reconnects
@@ -78,7 +85,7 @@ export class RunQueue {
     const job = await this.queue.add('run', data, {
       jobId,
       attempts: RUN_ATTEMPTS,
-      backoff: { type: 'exponential', delay: RUN_BACKOFF_MS },
+      backoff: { type: 'exponential', delay: this.backoffMs },
       deduplication: { id: runDedupId(data.connectionId), ...(options.followUp ? { keepLastIfActive: true } : {}) },
       removeOnComplete: KEEP_FINISHED,
       removeOnFail: KEEP_FINISHED,

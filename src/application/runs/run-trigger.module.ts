@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { RunQueue } from '../../cluster/run-queue';
+import { durationMs } from '../../config/alert-config';
 import { TrackerSyncConfig } from '../../config/config.schema';
 import { EngineModule } from '../../engine/engine.module';
 import { RunTriggerService } from './run-trigger.service';
@@ -8,7 +9,8 @@ import { RunTriggerService } from './run-trigger.service';
 const RUN_QUEUE_PROVIDER = {
   provide: RunQueue,
   inject: [TrackerSyncConfig],
-  useFactory: (config: TrackerSyncConfig): RunQueue | null => (config.cluster?.redis ? new RunQueue(config.cluster.redis) : null),
+  useFactory: (config: TrackerSyncConfig): RunQueue | null =>
+    config.cluster?.redis ? new RunQueue(config.cluster.redis, durationMs(config.cluster.stalled_after)) : null,
 };
 
 /**

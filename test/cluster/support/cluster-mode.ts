@@ -44,6 +44,8 @@ export interface ClusterConfigOptions {
   schedule: string;
   /** connections without a schedule */
   manual?: string[];
+  /** cluster.stalled_after (default 30s) */
+  stalledAfter?: string;
   /** a connection taking webhooks (path_secret) */
   webhook?: { id: string; debounce: string };
 }
@@ -56,7 +58,7 @@ export function clusterConfigYaml(o: ClusterConfigOptions): string {
     `tracker: { base_url: ${JSON.stringify(o.sandboxUrl)}, api_key: ${API_KEY}, project: "${PROJECT}", batch_size: 10, concurrency: 1, retries: 8, timeout_ms: 15000, rate_limit: "off" }`,
     `admin: { token: ${ADMIN_TOKEN} }`,
     'log: { level: info, format: json }',
-    `cluster: { redis: ${JSON.stringify(o.redisUrl)} }`,
+    `cluster: { redis: ${JSON.stringify(o.redisUrl)}${o.stalledAfter ? `, stalled_after: ${o.stalledAfter}` : ''} }`,
     'connections:',
     ...o.scheduled.map((id) => connection(id, [`    schedule: "${o.schedule}"`])),
     ...(o.manual ?? []).map((id) => connection(id, [])),
