@@ -11,7 +11,7 @@
  * that one request (the latest) and makes it a job when the active one finishes, so the connection never has
  * two `run` jobs going and at most one waiting behind the one going.
  */
-import { Job, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { redisConnectionOptions } from './redis-connection';
@@ -99,12 +99,6 @@ export class RunQueue {
     return (await client.exists(`${QUEUE_PREFIX}:${RUN_QUEUE}:dn:${runDedupId(connectionId)}`)) === 1;
   }
 
-  /** The connection's `run` job (waiting, delayed or active), or null. */
-  async currentRunJob(connectionId: string): Promise<Job | null> {
-    const jobId = await this.queue.getDeduplicationJobId(runDedupId(connectionId));
-    return jobId ? ((await this.queue.getJob(jobId)) ?? null) : null;
-  }
-
   /**
    * A webhook call: (re)arms the connection's debounce, one `hook` job `debounceMs` after the burst's last call
    * (BullMQ's debounce: deduplication with ttl, extend and replace), whichever daemon the call reached. A burst
@@ -122,12 +116,6 @@ export class RunQueue {
       removeOnComplete: true,
       removeOnFail: KEEP_FINISHED,
     });
-  }
-
-  /** Connections with a webhook debounce running (a `hook` job delayed). */
-  async hooksWaiting(): Promise<string[]> {
-    const delayed = await this.queue.getJobs(['delayed'], 0, 1000);
-    return delayed.filter((job) => job.name === 'hook').map((job) => (job.data as HookJobData).connectionId);
   }
 
   /**

@@ -90,6 +90,9 @@ describeCluster(
         expect(health.body.error.redis.message).toMatch(/Redis/);
         expect((await api(daemon.url, 'GET', '/api/connections')).status).toBe(200);
       }
+      // a trigger answers at once that it cannot be queued
+      const refused = await api(daemons[1].url, 'POST', '/api/connections/r1/sync');
+      expect([refused.status, refused.body.message]).toEqual([503, expect.stringContaining('cluster.redis')]);
       // the run in flight goes on without Redis (its batches are the store's and the service's) and ends
       await waitUntil('the slow run ends', 30_000, async () => (await runs()).find((r) => r.id === slow.body.run_id)!.status !== 'running');
       expect((await runs()).find((r) => r.id === slow.body.run_id)!.status).toBe('succeeded');

@@ -51,6 +51,14 @@ export type TriggerOutcome =
    */
   | { status: 'queued'; runningRunId: number | null; joined: boolean; started: Promise<number | null> };
 
+/** Cluster mode: a run could not be queued because Redis does not answer (the admin API's 503). */
+export class RunQueueUnavailableError extends Error {
+  constructor(connectionId: string, cause: unknown) {
+    super(`connection ${connectionId}: the run could not be queued: the cluster's Redis (cluster.redis) does not answer (${message(cause)})`);
+    this.name = 'RunQueueUnavailableError';
+  }
+}
+
 /** A follow-up waiting for its connection: the call, and whoever waits for it to start. */
 interface FollowUp {
   call: TriggerCall;
@@ -180,10 +188,17 @@ export class RunTriggerService implements OnModuleDestroy {
     if (request.kind === 'outbound') this.sync.checkRequest(connectionId, { flow: request.flow });
     else if (request.kind === 'sync') this.sync.checkRequest(connectionId, { ...request, trigger });
     const followUp = whenBusy === 'follow_up';
-    const hadFollowUp = followUp && (await queue.hasFollowUp(connectionId));
     // a tick's instant is the lease's business; in cluster mode the job scheduler makes one job per tick
     const data = { connectionId, trigger, request: request.kind === 'sync' ? { ...request, scheduledAt: undefined } : request };
-    const { jobId, added } = await queue.addRun(data, { followUp, jobId: call.jobId });
+    let hadFollowUp: boolean;
+    let queued: { jobId: string; added: boolean };
+    try {
+      hadFollowUp = followUp && (await queue.hasFollowUp(connectionId));
+      queued = await queue.addRun(data, { followUp, jobId: call.jobId });
+    } catch (error) {
+      throw new RunQueueUnavailableError(connectionId, error);
+    }
+    const { jobId, added } = queued;
     if (added) return { status: 'started', ...(await this.jobRun(queue, jobId)) };
     const job = await queue.queue.getJob(jobId);
     const progress = job?.progress as { runId?: number } | undefined;
