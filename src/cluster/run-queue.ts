@@ -1,9 +1,11 @@
 /**
- * Cluster mode's queue of runs (BullMQ queue `runs`, Redis keys `tracker-sync:runs:*`). Three kinds of job:
- * - `run`: one run of one connection (a sync or an outbound flow, whoever asked), deduplicated per connection;
- * - `tick`: a job scheduler's tick of a connection's (or a flow's) schedule, which asks for a run;
- * - `hook`: a connection's debounced webhook calls, which ask for a run.
- * Only `run` jobs run anything; the other two go through the one trigger path, which adds a `run` job.
+ * Cluster mode's queues (BullMQ, Redis keys `tracker-sync:<queue>:*`):
+ * - `runs`: every run is a `run` job: one run of one connection (a sync or an outbound flow, whoever asked),
+ *   deduplicated per connection;
+ * - `triggers`: what asks for runs: a job scheduler's `tick` of a connection's (or a flow's) schedule, and `hook`,
+ *   a connection's debounced webhook calls. Their worker hands them to the one trigger path, which adds a `run`
+ *   job and waits for it to start: on a queue of their own, a tick waiting for its run never holds a slot
+ *   its run needs.
  *
  * One run per connection across the cluster, and one follow-up, never a pile: every `run` job carries the
  * deduplication id `run:<connection>`. While that job waits, a new trigger joins it (BullMQ deduplicates
@@ -11,12 +13,13 @@
  * that one request (the latest) and makes it a job when the active one finishes, so the connection never has
  * two `run` jobs going and at most one waiting behind the one going.
  */
-import { JobsOptions, Queue, QueueEvents } from 'bullmq';
+import { ConnectionOptions, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { redisConnectionOptions } from './redis-connection';
 
 export const RUN_QUEUE = 'runs';
+export const TRIGGER_QUEUE = 'triggers';
 export const QUEUE_PREFIX = 'tracker-sync';
 
 /** What a `run` job runs: the trigger path's call (its request as the trigger path describes it). */
@@ -63,6 +66,7 @@ const hookDedupId = (connectionId: string): string => `hook:${connectionId}`;
  */
 export class RunQueue {
   readonly queue: Queue;
+  readonly triggers: Queue;
   private events?: QueueEvents;
   private readonly waiters = new Map<string, Set<(event: JobEvent) => void>>();
 
@@ -72,8 +76,12 @@ export class RunQueue {
     private readonly backoffMs: number,
   ) {
     // adds fail at once while Redis is away (the caller answers or retries) instead of hanging
-    this.queue = new Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection: { ...redisConnectionOptions(redisUrl), enableOfflineQueue: false } });
-    this.queue.on('error', () => undefined); // a connection drop: the health check reports it, ioredis reconnects
+    const connection: ConnectionOptions = { ...redisConnectionOptions(redisUrl), enableOfflineQueue: false };
+    this.queue = new Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection });
+    this.triggers = new Queue(TRIGGER_QUEUE, { prefix: QUEUE_PREFIX, connection });
+    // a connection drop: the health check reports it, ioredis reconnects
+    this.queue.on('error', () => undefined);
+    this.triggers.on('error', () => undefined);
   }
 
   /**
@@ -106,11 +114,11 @@ export class RunQueue {
    */
   async debounceHook(connectionId: string, debounceMs: number, maxWaitMs: number): Promise<void> {
     const now = Date.now();
-    const pendingId = await this.queue.getDeduplicationJobId(hookDedupId(connectionId));
-    const pending = pendingId ? await this.queue.getJob(pendingId) : undefined;
+    const pendingId = await this.triggers.getDeduplicationJobId(hookDedupId(connectionId));
+    const pending = pendingId ? await this.triggers.getJob(pendingId) : undefined;
     const firstAt = (pending?.data as HookJobData | undefined)?.firstAt ?? now;
     const delay = Math.max(0, Math.min(debounceMs, firstAt + maxWaitMs - now));
-    await this.queue.add('hook', { connectionId, firstAt } satisfies HookJobData, {
+    await this.triggers.add('hook', { connectionId, firstAt } satisfies HookJobData, {
       delay,
       deduplication: { id: hookDedupId(connectionId), ttl: Math.max(delay, 1), extend: true, replace: true },
       removeOnComplete: true,
@@ -158,23 +166,23 @@ export class RunQueue {
 
   /** The job schedulers now in Redis: id → pattern. */
   async schedulers(): Promise<Map<string, string>> {
-    const list = await this.queue.getJobSchedulers(0, -1, true);
+    const list = await this.triggers.getJobSchedulers(0, -1, true);
     return new Map(list.map((s) => [s.key, s.pattern ?? '']));
   }
 
   upsertScheduler(id: string, pattern: string, data: TickJobData): Promise<unknown> {
     const opts: Omit<JobsOptions, 'jobId' | 'repeat' | 'delay' | 'deduplication' | 'debounce'> = { removeOnComplete: KEEP_FINISHED, removeOnFail: KEEP_FINISHED };
-    return this.queue.upsertJobScheduler(id, { pattern }, { name: 'tick', data, opts });
+    return this.triggers.upsertJobScheduler(id, { pattern }, { name: 'tick', data, opts });
   }
 
   removeScheduler(id: string): Promise<boolean> {
-    return this.queue.removeJobScheduler(id);
+    return this.triggers.removeJobScheduler(id);
   }
 
   /** Calls `listener` each time the queue's connection to Redis is ready again after a drop. */
   onReconnect(listener: () => void): void {
     let dropped = false;
-    void this.queue.client.then((client) => {
+    void this.triggers.client.then((client) => {
       client.on('close', () => (dropped = true));
       client.on('ready', () => {
         if (!dropped) return;
@@ -193,6 +201,7 @@ export class RunQueue {
     for (const [jobId, set] of this.waiters) for (const listener of set) listener({ kind: 'failed', jobId, reason: 'the daemon is stopping' });
     await this.events?.close().catch(() => undefined);
     await this.queue.close().catch(() => undefined);
+    await this.triggers.close().catch(() => undefined);
   }
 
   private eventsStream(): QueueEvents {

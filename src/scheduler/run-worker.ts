@@ -1,22 +1,22 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { Job, Worker } from 'bullmq';
+import { DelayedError, Job, Worker } from 'bullmq';
 import { JobCall, RunTriggerService } from '../application/runs/run-trigger.service';
 import { durationMs } from '../config/alert-config';
 import { TrackerSyncConfig } from '../config/config.schema';
 import { redisConnectionOptions } from '../cluster/redis-connection';
-import { HookJobData, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData } from '../cluster/run-queue';
+import { HookJobData, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData, TRIGGER_QUEUE } from '../cluster/run-queue';
 import { ConnectionsService } from '../engine';
 import type { ScheduledFlow } from './tick-ledger';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 import { SchedulerService } from './scheduler.service';
 
-/** Runs are network-bound: a daemon takes this many jobs at once (as many as it ran runs before the queue). */
+/** Runs are network-bound: a daemon takes this many runs at once (and as many ticks and webhook bursts). */
 const CONCURRENCY = 64;
 /** A job stalled this often is still taken over (a daemon killed twice); only then it fails. */
 const MAX_STALLED = 10;
 
 /**
- * Cluster mode: this daemon's BullMQ worker of the run queue. A `run` job is run here through the one
+ * Cluster mode: this daemon's BullMQ workers of the queues `runs` and `triggers` (src/cluster/run-queue.ts). A `run` job is run here through the one
  * trigger path (`RunTriggerService.runHere`: the executor resumes from the store's checkpoint, as after any
  * interruption); its run id and then its summary go out as the job's progress, and a run that did not succeed
  * fails the job so that BullMQ retries it after the job's backoff. `tick` and `hook` jobs ask the trigger path
@@ -27,8 +27,9 @@ const MAX_STALLED = 10;
 @Injectable()
 export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('RunQueue');
-  private worker?: Worker;
+  private workers: Worker[] = [];
   private failing = false;
+  private stopping = false;
 
   constructor(
     private readonly config: TrackerSyncConfig,
@@ -42,47 +43,59 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   onApplicationBootstrap(): void {
     if (!this.queue || this.options?.runJobs === false) return;
     const stalledAfter = durationMs(this.config.cluster.stalled_after);
-    this.worker = new Worker(RUN_QUEUE, (job) => this.process(job), {
+    const options = {
       prefix: QUEUE_PREFIX,
       connection: redisConnectionOptions(this.queue.redisUrl),
       concurrency: CONCURRENCY,
       lockDuration: Math.round(stalledAfter / 3),
       stalledInterval: Math.round(stalledAfter / 4),
       maxStalledCount: MAX_STALLED,
-    });
-    this.worker.on('error', (error) => {
+    };
+    const process = (job: Job, token?: string) => this.process(job, token);
+    this.workers = [new Worker(RUN_QUEUE, process, options), new Worker(TRIGGER_QUEUE, process, options)];
+    const [runs] = this.workers;
+    runs.on('error', (error) => {
       if (!this.failing) this.logger.warn(`the run queue is unreachable (will retry): ${error.message}`);
       this.failing = true;
     });
-    this.worker.on('ready', () => {
+    runs.on('ready', () => {
       if (this.failing) this.logger.log('the run queue is reachable again');
       this.failing = false;
     });
-    this.worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its daemon stopped renewing it): taken over`));
+    for (const worker of this.workers) {
+      if (worker !== runs) worker.on('error', () => undefined); // reported once, by the runs' worker
+      worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its daemon stopped renewing it): taken over`));
+    }
   }
 
   /** Takes no new job; resolves once the jobs going here are over (the daemon stops their runs meanwhile). */
-  stop(): Promise<void> {
-    return this.worker?.close() ?? Promise.resolve();
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.workers.map((worker) => worker.close()));
   }
 
   async onApplicationShutdown(): Promise<void> {
     await this.stop();
   }
 
-  private process(job: Job): Promise<unknown> {
-    if (job.name === 'run') return this.run(job as Job<JobCall>);
+  private process(job: Job, token?: string): Promise<unknown> {
+    if (job.name === 'run') return this.run(job as Job<JobCall>, token);
     if (job.name === 'tick') return this.tick(job as Job<TickJobData>);
     if (job.name === 'hook') return this.hook(job as Job<HookJobData>);
     throw new Error(`job ${job.id}: unknown job name ${job.name}`);
   }
 
-  private async run(job: Job<JobCall>): Promise<{ runId: number; status: string }> {
+  private async run(job: Job<JobCall>, token?: string): Promise<{ runId: number; status: string }> {
     const { runId, done } = await this.triggers.runHere(job.data);
     await job.updateProgress({ runId });
     const summary = await done;
     await job.updateProgress({ runId, summary });
     if (summary.status === 'succeeded') return { runId, status: summary.status };
+    if (summary.status === 'interrupted' && this.stopping) {
+      // this daemon stops: another takes the job at once and resumes from the checkpoint (no attempt spent)
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     this.logger.warn(`connection ${job.data.connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);
     throw new Error(`run ${runId} ${summary.status}: ${summary.error ?? ''}`);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
 import { redisConnectionOptions } from '../../src/cluster/redis-connection';
-import { QUEUE_PREFIX, RUN_QUEUE } from '../../src/cluster/run-queue';
+import { QUEUE_PREFIX, TRIGGER_QUEUE } from '../../src/cluster/run-queue';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { describeCluster, RedisServer } from '../support/redis-server';
 import { freePort } from '../support/spawn-entry';
@@ -137,7 +137,7 @@ describeCluster(
       for (const file of readdirSync(redis.dir)) rmSync(join(redis.dir, file), { recursive: true, force: true });
       await redis.start();
       const restartedAt = new Date().toISOString();
-      const queue = new Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection: redisConnectionOptions(redis.url) });
+      const queue = new Queue(TRIGGER_QUEUE, { prefix: QUEUE_PREFIX, connection: redisConnectionOptions(redis.url) });
       try {
         await waitUntil('schedulers re-created', 5_000, async () => (await queue.getJobSchedulersCount()) === ids.length);
       } finally {
