@@ -6,6 +6,7 @@
  *   again; nothing is lost (every deal in the service) and nothing is done twice (each deal sent once over all
  *   runs; no two runs of a connection overlap; no tick slot runs twice).
  * - Redis restarted empty: the job schedulers are back within seconds (re-created from the config) and tick.
+ * - A daemon stopped (SIGTERM) mid-run: the other takes its job at once and resumes from the checkpoint.
  */
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,32 @@ describeCluster(
         const all = await runs();
         return ids.every((id) => all.some((r) => r.connection_id === id && r.started_at > restartedAt && r.status === 'succeeded'));
       });
+    });
+
+    it('a daemon stopped mid-run: the other resumes its run at once from the checkpoint', async () => {
+      // new deals, a day later: an incremental run of ~10 s
+      const later = Array.from({ length: SLOW_DEALS }, (_, i) => {
+        const at = new Date(Date.UTC(2025, 2, 11, 9, 0, i)).toISOString();
+        return JSON.stringify({ type: 'deal', id: `slow-b${i + 1}`, title: 'Deal', created_at: at, updated_at: at, status: '0', price: 100 });
+      });
+      writeFileSync(join(dir, 'slow.jsonl'), dealsFile('slow', SLOW_DEALS) + later.join('\n') + '\n');
+      const started = await api(daemons[0].url, 'POST', '/api/connections/slow/sync');
+      expect(started.status).toBe(202);
+      await sleep(3_000);
+      const first = (await runs()).find((r) => r.id === started.body.run_id)!;
+      const victim = daemons.find((d) => d.proc.proc.pid === Number(first.holder.split(':')[1]))!;
+      const other = daemons.find((d) => d !== victim)!;
+      const stoppedAt = Date.now();
+      await victim.proc.stop();
+      await waitUntil('the run resumed on the other daemon', 20_000, async () => (await runs()).some((r) => r.connection_id === 'slow' && r.id > first.id && r.status === 'succeeded'));
+      const all = await runs();
+      const resumed = all.find((r) => r.connection_id === 'slow' && r.id > first.id)!;
+      expect(all.find((r) => r.id === first.id)!.status).toBe('interrupted');
+      expect(Number(resumed.holder.split(':')[1])).toBe(other.proc.proc.pid);
+      expect(Date.parse(resumed.started_at) - stoppedAt).toBeLessThan(10_000); // not after the 30-s backoff
+      const sent = await sql<{ id: number; streams: string }[]>(store, `SELECT id, streams FROM run WHERE id IN (${first.id}, ${resumed.id})`);
+      expect(sent.reduce((n, r) => n + (JSON.parse(r.streams).deals?.sent ?? 0), 0)).toBe(SLOW_DEALS);
+      expect(overlapping(all)).toEqual([]);
     });
   },
   { ownRedis: true },
