@@ -46,7 +46,7 @@ describeCluster('cluster mode: three daemons on PostgreSQL and Redis (BullMQ)', 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-queue-'));
     const storeUrl = await schema.create();
-    redis = await suiteRedis('queue-cluster');
+    redis = await suiteRedis(2);
     for (const id of [...ids, 'hooked']) writeFileSync(join(dir, `${id}.jsonl`), ''); // filled before the counted ticks
     writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', DEALS));
     buildIfStale();

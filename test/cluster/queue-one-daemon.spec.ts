@@ -30,7 +30,7 @@ describeCluster('cluster mode: one daemon (retries, follow-ups)', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-queue-retries-'));
     const storeUrl = await schema.create();
-    redis = await suiteRedis('queue-retries');
+    redis = await suiteRedis(3);
     buildIfStale();
     const port = await freePort();
     const sandboxUrl = `http://127.0.0.1:${port}/api/v1`;

@@ -98,7 +98,7 @@ function threeDaemons(mode: Mode): void {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-cluster-'));
     storeUrl = await schema.create();
-    if (mode === 'queue') redis = await suiteRedis('three-daemons');
+    if (mode === 'queue') redis = await suiteRedis(1);
     for (const id of ids) writeFileSync(join(dir, `${id}.jsonl`), ''); // filled just before the first counted tick
     writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', DEALS));
     buildIfStale();

@@ -5,7 +5,6 @@
  * its own (`RedisServer`), so that it never stops the one other suites share.
  */
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -81,10 +80,12 @@ export class RedisServer {
   }
 }
 
-/** Redis for one suite: TEST_REDIS_URL (a database of its own, emptied) or a server of its own. */
-export async function suiteRedis(suite: string): Promise<{ url: string; dispose: () => Promise<void> }> {
+/**
+ * Redis for one suite: TEST_REDIS_URL with a database of its own (`db`, 1-15, one per suite: suites run in
+ * parallel), emptied first; or a server of its own.
+ */
+export async function suiteRedis(db: number): Promise<{ url: string; dispose: () => Promise<void> }> {
   if (TEST_REDIS_URL) {
-    const db = 1 + (createHash('sha1').update(suite).digest()[0] % 15);
     const url = `${TEST_REDIS_URL.replace(/\/\d*$/, '')}/${db}`;
     await flush(url);
     return { url, dispose: async () => undefined };
