@@ -103,8 +103,19 @@ export class RunQueue {
 
   /** Whether a request already waits behind the connection's active job (a follow-up). */
   async hasFollowUp(connectionId: string): Promise<boolean> {
+    return (await this.followUp(connectionId)) !== null;
+  }
+
+  /** The request waiting behind the connection's active `run` job (the follow-up), or null. */
+  async followUp(connectionId: string): Promise<RunJobData | null> {
     const client = (await this.queue.client) as unknown as IORedis;
-    return (await client.exists(`${QUEUE_PREFIX}:${RUN_QUEUE}:dn:${runDedupId(connectionId)}`)) === 1;
+    const data = await client.hget(`${QUEUE_PREFIX}:${RUN_QUEUE}:dn:${runDedupId(connectionId)}`, 'data');
+    return data ? (JSON.parse(data) as RunJobData) : null;
+  }
+
+  /** Whether the connection's webhook debounce runs (a `hook` job is due). */
+  async hookDue(connectionId: string): Promise<boolean> {
+    return !!(await this.triggers.getDeduplicationJobId(hookDedupId(connectionId)));
   }
 
   /**

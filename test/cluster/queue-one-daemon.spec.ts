@@ -86,6 +86,8 @@ describeCluster('cluster mode: one daemon (retries, follow-ups)', () => {
       await sleep(1_000);
     }
     expect((await runsOf(store)).filter((r) => r.connection_id === 'busy').map((r) => r.status)).toEqual(['running']);
+    const status = (await api(url, 'GET', '/api/webhooks')).body.find((w: { connection: string }) => w.connection === 'busy');
+    expect([status.follow_up_queued, status.run_due]).toEqual([true, false]);
     for (const until = Date.now() + 40_000; ; await sleep(250)) {
       const busy = (await runsOf(store)).filter((r) => r.connection_id === 'busy');
       if (busy.length >= 2 && busy.every((r) => r.status !== 'running')) break;

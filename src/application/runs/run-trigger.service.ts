@@ -161,6 +161,20 @@ export class RunTriggerService implements OnModuleDestroy {
     return this.runQueue.debounceHook(connectionId, debounceMs, debounceMs * WEBHOOK_MAX_WAIT_DEBOUNCES);
   }
 
+  /**
+   * Whether a sync waits behind the connection's run going (a webhook's, or a scheduled tick's it joined), and
+   * whether its webhook debounce runs (cluster mode: in the run queue; else the receiver's own, `localDue`).
+   * Null for either when Redis does not answer.
+   */
+  async webhookState(connectionId: string, localDue: boolean): Promise<{ followUpQueued: boolean | null; runDue: boolean | null }> {
+    if (!this.runQueue) return { followUpQueued: this.queuedFollowUps(connectionId).some((request) => request.kind === 'sync'), runDue: localDue };
+    const [waiting, due] = await Promise.all([
+      this.runQueue.followUp(connectionId).then((data) => (data?.request as RunRequest | undefined)?.kind === 'sync', () => null),
+      this.runQueue.hookDue(connectionId).catch(() => null),
+    ]);
+    return { followUpQueued: waiting, runDue: due };
+  }
+
   /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
   queuedFollowUps(connectionId: string): RunRequest[] {
     return [...(this.followUps.get(connectionId)?.values() ?? [])].map((followUp) => followUp.call.request);
