@@ -54,11 +54,11 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.runJobs) return;
     if (this.queue) {
-      await this.syncSchedulers();
       this.queue.onReconnect(() => void this.syncSchedulers());
       this.follower = setInterval(() => void this.syncSchedulers(), FOLLOW_FLAGS_MS);
       this.follower.unref();
-      await this.startRunOnStart();
+      // not awaited: a daemon starting while Redis is away answers /health and its admin API meanwhile
+      void this.syncSchedulers().then(() => this.startRunOnStart());
       return;
     }
     for (const connection of await this.listConnections()) this.apply(connection);
