@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { EngineStoppingError, InvalidRunOptionsError, RunInProgressError, UnknownConnectionError, UnknownRunError } from '../../engine';
 import { ConfigReloadRefusedError } from '../../application/config/config-reload.service';
-import { RunQueueUnavailableError } from '../../application/runs/run-trigger.service';
+import { RunQueueUnavailableError } from '../../application/runs/queued-runs';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
 /**

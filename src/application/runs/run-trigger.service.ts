@@ -1,14 +1,13 @@
 import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
 import { RunQueue } from '../../cluster/run-queue';
+import { QueuedRuns } from './queued-runs';
 import type { StreamName } from '../../connectors/canonical';
 import { OUTBOUND_FLOW_NAMES } from '../../runs/outbound-flows';
 
 const RUN_ID_WAIT_MS = 2_000;
 /** A follow-up whose connection runs in another process (its lease) is tried again this often. */
 const FOLLOW_UP_RETRY_MS = 1_000;
-/** A burst of webhook calls that never pauses still runs after this many debounces (as WebhookDebouncer does). */
-const WEBHOOK_MAX_WAIT_DEBOUNCES = 10;
 
 /** What a trigger asks for: a sync (read the source, send to the service) or an outbound flow (the other way). */
 export type RunRequest =
@@ -51,14 +50,6 @@ export type TriggerOutcome =
    */
   | { status: 'queued'; runningRunId: number | null; joined: boolean; started: Promise<number | null> };
 
-/** Cluster mode: a run could not be queued because Redis does not answer (the admin API's 503). */
-export class RunQueueUnavailableError extends Error {
-  constructor(connectionId: string, cause: unknown) {
-    super(`connection ${connectionId}: the run could not be queued: the cluster's Redis (cluster.redis) does not answer (${message(cause)})`);
-    this.name = 'RunQueueUnavailableError';
-  }
-}
-
 /** A follow-up waiting for its connection: the call, and whoever waits for it to start. */
 interface FollowUp {
   call: TriggerCall;
@@ -87,16 +78,20 @@ export class RunTriggerService implements OnModuleDestroy {
     if (this.followUps.has(summary.connectionId)) setImmediate(() => void this.startFollowUps(summary.connectionId));
   };
 
+  /** cluster mode: the runs as jobs of the run queue */
+  private readonly queued: QueuedRuns | null;
+
   constructor(
     private readonly sync: SyncService,
-    @Optional() @Inject(RunQueue) private readonly runQueue: RunQueue | null = null,
+    @Optional() @Inject(RunQueue) runQueue: RunQueue | null = null,
   ) {
     sync.events.on('finished', this.onFinished);
+    this.queued = runQueue ? new QueuedRuns(runQueue, sync, this.logger) : null;
   }
 
   /** Cluster mode: runs are jobs of the run queue. */
   get inCluster(): boolean {
-    return !!this.runQueue;
+    return !!this.queued;
   }
 
   onModuleDestroy(): void {
@@ -108,7 +103,7 @@ export class RunTriggerService implements OnModuleDestroy {
 
   /** Starts the run asked for, or does what the caller wants when one is going (see WhenBusy). */
   async trigger(call: TriggerCall): Promise<TriggerOutcome> {
-    if (this.runQueue) return this.enqueue(this.runQueue, call);
+    if (this.queued) return this.queued.enqueue(call);
     const whenBusy = call.whenBusy ?? 'refuse';
     try {
       return this.started(call.connectionId, await this.launch(call));
@@ -135,10 +130,10 @@ export class RunTriggerService implements OnModuleDestroy {
    * is refused (RunInProgressError).
    */
   async retryRejected(runId: number, trigger: RunTrigger): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    if (this.runQueue) {
+    if (this.queued) {
       const connectionId = await this.sync.connectionOfRun(runId);
       if (!connectionId) return this.sync.retryRejected(runId, trigger); // its "no such run" error
-      const outcome = await this.enqueue(this.runQueue, { connectionId, trigger, request: { kind: 'retry', runId }, whenBusy: 'refuse' });
+      const outcome = await this.queued.enqueue({ connectionId, trigger, request: { kind: 'retry', runId }, whenBusy: 'refuse' });
       if (outcome.status !== 'started') throw new RunInProgressError(connectionId, outcome.runningRunId);
       return outcome;
     }
@@ -152,13 +147,10 @@ export class RunTriggerService implements OnModuleDestroy {
     }
   }
 
-  /**
-   * Cluster mode: a webhook call (re)arms the connection's debounce in the run queue, whichever daemon it reached;
-   * when the burst is over some daemon's worker asks for the run (`follow_up`). Rejects while Redis is away.
-   */
+  /** Cluster mode: a webhook call (re)arms the connection's debounce in the run queue (QueuedRuns). */
   debounceWebhook(connectionId: string, debounceMs: number): Promise<void> {
-    if (!this.runQueue) throw new Error('debounceWebhook is for cluster mode');
-    return this.runQueue.debounceHook(connectionId, debounceMs, debounceMs * WEBHOOK_MAX_WAIT_DEBOUNCES);
+    if (!this.queued) throw new Error('debounceWebhook is for cluster mode');
+    return this.queued.debounceWebhook(connectionId, debounceMs);
   }
 
   /**
@@ -166,13 +158,9 @@ export class RunTriggerService implements OnModuleDestroy {
    * whether its webhook debounce runs (cluster mode: in the run queue; else the receiver's own, `localDue`).
    * Null for either when Redis does not answer.
    */
-  async webhookState(connectionId: string, localDue: boolean): Promise<{ followUpQueued: boolean | null; runDue: boolean | null }> {
-    if (!this.runQueue) return { followUpQueued: this.queuedFollowUps(connectionId).some((request) => request.kind === 'sync'), runDue: localDue };
-    const [waiting, due] = await Promise.all([
-      this.runQueue.followUp(connectionId).then((data) => (data?.request as RunRequest | undefined)?.kind === 'sync', () => null),
-      this.runQueue.hookDue(connectionId).catch(() => null),
-    ]);
-    return { followUpQueued: waiting, runDue: due };
+  webhookState(connectionId: string, localDue: boolean): Promise<{ followUpQueued: boolean | null; runDue: boolean | null }> {
+    if (this.queued) return this.queued.webhookState(connectionId);
+    return Promise.resolve({ followUpQueued: this.queuedFollowUps(connectionId).some((request) => request.kind === 'sync'), runDue: localDue });
   }
 
   /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
@@ -188,54 +176,6 @@ export class RunTriggerService implements OnModuleDestroy {
     const run = await this.launch(call);
     this.watch(run.runId, run.done, call.connectionId);
     return run;
-  }
-
-  /**
-   * Cluster mode: the call becomes a `run` job. Added: the run starts on whichever daemon takes it (this
-   * answers once its run is recorded). Deduplicated against the connection's job: `refuse` and `skip` answer as
-   * for a run going; `follow_up` leaves the request as the one that follows the active job (or joins the job
-   * waiting). A follow-up's `started` resolves null at once: it starts on some daemon's worker.
-   */
-  private async enqueue(queue: RunQueue, call: JobCall): Promise<TriggerOutcome> {
-    const { connectionId, trigger, request } = call;
-    const whenBusy = call.whenBusy ?? 'refuse';
-    if (request.kind === 'outbound') this.sync.checkRequest(connectionId, { flow: request.flow });
-    else if (request.kind === 'sync') this.sync.checkRequest(connectionId, { ...request, trigger });
-    const followUp = whenBusy === 'follow_up';
-    // a tick's instant is the lease's business; in cluster mode the job scheduler makes one job per tick
-    const data = { connectionId, trigger, request: request.kind === 'sync' ? { ...request, scheduledAt: undefined } : request };
-    let hadFollowUp: boolean;
-    let queued: { jobId: string; added: boolean };
-    try {
-      hadFollowUp = followUp && (await queue.hasFollowUp(connectionId));
-      queued = await queue.addRun(data, { followUp, jobId: call.jobId });
-    } catch (error) {
-      throw new RunQueueUnavailableError(connectionId, error);
-    }
-    const { jobId, added } = queued;
-    if (added) return { status: 'started', ...(await this.jobRun(queue, jobId)) };
-    const job = await queue.queue.getJob(jobId);
-    const progress = job?.progress as { runId?: number } | undefined;
-    const runningRunId = typeof progress?.runId === 'number' ? progress.runId : null;
-    if (whenBusy === 'refuse') throw new RunInProgressError(connectionId, runningRunId);
-    if (whenBusy === 'skip') return { status: 'skipped', reason: 'running', runningRunId };
-    const active = (await job?.getState()) === 'active';
-    if (!hadFollowUp && active) this.logger.log(`connection ${connectionId}: a ${trigger} run follows the one going`);
-    return { status: 'queued', runningRunId, joined: hadFollowUp || !active, started: Promise.resolve(null) };
-  }
-
-  /** A `run` job's run: its id once a worker recorded it, and its summary once it ended. */
-  private async jobRun(queue: RunQueue, jobId: string): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    const first = await queue.progress<RunSummary>(jobId, () => true);
-    if (!first.progress) throw new Error(`run job ${jobId} ended before its run started${first.failedReason ? `: ${first.failedReason}` : ''}`);
-    const { runId } = first.progress;
-    const done = queue.progress<RunSummary>(jobId, (p) => p.runId !== runId || !!p.summary).then(({ progress, failedReason }) => {
-      if (progress?.summary && progress.runId === runId) return progress.summary;
-      if (progress) return this.sync.runSummary(runId); // taken over by another daemon: this run ended there
-      throw new Error(`run ${runId} (job ${jobId}) ended without its summary${failedReason ? `: ${failedReason}` : ''}`);
-    });
-    done.catch(() => undefined);
-    return { runId, done };
   }
 
   private async launch(call: JobCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
