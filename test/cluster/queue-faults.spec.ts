@@ -3,8 +3,9 @@
  * two daemons, five connections on a 10-s seconds cron and one long manual run.
  * - Redis stopped for 20 s while runs go: the run in flight ends cleanly (no row left running), both daemons
  *   answer /health (200, `degraded`, naming Redis) and the admin API meanwhile; once Redis is back the ticks run
- *   again; nothing is lost (every deal in the service) and nothing is done twice (each deal sent once over all
- *   runs; no two runs of a connection overlap; no tick slot runs twice).
+ *   again, and a webhook call taken meanwhile runs its sync; nothing is lost (every deal in the service) and
+ *   nothing is done twice (each deal sent once over all runs; no two runs of a connection overlap; no tick slot
+ *   runs twice).
  * - Redis restarted empty: the job schedulers are back within seconds (re-created from the config) and tick.
  * - A daemon stopped (SIGTERM) mid-run: the other takes its job at once and resumes from the checkpoint.
  */
@@ -20,7 +21,7 @@ import { describeCluster, RedisServer } from '../support/redis-server';
 import { freePort } from '../support/spawn-entry';
 import { sql, TestSchema } from '../support/store-drivers';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
-import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, overlapping, PROJECT, runsOf, sleep } from './support/cluster-mode';
+import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, overlapping, PROJECT, runsOf, sleep, WEBHOOK_SECRET } from './support/cluster-mode';
 
 const DEALS = 60;
 const SLOW_DEALS = 400; // 40 batches at 250 ms: a run of ~10 s, in flight when Redis stops
@@ -46,10 +47,11 @@ describeCluster(
       await redis.start();
       for (const id of ids) writeFileSync(join(dir, `${id}.jsonl`), dealsFile(id, DEALS));
       writeFileSync(join(dir, 'slow.jsonl'), dealsFile('slow', SLOW_DEALS));
+      writeFileSync(join(dir, 'hooked.jsonl'), dealsFile('hooked', DEALS));
       buildIfStale();
       const port = await freePort();
       sandboxUrl = `http://127.0.0.1:${port}/api/v1`;
-      writeFileSync(join(dir, 'config.yaml'), clusterConfigYaml({ dir, sandboxUrl, redisUrl: redis.url, scheduled: ids, schedule: '*/10 * * * * *', manual: ['slow'] }));
+      writeFileSync(join(dir, 'config.yaml'), clusterConfigYaml({ dir, sandboxUrl, redisUrl: redis.url, scheduled: ids, schedule: '*/10 * * * * *', manual: ['slow'], webhook: { id: 'hooked', debounce: '1s' } }));
       sandbox = spawnEntry('sandbox', 'sandbox/standalone', ['--port', String(port), '--db', join(dir, 'sandbox.sqlite'), '--budget', 'off', '--seed', 'none', '--api-key', API_KEY, '--latency', String(LATENCY_MS)], {});
       const procs = [1, 2].map((n) => spawnEntry(`daemon-${n}`, 'main', ['--config', join(dir, 'config.yaml')], { DATA_DIR: join(dir, `data-${n}`), DATABASE_URL: storeUrl, PORT: '0' }));
       expect((await sandbox.waitFor(/project: (\d+)/, 90_000))[1]).toBe(PROJECT);
@@ -91,6 +93,9 @@ describeCluster(
         expect(health.body.error.redis.message).toMatch(/Redis/);
         expect((await api(daemon.url, 'GET', '/api/connections')).status).toBe(200);
       }
+      // a webhook call is taken (202) and waits in the daemon for Redis: its run comes once Redis is back
+      const hook = await fetch(`${daemons[0].url}/hooks/hooked/${WEBHOOK_SECRET}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(hook.status).toBe(202);
       // a trigger answers at once that it cannot be queued
       const refused = await api(daemons[1].url, 'POST', '/api/connections/r1/sync');
       expect([refused.status, refused.body.message]).toEqual([503, expect.stringContaining('cluster.redis')]);
@@ -106,6 +111,8 @@ describeCluster(
         const all = await runs();
         return ids.every((id) => all.some((r) => r.connection_id === id && r.started_at > backAt && r.status === 'succeeded'));
       });
+      await waitUntil('the webhook run', 30_000, async () => (await runs()).some((r) => r.connection_id === 'hooked' && r.trigger === 'webhook' && r.status === 'succeeded'));
+      expect((await runs()).filter((r) => r.connection_id === 'hooked' && r.started_at < backAt)).toEqual([]);
       await sleep(5_000);
       await waitUntil('runs end', 30_000, async () => !(await runs()).some((r) => r.status === 'running'));
 
@@ -122,10 +129,10 @@ describeCluster(
       // each deal sent once over all runs, and all of them in the service
       const sent = await sql<{ connection_id: string; streams: string }[]>(store, 'SELECT connection_id, streams FROM run');
       const sentOf = (id: string) => sent.filter((r) => r.connection_id === id).reduce((n, r) => n + (JSON.parse(r.streams).deals?.sent ?? 0), 0);
-      expect(Object.fromEntries([...ids, 'slow'].map((id) => [id, sentOf(id)]))).toEqual(Object.fromEntries([...ids.map((id) => [id, DEALS]), ['slow', SLOW_DEALS]]));
+      expect(Object.fromEntries([...ids, 'hooked', 'slow'].map((id) => [id, sentOf(id)]))).toEqual(Object.fromEntries([...[...ids, 'hooked'].map((id) => [id, DEALS]), ['slow', SLOW_DEALS]]));
       const tracker = new TrackerClient({ baseUrl: sandboxUrl, apiKey: API_KEY, project: PROJECT, rateLimit: 'off', retries: 3, timeoutMs: 15_000 });
       try {
-        expect((await tracker.orders.list({ limit: 1 })).total).toBe(ids.length * DEALS + SLOW_DEALS);
+        expect((await tracker.orders.list({ limit: 1 })).total).toBe((ids.length + 1) * DEALS + SLOW_DEALS);
       } finally {
         await tracker.close();
       }
