@@ -17,6 +17,7 @@ import { mountQueueDashboard } from './admin/queues/queue-dashboard';
 import { RunsQueueView } from './cluster/runs-queue-view';
 import { AdminTokenService } from './admin/auth/admin-token.service';
 import { mountWebhookBody } from './webhooks/webhook-body';
+import { RunWorker } from './scheduler/run-worker';
 
 /** The embedded sandbox's own OpenAPI UI (its JSON at /sandbox/docs-json); /docs is the admin API's. */
 export const SANDBOX_DOCS_PATH = 'sandbox/docs';
@@ -87,7 +88,10 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
     async stop() {
       // batches waiting for a project's shared request budget are not in flight: they must not hold the shutdown
       app.get(ProjectClients, { strict: false })?.stop();
+      // cluster mode: take no new job; the jobs going here end with their runs (interrupted: retried elsewhere)
+      const workerStopped = app.get(RunWorker, { strict: false }).stop();
       await app.get(SyncService).shutdown(8_000);
+      await workerStopped;
       await app.close();
     },
   };

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
 import { hostname } from 'os';
+import { TrackerSyncConfig } from '../config/config.schema';
 import { SyncService } from '../engine/sync.service';
 import { DaemonStore } from '../store/repositories/daemon.store';
 import { DEFAULT_HEARTBEAT_INTERVAL_MS, DEFAULT_RECENT_MS, HEARTBEAT_OPTIONS, HeartbeatOptions } from './heartbeat-options';
@@ -26,6 +27,7 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
     private readonly registry: DaemonStore,
     private readonly sync: SyncService,
     @Optional() @Inject(HEARTBEAT_OPTIONS) options?: HeartbeatOptions,
+    @Optional() private readonly config?: TrackerSyncConfig,
   ) {
     this.intervalMs = options?.intervalMs ?? DEFAULT_HEARTBEAT_INTERVAL_MS;
     this.recentMs = options?.recentMs ?? DEFAULT_RECENT_MS;
@@ -35,7 +37,13 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
     return this.sync.holderId;
   }
 
+  /** Cluster mode has no heartbeat rows: BullMQ sees the daemons as the workers of its queue. */
+  private get inCluster(): boolean {
+    return !!this.config?.cluster?.redis;
+  }
+
   async onApplicationBootstrap(): Promise<void> {
+    if (this.inCluster) return;
     await this.beat();
     await this.registry.prune(new Date(Date.now() - PRUNE_AFTER_MS).toISOString()).catch(() => undefined);
     this.timer = setInterval(() => void this.beat(), this.intervalMs);
@@ -43,6 +51,7 @@ export class HeartbeatService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   async onApplicationShutdown(): Promise<void> {
+    if (this.inCluster) return;
     if (this.timer) clearInterval(this.timer);
     await this.beating;
     await this.registry.remove(this.daemonId).catch(() => undefined);

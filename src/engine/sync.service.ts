@@ -86,9 +86,8 @@ export class SyncService implements OnApplicationShutdown {
    * (RunTriggerService) starts one after each successful sync of the connection.
    */
   async outbound(connectionId: string, flow: string, trigger: RunTrigger = 'admin'): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    if (!isOutboundFlow(flow)) throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(flow)} (flows: ${OUTBOUND_FLOW_NAMES.join(', ')})`);
-    if (!this.outboundPlan(connectionId, flow)) throw new InvalidRunOptionsError(this.outbounds.flow(flow).notConfigured(connectionId));
-    return this.startInternal(connectionId, { mode: flow, trigger });
+    this.checkRequest(connectionId, { flow });
+    return this.startInternal(connectionId, { mode: flow as OutboundFlowName, trigger });
   }
 
   /** An outbound flow's dry run: what would be written where; nothing written or stored. */
@@ -112,6 +111,19 @@ export class SyncService implements OnApplicationShutdown {
   /** A dry run: a few records per stream, their payloads and verdicts; nothing is sent, no cursor moves. */
   preview(connectionId: string, options: PreviewOptions = {}): Promise<PreviewResult> {
     return this.previews.preview(connectionId, options);
+  }
+
+  /** The connection of a stored run, or null when there is no such run. */
+  async connectionOfRun(runId: number): Promise<string | null> {
+    return (await this.runs.get(runId))?.connection_id ?? null;
+  }
+
+  /** A run as stored, as its summary (cluster mode: a run this process waited for, ended on another daemon). */
+  async runSummary(runId: number): Promise<RunSummary> {
+    const run = await this.runs.get(runId);
+    if (!run) throw new Error(`run ${runId} is not in the store`);
+    const status = run.status === 'running' ? 'interrupted' : run.status;
+    return this.launcher.summary(run.connection_id, runId, { status: status as RunOutcome['status'], error: run.error ?? null });
   }
 
   /** The last run of the connection that the store could not record, or null (see RunFailures). */
@@ -138,8 +150,26 @@ export class SyncService implements OnApplicationShutdown {
     return this.active.get(connectionId)?.runId ?? null;
   }
 
-  /** Start-up: runs left 'running' by a process that is gone become 'interrupted'. */
+  /**
+   * Throws what `start` or `outbound` would throw for these options (InvalidRunOptionsError, an unknown
+   * connection) without starting anything: cluster mode checks a request before it becomes a job.
+   */
+  checkRequest(connectionId: string, options: StartRunOptions | { flow: string }): void {
+    if ('flow' in options) {
+      if (!isOutboundFlow(options.flow)) throw new InvalidRunOptionsError(`there is no outbound flow ${JSON.stringify(options.flow)} (flows: ${OUTBOUND_FLOW_NAMES.join(', ')})`);
+      if (!this.outboundPlan(connectionId, options.flow)) throw new InvalidRunOptionsError(this.outbounds.flow(options.flow).notConfigured(connectionId));
+      return;
+    }
+    this.lookup.connection(connectionId);
+    validateStartOptions(options);
+  }
+
+  /**
+   * Start-up: runs left 'running' by a process that is gone become 'interrupted'. Not in cluster mode: there no
+   * lease tells a live daemon's run from a dead one's; the daemon that takes a dead one's job over closes its row.
+   */
   async recoverInterruptedRuns(): Promise<number[]> {
+    if (this.leases.inCluster) return [];
     const live = new Set([...this.active.values()].map((a) => a.runId).filter((id): id is number => id !== null));
     const ids = await this.runs.recoverInterrupted(live);
     if (ids.length) this.logger.warn(`${leftRunning(ids)} by a process that ended: marked interrupted`);
@@ -179,6 +209,9 @@ export class SyncService implements OnApplicationShutdown {
       const claim = outbound ? { trigger: 'admin' as const } : options;
       await this.leases.take(connection, claim, this.activeRuns().filter((run) => run.runId !== null).length);
       await this.failures.recordPendingEnd(connectionId);
+      // cluster mode: the run of a daemon that died (its job taken over here) ends before this one begins, so the
+      // table never shows two runs of the connection at once
+      if (this.leases.inCluster) await this.runs.interruptOthers(connectionId, 0);
       const run = await this.runs.create({ connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.holderId });
       slot.runId = run.id;
       await this.leases.bindRun(connectionId, run.id);

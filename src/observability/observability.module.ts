@@ -3,12 +3,13 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 import { MetricsController } from './metrics.controller';
 import { MetricsService } from './metrics.service';
+import { RedisHealthIndicator } from './redis-health.indicator';
 
 @Global()
 @Module({
   imports: [TerminusModule],
   controllers: [HealthController, MetricsController],
-  providers: [MetricsService],
+  providers: [MetricsService, RedisHealthIndicator],
   exports: [MetricsService],
 })
 export class ObservabilityModule {}

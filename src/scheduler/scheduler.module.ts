@@ -7,6 +7,7 @@ import { CronJobsRepository } from './cron-jobs.repository';
 import { SchedulerService } from './scheduler.service';
 import { StoreReconciler } from './store-reconciler';
 import { TickLedger } from './tick-ledger';
+import { RunWorker } from './run-worker';
 
 /**
  * Cron jobs per connection. Runs timers unless a global provider of SCHEDULER_OPTIONS says
@@ -18,7 +19,7 @@ import { TickLedger } from './tick-ledger';
 @Global()
 @Module({
   imports: [ScheduleModule.forRoot(), EngineModule, RunTriggerModule],
-  providers: [StoreReconciler, CronJobsRepository, TickLedger, SchedulerService, { provide: SCHEDULE_CONTROL, useExisting: SchedulerService }],
-  exports: [SchedulerService, SCHEDULE_CONTROL],
+  providers: [StoreReconciler, CronJobsRepository, TickLedger, SchedulerService, RunWorker, { provide: SCHEDULE_CONTROL, useExisting: SchedulerService }],
+  exports: [SchedulerService, SCHEDULE_CONTROL, RunWorker],
 })
 export class SchedulerModule {}

@@ -11,6 +11,7 @@ import { flowJobName, JOB_PREFIX, jobName, SCHEDULER_OPTIONS, SchedulerOptions }
 import { scheduledSlot } from '../config/cron-expression';
 import { ScheduledFlow, TickCounts, TickLedger } from './tick-ledger';
 import { ReleaseSlot, RunSlots } from './run-slots';
+import { RunQueue } from '../cluster/run-queue';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
@@ -27,6 +28,10 @@ interface ScheduledConnection {
 /**
  * One cron job per enabled connection with a schedule; each tick starts an incremental run.
  * Pause/resume go through refresh(id) so the jobs always mirror the stored `paused` flag.
+ * Cluster mode: a BullMQ job scheduler in place of each cron job (same names), kept in Redis for the whole
+ * cluster: every daemon makes them agree with the config and the stored flags at start, every FOLLOW_FLAGS_MS,
+ * after a pause, resume or reload, and at once when Redis comes back (empty, after a restart without its data).
+ * A tick is one `tick` job, whichever daemons are up; the worker (run-worker.ts) hands it to `queuedTick`.
  */
 @Injectable()
 export class SchedulerService implements OnApplicationBootstrap, OnApplicationShutdown, ScheduleControl {
@@ -35,6 +40,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private follower?: NodeJS.Timeout;
   /** the runs this scheduler has going at once (scheduler.concurrency) */
   private readonly slots: RunSlots;
+  private schedulersFailing = false;
 
   constructor(
     private readonly jobs: CronJobsRepository,
@@ -45,6 +51,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly runs: RunStore,
     private readonly ticks: TickLedger,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
+    @Optional() @Inject(RunQueue) private readonly queue: RunQueue | null = null,
   ) {
     this.options = options ?? { runJobs: true };
     this.slots = new RunSlots(config.scheduler?.concurrency ?? DEFAULT_CONCURRENCY);
@@ -52,6 +59,14 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
 
   async onApplicationBootstrap(): Promise<void> {
     if (!this.options.runJobs) return;
+    if (this.queue) {
+      this.queue.onReconnect(() => void this.syncSchedulers());
+      this.follower = setInterval(() => void this.syncSchedulers(), FOLLOW_FLAGS_MS);
+      this.follower.unref();
+      // not awaited: a daemon starting while Redis is away answers /health and its admin API meanwhile
+      void this.syncSchedulers().then(() => this.startRunOnStart());
+      return;
+    }
     for (const connection of await this.listConnections()) this.apply(connection);
     this.follower = setInterval(() => void this.followStoredFlags().catch(() => undefined), FOLLOW_FLAGS_MS);
     this.follower.unref();
@@ -60,8 +75,47 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
 
   onApplicationShutdown(): void {
     if (this.follower) clearInterval(this.follower);
-    this.jobs.removeAll(JOB_PREFIX);
+    this.jobs.removeAll(JOB_PREFIX); // the cluster's job schedulers stay: they are the other daemons' too
     this.slots.clear();
+  }
+
+  /**
+   * Cluster mode: the job schedulers in Redis become those the config and the stored flags want (an unpaused
+   * connection's schedule, each flow's own schedule); the others are removed. A failure (Redis away) is logged
+   * once per outage; the next pass (or Redis's return) tries again.
+   */
+  async syncSchedulers(): Promise<void> {
+    if (!this.queue) return;
+    try {
+      const wanted = new Map<string, { pattern: string; connectionId: string; flow: ScheduledFlow }>();
+      for (const connection of await this.listConnections()) {
+        if (connection.paused) continue;
+        if (connection.schedule) wanted.set(jobName(connection.id), { pattern: connection.schedule, connectionId: connection.id, flow: 'sync' });
+        for (const flow of OUTBOUND_FLOW_NAMES) {
+          const schedule = this.flowSchedule(connection.id, flow);
+          if (schedule) wanted.set(flowJobName(connection.id, flow), { pattern: schedule, connectionId: connection.id, flow });
+        }
+      }
+      const existing = await this.queue.schedulers();
+      for (const [id, { pattern, connectionId, flow }] of wanted) {
+        if (existing.get(id) === pattern) continue;
+        await this.queue.upsertScheduler(id, pattern, { connectionId, flow }).catch((error) => {
+          this.logger.error(`connection ${connectionId}: schedule "${pattern}" is not valid: ${message(error)}`);
+        });
+      }
+      for (const id of existing.keys()) if (!wanted.has(id)) await this.queue.removeScheduler(id);
+      if (this.schedulersFailing) this.logger.log('the job schedulers are in Redis again');
+      this.schedulersFailing = false;
+    } catch (error) {
+      if (!this.schedulersFailing) this.logger.warn(`the job schedulers could not be checked (will retry): ${message(error)}`);
+      this.schedulersFailing = true;
+    }
+  }
+
+  /** Cluster mode: a job scheduler's tick, as the worker took it (`runJobId`: the run job it may add). */
+  async queuedTick(connectionId: string, flow: ScheduledFlow, runJobId: string): Promise<void> {
+    if (flow === 'sync') return this.tick(connectionId, runJobId);
+    return this.flowTick(connectionId, flow, runJobId);
   }
 
   /**
@@ -70,6 +124,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
    */
   async followStoredFlags(): Promise<void> {
     if (!this.options.runJobs) return;
+    if (this.queue) return this.syncSchedulers();
     for (const connection of await this.listConnections()) {
       const wanted = !connection.paused && !!connection.schedule;
       if (wanted !== this.jobs.has(jobName(connection.id))) this.apply(connection);
@@ -79,6 +134,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   /** Re-reads one connection and adds, replaces or removes its job (after pause/resume). */
   async refresh(connectionId: string): Promise<void> {
     if (!this.options.runJobs) return;
+    if (this.queue) return this.syncSchedulers();
     const connection = (await this.connections.get(connectionId)) as ScheduledConnection;
     this.apply(connection);
   }
@@ -89,6 +145,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
    */
   async rebuild(connectionIds: string[]): Promise<void> {
     if (!this.options.runJobs) return;
+    if (this.queue) return this.syncSchedulers();
     const configured = new Set(this.config.connections.map((c) => c.id));
     for (const id of connectionIds) {
       if (configured.has(id)) {
@@ -104,7 +161,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   async nextRun(connectionId: string): Promise<Date | null> {
     const name = jobName(connectionId);
     if (this.jobs.has(name)) return this.jobs.nextDate(name);
-    if (this.options.runJobs) return null;
+    if (this.options.runJobs && !this.queue) return null;
     const connection = (await this.connections.get(connectionId)) as ScheduledConnection;
     return nextRunOf(connection.schedule, connection.paused);
   }
@@ -113,7 +170,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   nextFlowRun(connectionId: string, flow: OutboundFlowName, schedule: string | undefined, paused: boolean): Date | null {
     const name = flowJobName(connectionId, flow);
     if (this.jobs.has(name)) return this.jobs.nextDate(name);
-    return this.options.runJobs ? null : nextRunOf(schedule, paused);
+    return this.options.runJobs && !this.queue ? null : nextRunOf(schedule, paused);
   }
 
   /** The ticks of the connection's sync or flow in this process, or null before its first. */
@@ -145,12 +202,7 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
    */
   private applyFlow(connection: ScheduledConnection, flow: OutboundFlowName): void {
     const name = flowJobName(connection.id, flow);
-    let schedule: string | undefined;
-    try {
-      schedule = this.sync.outboundPlan(connection.id, flow)?.schedule;
-    } catch {
-      schedule = undefined; // a connection the config no longer has
-    }
+    const schedule = this.flowSchedule(connection.id, flow);
     if (connection.paused || !schedule) {
       this.jobs.remove(name);
       return;
@@ -162,10 +214,25 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     }
   }
 
-  private async flowTick(connectionId: string, flow: OutboundFlowName): Promise<void> {
+  /** The flow's own schedule, or undefined (none, or a connection the config no longer has). */
+  private flowSchedule(connectionId: string, flow: OutboundFlowName): string | undefined {
+    try {
+      return this.sync.outboundPlan(connectionId, flow)?.schedule;
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async flowTick(connectionId: string, flow: OutboundFlowName, runJobId?: string): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) return this.refresh(connectionId);
-    await this.startTick(connectionId, flow, { kind: 'outbound', flow });
+    // cluster mode keeps one follow-up per connection: a flow's tick never takes the place of a sync waiting
+    if (runJobId && (await this.queue?.hasFollowUp(connectionId))) {
+      this.ticks.record(connectionId, flow, 'skipped');
+      this.logger.warn(`connection ${connectionId}: scheduled ${flow.replace('_', '-')} run skipped: a run already waits behind the one going`);
+      return;
+    }
+    await this.startTick(connectionId, flow, { kind: 'outbound', flow }, runJobId);
   }
 
   /**
@@ -195,24 +262,26 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** A tick reads the stored flag first: another process (the CLI, another daemon) may have paused the connection. */
-  private async tick(connectionId: string): Promise<void> {
+  private async tick(connectionId: string, runJobId?: string): Promise<void> {
     const stored = (await this.connections.get(connectionId).catch(() => null)) as ScheduledConnection | null;
     if (stored?.paused) {
       this.logger.log(`connection ${connectionId}: paused (by the CLI or another daemon); its scheduled runs stop`);
       await this.refresh(connectionId);
       return;
     }
-    await this.startTick(connectionId, 'sync', { kind: 'sync', mode: 'incremental', scheduledAt: scheduledSlot(stored?.schedule) ?? undefined });
+    await this.startTick(connectionId, 'sync', { kind: 'sync', mode: 'incremental', scheduledAt: scheduledSlot(stored?.schedule) ?? undefined }, runJobId);
   }
 
   /**
    * A tick's run, or, when the connection is busy (another flow of it, a webhook's sync), its run as soon as the
    * connection is free: at most one waiting per flow, so every flow keeps its schedule and none piles up.
    */
-  private async startTick(connectionId: string, flow: ScheduledFlow, request: RunRequest): Promise<void> {
+  private async startTick(connectionId: string, flow: ScheduledFlow, request: RunRequest, jobId?: string): Promise<void> {
     const firedAt = Date.now();
     const what = flow === 'sync' ? 'run' : `${flow.replace('_', '-')} run`;
     const key = `${connectionId}:${flow}`;
+    // cluster mode: the runs queue's workers bound the runs going at once, and a tick job only adds a run job
+    if (this.queue) return this.trigger(connectionId, flow, request, jobId, firedAt, () => undefined);
     if (this.slots.isWaiting(key)) {
       this.ticks.record(connectionId, flow, 'skipped');
       this.logger.warn(`connection ${connectionId}: scheduled ${what} skipped: one already waits for a slot (scheduler.concurrency ${this.slots.limit} runs at once)`);
@@ -220,9 +289,15 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     }
     const slot = await this.slots.take(key);
     if (!slot) return; // the daemon stops
+    await this.trigger(connectionId, flow, request, jobId, firedAt, slot);
+  }
+
+  /** The tick's trigger; `slot` is given back when its run ends (or now, when it started none). */
+  private async trigger(connectionId: string, flow: ScheduledFlow, request: RunRequest, jobId: string | undefined, firedAt: number, slot: ReleaseSlot): Promise<void> {
+    const what = flow === 'sync' ? 'run' : `${flow.replace('_', '-')} run`;
     let done: Promise<unknown> | undefined;
     try {
-      const outcome = await this.triggers.trigger({ connectionId, trigger: 'schedule', request, whenBusy: 'follow_up' });
+      const outcome = await this.triggers.trigger({ connectionId, trigger: 'schedule', request, whenBusy: 'follow_up', jobId });
       if (outcome.status === 'started') {
         done = outcome.done;
         this.ticks.record(connectionId, flow, 'started');

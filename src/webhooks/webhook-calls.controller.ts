@@ -35,18 +35,21 @@ export class WebhookCallsController {
   async list(@VisibleProjects() scope: ProjectScope): Promise<WebhookStatusResponse[]> {
     const rows = new Map((await this.calls.list()).map((row) => [row.connection_id, row]));
     const due = new Set(this.receiver.waiting());
-    return this.config.connections.filter((connection) => scope.seesConnection(this.config, connection.id)).map((connection) => {
-      const row = rows.get(connection.id);
-      return {
-        connection: connection.id,
-        enabled: !!connection.webhook,
-        last_call_at: row?.last_call_at ?? null,
-        last_outcome: row?.last_outcome ?? null,
-        last_accepted_at: row?.last_accepted_at || null,
-        run_due: due.has(connection.id),
+    return Promise.all(
+      this.config.connections.filter((connection) => scope.seesConnection(this.config, connection.id)).map(async (connection) => {
+        const row = rows.get(connection.id);
         // a sync waiting (a webhook's, or a scheduled tick's it joined); a flow's scheduled tick waiting is not a webhook's run
-        follow_up_queued: this.trigger.queuedFollowUps(connection.id).some((request) => request.kind === 'sync'),
-      };
-    });
+        const state = await this.trigger.webhookState(connection.id, due.has(connection.id));
+        return {
+          connection: connection.id,
+          enabled: !!connection.webhook,
+          last_call_at: row?.last_call_at ?? null,
+          last_outcome: row?.last_outcome ?? null,
+          last_accepted_at: row?.last_accepted_at || null,
+          run_due: state.runDue ?? false,
+          follow_up_queued: state.followUpQueued ?? false,
+        };
+      }),
+    );
   }
 }

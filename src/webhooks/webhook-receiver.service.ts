@@ -35,6 +35,9 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
   /** the latest call not yet written, per connection: one write in flight per connection, however many calls */
   private readonly unwritten = new Map<string, { at: Date; outcome: WebhookOutcome; acceptedAt: Date | null }>();
   private readonly writing = new Set<string>();
+  /** cluster mode: connections whose debounce could not reach Redis, re-armed once it is back (a call is never lost) */
+  private readonly unqueued = new Map<string, number>();
+  private retryTimer?: NodeJS.Timeout;
   private stopped = false;
 
   constructor(
@@ -57,6 +60,7 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
   onModuleDestroy(): void {
     this.stopped = true;
     this.debouncer.stop();
+    if (this.retryTimer) clearTimeout(this.retryTimer);
   }
 
   receive(hook: IncomingHook): HookAnswer {
@@ -106,9 +110,28 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
         return;
       }
       this.note(connection.id, 'accepted');
-      this.debouncer.call(connection.id, debounceMs(connection));
+      if (this.trigger.inCluster) await this.debounceInQueue(connection.id, debounceMs(connection));
+      else this.debouncer.call(connection.id, debounceMs(connection));
     } catch (error) {
       this.logger.error(`connection ${connection.id}: a webhook call could not be handled: ${message(error)}`);
+    }
+  }
+
+  /** Cluster mode: the debounce is the run queue's; while Redis is away the call waits here and is tried every second. */
+  private async debounceInQueue(connectionId: string, ms: number): Promise<void> {
+    try {
+      await this.trigger.debounceWebhook(connectionId, ms);
+      this.unqueued.delete(connectionId);
+    } catch (error) {
+      if (!this.unqueued.has(connectionId)) this.logger.warn(`connection ${connectionId}: the webhook call waits for the run queue: ${message(error)}`);
+      this.unqueued.set(connectionId, ms);
+      if (!this.retryTimer && !this.stopped) {
+        this.retryTimer = setTimeout(() => {
+          this.retryTimer = undefined;
+          for (const [id, debounce] of [...this.unqueued]) void this.debounceInQueue(id, debounce);
+        }, 1_000);
+        this.retryTimer.unref();
+      }
     }
   }
 

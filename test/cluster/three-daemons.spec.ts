@@ -1,8 +1,9 @@
 /**
  * Three daemon processes, one PostgreSQL store, one standalone sandbox as the service; 30 connections on
  * "* * * * *". Across two minute boundaries each connection runs each minute exactly once; a daemon
- * SIGKILLed in the middle of the first minute's runs has its connections finished by the others at the
- * next tick; every deal reaches the service once. Takes one to two minutes (two wall-clock ticks).
+ * SIGKILLed in the middle of the first minute's runs has its connections finished by the others (lease mode:
+ * at the next tick; cluster mode, `cluster.redis`: when its jobs stall, within 30 s); every deal reaches the
+ * service once. Takes one to two minutes (two wall-clock ticks) per mode.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { DataSource } from 'typeorm';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { freePort } from '../support/spawn-entry';
 import { describePostgres, sql, TestSchema } from '../support/store-drivers';
+import { describeCluster, suiteRedis } from '../support/redis-server';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
 
 const CONNECTIONS = 30;
@@ -47,7 +49,10 @@ function dealsFile(connection: string, count: number): string {
   }).join('\n') + '\n';
 }
 
-function configYaml(dir: string, sandboxUrl: string, project: string): string {
+/** `leases`: the PostgreSQL store alone (lease rows, heartbeats); `queue`: cluster mode, runs as BullMQ jobs. */
+type Mode = 'leases' | 'queue';
+
+function configYaml(dir: string, sandboxUrl: string, project: string, redisUrl?: string): string {
   const connection = (id: string, schedule: boolean) =>
     [`  - id: ${id}`, '    connector: example-custom', ...(schedule ? ['    schedule: "* * * * *"'] : []), `    settings: { path: ${JSON.stringify(join(dir, `${id}.jsonl`))}, page_size: 20 }`].join('\n');
   return [
@@ -55,6 +60,7 @@ function configYaml(dir: string, sandboxUrl: string, project: string): string {
     `tracker: { base_url: ${JSON.stringify(sandboxUrl)}, api_key: ${API_KEY}, project: "${project}", batch_size: 10, concurrency: 1, retries: 8, timeout_ms: 15000, rate_limit: "off" }`,
     `admin: { token: ${ADMIN_TOKEN} }`,
     'log: { level: info, format: json }',
+    ...(redisUrl ? [`cluster: { redis: ${JSON.stringify(redisUrl)} }`] : []),
     'connections:',
     ...ids.map((id) => connection(id, true)),
     connection('manual', false),
@@ -75,7 +81,10 @@ function keepLogs(procs: (Proc | undefined)[]): void {
   for (const p of procs) if (p) writeFileSync(join(logs, `${p.name}.log`), p.output());
 }
 
-describePostgres('cluster: three daemons on one PostgreSQL', () => {
+describePostgres('cluster: three daemons on one PostgreSQL', () => threeDaemons('leases'));
+describeCluster('cluster: three daemons on one PostgreSQL, in cluster mode (BullMQ)', () => threeDaemons('queue'));
+
+function threeDaemons(mode: Mode): void {
   jest.setTimeout(200_000);
   const schema = new TestSchema();
   let dir: string;
@@ -84,16 +93,18 @@ describePostgres('cluster: three daemons on one PostgreSQL', () => {
   let sandbox: Proc;
   let sandboxUrl: string;
   const daemons: Daemon[] = [];
+  let redis: { url: string; dispose: () => Promise<void> } | undefined;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-cluster-'));
     storeUrl = await schema.create();
+    if (mode === 'queue') redis = await suiteRedis(1);
     for (const id of ids) writeFileSync(join(dir, `${id}.jsonl`), ''); // filled just before the first counted tick
     writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', DEALS));
     buildIfStale();
     const port = await freePort();
     sandboxUrl = `http://127.0.0.1:${port}/api/v1`;
-    writeFileSync(join(dir, 'config.yaml'), configYaml(dir, sandboxUrl, PROJECT));
+    writeFileSync(join(dir, 'config.yaml'), configYaml(dir, sandboxUrl, PROJECT, redis?.url));
     // all four start at once (the daemons do not call the service before their first run)
     sandbox = spawnEntry('sandbox', 'sandbox/standalone', ['--port', String(port), '--db', join(dir, 'sandbox.sqlite'), '--budget', 'off', '--seed', 'none', '--api-key', API_KEY, '--latency', String(LATENCY_MS)], {});
     const procs = [1, 2, 3].map((n) =>
@@ -113,6 +124,7 @@ describePostgres('cluster: three daemons on one PostgreSQL', () => {
     keepLogs([sandbox, ...daemons.map((d) => d.proc)]);
     if (store?.isInitialized) await store.destroy();
     await schema.drop();
+    await redis?.dispose();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -156,6 +168,7 @@ describePostgres('cluster: three daemons on one PostgreSQL', () => {
     }
     await sleep(300); // let a few batches be acknowledged: the takeover must resume, not restart
     victim.proc.proc.kill('SIGKILL');
+    const killedAt = Date.now();
     await victim.proc.exited;
     // the runs the kill cut short: left 'running' in the store until another daemon takes over
     const victimRuns = (await runs()).filter((r) => r.status === 'running' && pidOf(r) === victim!.pid);
@@ -176,25 +189,30 @@ describePostgres('cluster: three daemons on one PostgreSQL', () => {
 
     const all = await runs();
     const scheduled = all.filter((r) => r.trigger === 'schedule');
+    const victimIds = new Set(victimRuns.map((r) => r.connection_id));
+    // lease mode: the victim's runs end interrupted and run again at the next tick; cluster mode: their jobs are
+    // taken over within 30 s, in the same minute, and the cut rows are closed before the new ones begin
+    const counts = mode === 'leases' ? scheduled : scheduled.filter((r) => r.status !== 'interrupted');
     for (const minute of [first, second].map((t) => minuteOf(new Date(t).toISOString()))) {
       const perConnection = new Map<string, number>();
-      for (const r of scheduled.filter((r) => minuteOf(r.started_at) === minute)) perConnection.set(r.connection_id, (perConnection.get(r.connection_id) ?? 0) + 1);
+      for (const r of counts.filter((r) => minuteOf(r.started_at) === minute)) perConnection.set(r.connection_id, (perConnection.get(r.connection_id) ?? 0) + 1);
       const missing = ids.filter((id) => perConnection.get(id) !== 1);
       if (missing.length) throw new Error(`minute ${minute}: ${missing.join(', ')} did not run exactly once; runs: ${JSON.stringify(all)}`);
     }
     // nothing ran twice in a minute, before or after (a later tick may have started meanwhile)
     const perMinute = new Map<string, number>();
-    for (const r of scheduled) perMinute.set(`${r.connection_id} ${minuteOf(r.started_at)}`, (perMinute.get(`${r.connection_id} ${minuteOf(r.started_at)}`) ?? 0) + 1);
+    for (const r of counts) perMinute.set(`${r.connection_id} ${minuteOf(r.started_at)}`, (perMinute.get(`${r.connection_id} ${minuteOf(r.started_at)}`) ?? 0) + 1);
     expect([...perMinute.values()].every((n) => n === 1)).toBe(true);
 
-    // the victim's runs were cut mid-way and finished by a survivor at the next tick
-    const victimIds = new Set(victimRuns.map((r) => r.connection_id));
+    // the victim's runs were cut mid-way and finished by a survivor
     for (const run of victimRuns) expect(all.find((r) => r.id === run.id)!.status).toBe('interrupted');
-    const resumed = scheduled.filter((r) => victimIds.has(r.connection_id) && minuteOf(r.started_at) === minuteOf(new Date(second).toISOString()));
+    const resumedMinute = minuteOf(new Date(mode === 'leases' ? second : first).toISOString());
+    const resumed = scheduled.filter((r) => victimIds.has(r.connection_id) && minuteOf(r.started_at) === resumedMinute && r.status !== 'interrupted');
     expect(resumed).toHaveLength(victimIds.size);
     for (const run of resumed) {
       expect(run.status).toBe('succeeded');
       expect(survivors.map((d) => d.pid)).toContain(pidOf(run));
+      if (mode === 'queue') expect(Date.parse(run.started_at) - killedAt).toBeLessThanOrEqual(30_000);
     }
     expect(scheduled.filter((r) => r.status === 'failed')).toEqual([]);
     expect(all.filter((r) => r.connection_id === 'manual').map((r) => r.id)).toEqual([triggered.body.run_id]);
@@ -208,11 +226,14 @@ describePostgres('cluster: three daemons on one PostgreSQL', () => {
       await tracker.close();
     }
 
-    // any daemon shows the whole cluster: the survivors (the victim's heartbeat stopped over 30 s ago)
-    const cluster = await api(survivors[0].url, 'GET', '/api/cluster');
-    expect(cluster.status).toBe(200);
-    expect(cluster.body.daemons.map((d: { pid: number }) => d.pid).sort()).toEqual(survivors.map((d) => d.pid).sort());
+    // any daemon shows the whole cluster: the survivors (the victim's heartbeat stopped over 30 s ago); in cluster
+    // mode there are no heartbeat rows (GET /api/cluster lists BullMQ's workers: its own suite)
+    if (mode === 'leases') {
+      const cluster = await api(survivors[0].url, 'GET', '/api/cluster');
+      expect(cluster.status).toBe(200);
+      expect(cluster.body.daemons.map((d: { pid: number }) => d.pid).sort()).toEqual(survivors.map((d) => d.pid).sort());
+    }
     const connections = await api(survivors[1].url, 'GET', '/api/connections');
     expect(connections.status).toBe(200);
   });
-});
+}

@@ -2,11 +2,12 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import type { Response } from 'express';
 import { EngineStoppingError, InvalidRunOptionsError, RunInProgressError, UnknownConnectionError, UnknownRunError } from '../../engine';
 import { ConfigReloadRefusedError } from '../../application/config/config-reload.service';
+import { RunQueueUnavailableError } from '../../application/runs/queued-runs';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 
 /**
  * Turns what the services throw into answers: unknown connection or run → 404, a run already
- * going → 409 with its id, options the engine refuses and a config file that does not load → 400, shutting down → 503, anything
+ * going → 409 with its id, options the engine refuses and a config file that does not load → 400, shutting down or the cluster's Redis away → 503, anything
  * unexpected → 500 with its message. Every answer is scrubbed.
  */
 @Catch()
@@ -40,7 +41,7 @@ export class AdminExceptionFilter implements ExceptionFilter {
       const body = { statusCode: 400, error: 'Bad Request', message: error.message, file: error.file, problems: error.problems };
       return { status: HttpStatus.BAD_REQUEST, body };
     }
-    if (error instanceof EngineStoppingError) {
+    if (error instanceof EngineStoppingError || error instanceof RunQueueUnavailableError) {
       return { status: HttpStatus.SERVICE_UNAVAILABLE, body: { statusCode: 503, error: 'Service Unavailable', message: error.message } };
     }
     const message = this.scrubber.text(error instanceof Error ? error.message : String(error));

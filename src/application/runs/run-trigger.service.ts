@@ -1,5 +1,7 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, Optional } from '@nestjs/common';
 import { EngineStoppingError, RunInProgressError, RunSummary, RunTrigger, ScheduledSlotTakenError, SyncService } from '../../engine';
+import { RunQueue } from '../../cluster/run-queue';
+import { QueuedRuns } from './queued-runs';
 import type { StreamName } from '../../connectors/canonical';
 import { OUTBOUND_FLOW_NAMES } from '../flow-descriptions';
 
@@ -11,6 +13,14 @@ const FOLLOW_UP_RETRY_MS = 1_000;
 export type RunRequest =
   | { kind: 'sync'; mode: 'incremental' | 'full' | 'since'; since?: string; onlyStreams?: StreamName[]; scheduledAt?: Date }
   | { kind: 'outbound'; flow: string };
+
+/** What a run job may carry: a trigger's request, or (`retryRejected`) the unresolved rejected records of a run. */
+type JobRequest = RunRequest | { kind: 'retry'; runId: number };
+
+/** A call as the run queue carries it (cluster mode). */
+export interface JobCall extends Omit<TriggerCall, 'request'> {
+  request: JobRequest;
+}
 
 /**
  * What a trigger wants when the connection already runs:
@@ -25,6 +35,8 @@ export interface TriggerCall {
   trigger: RunTrigger;
   request: RunRequest;
   whenBusy?: WhenBusy;
+  /** cluster mode: the run job's id (a scheduler's tick names it after itself, so a tick asks for one run, once) */
+  jobId?: string;
 }
 
 export type TriggerOutcome =
@@ -50,6 +62,10 @@ interface FollowUp {
  * flows alike. It is the one place that knows "a run is going" (RunInProgressError) and what each trigger wants
  * then (WhenBusy); it keeps at most one follow-up per connection and request, started when the current run ends.
  * A successful sync is followed here by each outbound flow of the connection without a schedule of its own.
+ *
+ * Cluster mode (`cluster.redis`): every call becomes a `run` job of the run queue (src/cluster/run-queue.ts),
+ * which some daemon's worker takes and runs here through `runHere`; the queue, not this process, keeps one run
+ * per connection and its one follow-up (the in-memory follow-ups below are not used).
  */
 @Injectable()
 export class RunTriggerService implements OnModuleDestroy {
@@ -62,8 +78,20 @@ export class RunTriggerService implements OnModuleDestroy {
     if (this.followUps.has(summary.connectionId)) setImmediate(() => void this.startFollowUps(summary.connectionId));
   };
 
-  constructor(private readonly sync: SyncService) {
+  /** cluster mode: the runs as jobs of the run queue */
+  private readonly queued: QueuedRuns | null;
+
+  constructor(
+    private readonly sync: SyncService,
+    @Optional() @Inject(RunQueue) runQueue: RunQueue | null = null,
+  ) {
     sync.events.on('finished', this.onFinished);
+    this.queued = runQueue ? new QueuedRuns(runQueue, sync, this.logger) : null;
+  }
+
+  /** Cluster mode: runs are jobs of the run queue. */
+  get inCluster(): boolean {
+    return !!this.queued;
   }
 
   onModuleDestroy(): void {
@@ -75,6 +103,7 @@ export class RunTriggerService implements OnModuleDestroy {
 
   /** Starts the run asked for, or does what the caller wants when one is going (see WhenBusy). */
   async trigger(call: TriggerCall): Promise<TriggerOutcome> {
+    if (this.queued) return this.queued.enqueue(call);
     const whenBusy = call.whenBusy ?? 'refuse';
     try {
       return this.started(call.connectionId, await this.launch(call));
@@ -101,6 +130,13 @@ export class RunTriggerService implements OnModuleDestroy {
    * is refused (RunInProgressError).
    */
   async retryRejected(runId: number, trigger: RunTrigger): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    if (this.queued) {
+      const connectionId = await this.sync.connectionOfRun(runId);
+      if (!connectionId) return this.sync.retryRejected(runId, trigger); // its "no such run" error
+      const outcome = await this.queued.enqueue({ connectionId, trigger, request: { kind: 'retry', runId }, whenBusy: 'refuse' });
+      if (outcome.status !== 'started') throw new RunInProgressError(connectionId, outcome.runningRunId);
+      return outcome;
+    }
     try {
       const started = await this.sync.retryRejected(runId, trigger);
       this.watch(started.runId, started.done);
@@ -111,13 +147,40 @@ export class RunTriggerService implements OnModuleDestroy {
     }
   }
 
+  /** Cluster mode: a webhook call (re)arms the connection's debounce in the run queue (QueuedRuns). */
+  debounceWebhook(connectionId: string, debounceMs: number): Promise<void> {
+    if (!this.queued) throw new Error('debounceWebhook is for cluster mode');
+    return this.queued.debounceWebhook(connectionId, debounceMs);
+  }
+
+  /**
+   * Whether a sync waits behind the connection's run going (a webhook's, or a scheduled tick's it joined), and
+   * whether its webhook debounce runs (cluster mode: in the run queue; else the receiver's own, `localDue`).
+   * Null for either when Redis does not answer.
+   */
+  webhookState(connectionId: string, localDue: boolean): Promise<{ followUpQueued: boolean | null; runDue: boolean | null }> {
+    if (this.queued) return this.queued.webhookState(connectionId);
+    return Promise.resolve({ followUpQueued: this.queuedFollowUps(connectionId).some((request) => request.kind === 'sync'), runDue: localDue });
+  }
+
   /** The follow-ups waiting for a connection's run to end (for the status page and tests). */
   queuedFollowUps(connectionId: string): RunRequest[] {
     return [...(this.followUps.get(connectionId)?.values() ?? [])].map((followUp) => followUp.call.request);
   }
 
-  private async launch(call: TriggerCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+  /**
+   * Cluster mode: the run of a `run` job, in this process (the worker calls it). RunInProgressError only when
+   * this daemon still runs the connection (a job taken over while its first run goes on here).
+   */
+  async runHere(call: JobCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const run = await this.launch(call);
+    this.watch(run.runId, run.done, call.connectionId);
+    return run;
+  }
+
+  private async launch(call: JobCall): Promise<{ runId: number; done: Promise<RunSummary> }> {
     const { connectionId, trigger, request } = call;
+    if (request.kind === 'retry') return this.sync.retryRejected(request.runId, trigger);
     if (request.kind === 'outbound') return this.sync.outbound(connectionId, request.flow, trigger);
     const { kind: _kind, ...options } = request;
     const run = await this.sync.start(connectionId, { ...options, trigger });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ConnectionConfig } from '../../config/config.schema';
+import { ConnectionConfig, TrackerSyncConfig } from '../../config/config.schema';
 import { LeaseHolder, LeaseStore } from '../../store/repositories/lease.store';
 import { errorText, RunInProgressError, ScheduledSlotTakenError } from '../engine-errors';
 import { EngineLogger } from '../engine-logger';
@@ -13,6 +13,8 @@ const ENDING_HOLDER_POLL_MS = 100;
 /**
  * This process's leases: one per running connection, so no two processes run a connection at once, and a
  * scheduled tick runs once across the daemons sharing the store. Renewed while the run goes.
+ * In cluster mode (`cluster.redis`) there are none: the run queue's deduplication per connection keeps runs
+ * apart and its job schedulers make one job per tick (src/cluster/run-queue.ts), so every method is a no-op.
  */
 @Injectable()
 export class RunLeases {
@@ -21,6 +23,7 @@ export class RunLeases {
   constructor(
     private readonly leases: LeaseStore,
     private readonly settings: EngineSettings,
+    private readonly config: TrackerSyncConfig,
   ) {
     this.me = { id: settings.holder, ttlMs: settings.leaseTtlMs, deadDaemonAfterMs: settings.deadDaemonAfterMs };
   }
@@ -30,12 +33,18 @@ export class RunLeases {
     return this.me.id;
   }
 
+  /** Cluster mode: the run queue keeps runs apart, not lease rows. */
+  get inCluster(): boolean {
+    return !!this.config.cluster?.redis;
+  }
+
   /**
    * Takes the connection's lease (a scheduled run also claims its tick: `scheduledAt`, default the latest tick
    * of the connection's schedule). `runsGoing`: this process's runs, which delay a scheduled start (see
    * scheduleJitterMs). Throws RunInProgressError or ScheduledSlotTakenError.
    */
   async take(connection: ConnectionConfig, options: Pick<StartRunOptions, 'trigger' | 'scheduledAt'>, runsGoing: number): Promise<void> {
+    if (this.inCluster) return;
     const tick = this.tickOf(connection, options);
     if (tick) await this.spreadScheduledStart(runsGoing);
     let lease = await this.leases.acquire(this.me, connection.id, tick);
@@ -50,16 +59,19 @@ export class RunLeases {
     throw new RunInProgressError(connection.id, lease.lease?.run_id ?? null);
   }
 
-  bindRun(connectionId: string, runId: number): Promise<void> {
+  async bindRun(connectionId: string, runId: number): Promise<void> {
+    if (this.inCluster) return;
     return this.leases.setRun(this.me, connectionId, runId);
   }
 
-  release(connectionId: string): Promise<void> {
+  async release(connectionId: string): Promise<void> {
+    if (this.inCluster) return;
     return this.leases.release(this.me, connectionId);
   }
 
   /** Renews the lease every leaseRenewMs until the returned stop is called; `onLost` once if another process took it. */
   keepRenewed(connectionId: string, logger: EngineLogger, onLost: () => void): () => void {
+    if (this.inCluster) return () => undefined;
     let lost = false;
     const renewal = setInterval(() => {
       this.leases.renew(this.me, connectionId).then(

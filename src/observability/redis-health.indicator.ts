@@ -1,0 +1,50 @@
+import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { HealthIndicatorService } from '@nestjs/terminus';
+import type IORedis from 'ioredis';
+import { TrackerSyncConfig } from '../config/config.schema';
+import { createRedis } from '../cluster/redis-connection';
+
+/** A ping that takes longer than this is a Redis that does not answer. */
+const PING_TIMEOUT_MS = 1_000;
+
+/**
+ * Cluster mode: whether the cluster's Redis (`cluster.redis`) answers a PING. Its own client, whose commands are
+ * not retried, and a ping that waits at most PING_TIMEOUT_MS, so /health answers at once while Redis is away.
+ */
+@Injectable()
+export class RedisHealthIndicator implements OnModuleDestroy {
+  private client?: IORedis;
+
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly indicator: HealthIndicatorService,
+  ) {}
+
+  get enabled(): boolean {
+    return !!this.config.cluster?.redis;
+  }
+
+  async check(key: string) {
+    const session = this.indicator.check(key);
+    try {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)));
+      await Promise.race([this.redis().ping(), timeout]).finally(() => clearTimeout(timer));
+      return session.up();
+    } catch (error) {
+      return session.down({ message: `Redis of the cluster (cluster.redis) is unreachable: ${(error as Error).message}` });
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.client?.disconnect();
+  }
+
+  private redis(): IORedis {
+    if (!this.client) {
+      this.client = createRedis(this.config.cluster.redis!, { maxRetriesPerRequest: 0, connectTimeout: PING_TIMEOUT_MS });
+      this.client.on('error', () => undefined); // a drop: the next probe answers it
+    }
+    return this.client;
+  }
+}

@@ -1,0 +1,118 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
+import { DelayedError, Job, Worker } from 'bullmq';
+import { JobCall, RunTriggerService } from '../application/runs/run-trigger.service';
+import { durationMs } from '../config/alert-config';
+import { TrackerSyncConfig } from '../config/config.schema';
+import { redisConnectionOptions } from '../cluster/redis-connection';
+import { HookJobData, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData, TRIGGER_QUEUE } from '../cluster/run-queue';
+import { ConnectionsService } from '../engine';
+import type { ScheduledFlow } from './tick-ledger';
+import { SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
+import { SchedulerService } from './scheduler.service';
+
+/** Runs are network-bound: a daemon takes this many runs at once (and as many ticks and webhook bursts). */
+const CONCURRENCY = 64;
+/** A job stalled this often is still taken over (a daemon killed twice); only then it fails. */
+const MAX_STALLED = 10;
+
+/**
+ * Cluster mode: this daemon's BullMQ workers of the queues `runs` and `triggers` (src/cluster/run-queue.ts). A `run` job is run here through the one
+ * trigger path (`RunTriggerService.runHere`: the executor resumes from the store's checkpoint, as after any
+ * interruption); its run id and then its summary go out as the job's progress, and a run that did not succeed
+ * fails the job so that BullMQ retries it after the job's backoff. `tick` and `hook` jobs ask the trigger path
+ * for a run. A daemon that stops renewing a job's lock (killed, frozen) loses the job to another daemon within
+ * `cluster.stalled_after`: lock `stalled_after / 3`, stalled check every `stalled_after / 4` (the check needs
+ * two passes), so the worst case is 10 + 2 × 7.5 = 25 s of the default 30 s.
+ */
+@Injectable()
+export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('RunQueue');
+  private workers: Worker[] = [];
+  private failing = false;
+  private stopping = false;
+
+  constructor(
+    private readonly config: TrackerSyncConfig,
+    private readonly triggers: RunTriggerService,
+    private readonly scheduler: SchedulerService,
+    private readonly connections: ConnectionsService,
+    @Optional() @Inject(RunQueue) private readonly queue: RunQueue | null = null,
+    @Optional() @Inject(SCHEDULER_OPTIONS) private readonly options?: SchedulerOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.queue || this.options?.runJobs === false) return;
+    const stalledAfter = durationMs(this.config.cluster.stalled_after);
+    const options = {
+      prefix: QUEUE_PREFIX,
+      connection: redisConnectionOptions(this.queue.redisUrl),
+      concurrency: CONCURRENCY,
+      lockDuration: Math.round(stalledAfter / 3),
+      stalledInterval: Math.round(stalledAfter / 4),
+      maxStalledCount: MAX_STALLED,
+    };
+    const process = (job: Job, token?: string) => this.process(job, token);
+    this.workers = [new Worker(RUN_QUEUE, process, options), new Worker(TRIGGER_QUEUE, process, options)];
+    const [runs] = this.workers;
+    runs.on('error', (error) => {
+      if (!this.failing) this.logger.warn(`the run queue is unreachable (will retry): ${error.message}`);
+      this.failing = true;
+    });
+    runs.on('ready', () => {
+      if (this.failing) this.logger.log('the run queue is reachable again');
+      this.failing = false;
+    });
+    for (const worker of this.workers) {
+      if (worker !== runs) worker.on('error', () => undefined); // reported once, by the runs' worker
+      worker.on('stalled', (jobId) => this.logger.warn(`job ${jobId} stalled (its daemon stopped renewing it): taken over`));
+    }
+  }
+
+  /** Takes no new job; resolves once the jobs going here are over (the daemon stops their runs meanwhile). */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.workers.map((worker) => worker.close()));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  private process(job: Job, token?: string): Promise<unknown> {
+    if (job.name === 'run') return this.run(job as Job<JobCall>, token);
+    if (job.name === 'tick') return this.tick(job as Job<TickJobData>);
+    if (job.name === 'hook') return this.hook(job as Job<HookJobData>);
+    throw new Error(`job ${job.id}: unknown job name ${job.name}`);
+  }
+
+  private async run(job: Job<JobCall>, token?: string): Promise<{ runId: number; status: string }> {
+    const { runId, done } = await this.triggers.runHere(job.data);
+    await job.updateProgress({ runId });
+    const summary = await done;
+    await job.updateProgress({ runId, summary });
+    if (summary.status === 'succeeded') return { runId, status: summary.status };
+    if (summary.status === 'interrupted' && this.stopping) {
+      // this daemon stops: another takes the job at once and resumes from the checkpoint (no attempt spent)
+      await job.moveToDelayed(Date.now(), token);
+      throw new DelayedError();
+    }
+    const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+    this.logger.warn(`connection ${job.data.connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);
+    throw new Error(`run ${runId} ${summary.status}: ${summary.error ?? ''}`);
+  }
+
+  /** A scheduler's tick: one run job named after the tick, so a tick processed twice (taken over) asks once. */
+  private async tick(job: Job<TickJobData>): Promise<void> {
+    const runJobId = `tick-${String(job.id).replace(/:/g, '-')}`;
+    await this.scheduler.queuedTick(job.data.connectionId, job.data.flow as ScheduledFlow, runJobId);
+  }
+
+  /** The end of a connection's webhook burst: an incremental run, or its one follow-up. */
+  private async hook(job: Job<HookJobData>): Promise<void> {
+    const { connectionId } = job.data;
+    const stored = (await this.connections.get(connectionId).catch(() => null)) as { paused?: boolean } | null;
+    if (!stored || stored.paused) return; // paused (or removed) while the debounce ran
+    const outcome = await this.triggers.trigger({ connectionId, trigger: 'webhook', request: { kind: 'sync', mode: 'incremental' }, whenBusy: 'follow_up' });
+    if (outcome.status === 'started') this.logger.log(`connection ${connectionId}: run ${outcome.runId} started by a webhook`);
+  }
+}
