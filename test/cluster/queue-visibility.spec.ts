@@ -48,7 +48,9 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     daemon = spawnEntry('daemon', 'main', ['--config', join(dir, 'config.yaml')], { DATA_DIR: join(dir, 'data'), DATABASE_URL: storeUrl, PORT: '0' });
     url = (await daemon.waitFor(/tracker-sync listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000))[1];
 
-    // another daemon's worker, holding one run; one run waiting, one delayed
+    // another daemon's worker, holding one run, and one run delayed; the daemon is frozen meanwhile (SIGSTOP),
+    // so that its own worker of the runs queue takes none of them
+    daemon.proc.kill('SIGSTOP');
     const connection = redisConnectionOptions(redis.url);
     queue = new Queue('runs', { prefix: 'tracker-sync', connection });
     const held = new Promise<void>((r) => (release = r));
@@ -60,8 +62,8 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     }, { prefix: 'tracker-sync', connection, name: 'daemon-b~test', concurrency: 1, stalledInterval: 500 });
     await queue.add('sync', { connectionId: 'crm-a' });
     await running;
-    await queue.add('sync', { connectionId: 'crm-b' });
     await queue.add('sync', { connectionId: 'crm-c' }, { delay: 600_000 });
+    daemon.proc.kill('SIGCONT');
   }, 110_000);
 
   afterAll(async () => {
@@ -89,7 +91,7 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
 
   it('/metrics counts the runs queue by state, and the stalled jobs', async () => {
     const metrics = await (await fetch(`${url}/metrics`)).text();
-    expect(metrics).toMatch(/^tracker_sync_queue_jobs\{queue="runs",state="waiting"\} 1$/m);
+    expect(metrics).toMatch(/^tracker_sync_queue_jobs\{queue="runs",state="waiting"\} 0$/m);
     expect(metrics).toMatch(/^tracker_sync_queue_jobs\{queue="runs",state="active"\} 1$/m);
     expect(metrics).toMatch(/^tracker_sync_queue_jobs\{queue="runs",state="delayed"\} 1$/m);
     expect(metrics).toMatch(/^tracker_sync_queue_jobs\{queue="runs",state="failed"\} 0$/m);
@@ -110,7 +112,14 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     // a worker that took a run and froze (it never renews the lock); the other worker's stalled checks find it
     const frozen = new Worker('runs', null, { prefix: 'tracker-sync', connection, name: 'frozen', lockDuration: 1_000 });
     try {
-      expect(await frozen.getNextJob('frozen-token')).toBeInstanceOf(Job);
+      // the daemon's own worker would take the run first: it is frozen while the other one takes it
+      daemon.proc.kill('SIGSTOP');
+      try {
+        await queue.add('sync', { connectionId: 'crm-b' });
+        expect(await frozen.getNextJob('frozen-token')).toBeInstanceOf(Job);
+      } finally {
+        daemon.proc.kill('SIGCONT');
+      }
       let metrics = '';
       for (const until = Date.now() + 20_000; !/^tracker_sync_queue_stalled_jobs_total\{queue="runs"\} 1$/m.test(metrics); await sleep(250)) {
         if (Date.now() > until) throw new Error(`no stalled job counted: ${metrics.split('\n').filter((l) => l.includes('queue_')).join('; ')}`);
