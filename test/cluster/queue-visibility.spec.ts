@@ -14,6 +14,7 @@ import { describePostgres, TestSchema } from '../support/store-drivers';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
 
 const ADMIN_TOKEN = 'queues-test-admin-token-31c7';
+const VIEWER_TOKEN = 'queues-test-viewer-token-8d02';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /api/cluster', () => {
@@ -36,7 +37,7 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     writeFileSync(join(dir, 'config.yaml'), [
       'server: { host: 127.0.0.1, port: 0 }',
       'tracker: { base_url: "http://127.0.0.1:9/api/v1", api_key: queues-test-key, project: "1" }',
-      `admin: { token: ${ADMIN_TOKEN} }`,
+      `admin: { token: ${ADMIN_TOKEN}, tokens: [{ name: viewer, token: ${VIEWER_TOKEN}, projects: [default] }] }`,
       `cluster: { redis: ${JSON.stringify(redis.url)} }`,
       'log: { level: info, format: json }',
       'connections:',
@@ -80,6 +81,8 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
   it('/admin/queues answers 401 without the admin token, or with another, and the dashboard with it', async () => {
     expect((await fetch(`${url}/admin/queues`)).status).toBe(401);
     expect((await fetch(`${url}/admin/queues`, { headers: { authorization: 'Bearer not-the-token' } })).status).toBe(401);
+    // a scoped token (admin.tokens) sees its projects only: the whole cluster's queue is not for it
+    expect((await fetch(`${url}/admin/queues`, { headers: { authorization: `Bearer ${VIEWER_TOKEN}` } })).status).toBe(403);
     const res = await fetch(`${url}/admin/queues`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
     expect(res.status).toBe(200);
     expect(await res.text()).toMatch(/<html/i);

@@ -9,7 +9,7 @@ import type { RunsQueueView } from '../../cluster/runs-queue-view';
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
 /**
- * Cluster mode: BullMQ's dashboard (@bull-board, Express) at /admin/queues, behind the admin token. Read-only:
+ * Cluster mode: BullMQ's dashboard (@bull-board, Express) at /admin/queues, behind the full admin token (a scoped token of admin.tokens: 403). Read-only:
  * a run is started, retried or removed through the admin API, whose rules (one run per connection, the follow-up)
  * a button here would go around.
  */
@@ -27,14 +27,17 @@ export function mountQueueDashboard(app: NestExpressApplication, view: RunsQueue
 function adminOnly(tokens: AdminTokenService) {
   return (req: Request, res: Response, next: NextFunction): void => {
     const token = tokenOf(req.headers.authorization);
-    if (!token || !tokens.matches(token)) {
+    const resolved = token ? tokens.resolve(`Bearer ${token}`) : null;
+    if (!resolved || 'problem' in resolved) {
       res.setHeader('WWW-Authenticate', 'Basic realm="tracker-sync queues", charset="UTF-8"');
       res.status(401).json({ statusCode: 401, error: 'Unauthorized', message: token ? 'the admin token is not valid' : 'an admin token is required: Authorization: Bearer <token>' });
       return;
     }
-    // SCOPED TOKENS (branch `admin`): a token scoped to some connections must not see every run of the cluster:
-    // answer it 403 here once AdminTokenService tells scoped tokens from the full one, e.g.
-    //   if (!tokens.isFullToken(token)) { res.status(403).json({ statusCode: 403, error: 'Forbidden', message: 'the queue dashboard needs the full admin token' }); return; }
+    // every run of the cluster, of every project: a token of admin.tokens (some projects) may not see it
+    if (resolved.principal.kind !== 'full') {
+      res.status(403).json({ statusCode: 403, error: 'Forbidden', message: 'this concerns the whole installation: it needs the full admin token' });
+      return;
+    }
     next();
   };
 }
