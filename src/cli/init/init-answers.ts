@@ -1,4 +1,4 @@
-import prompts, { PromptObject } from 'prompts';
+import type { PromptObject } from 'prompts';
 import { CONNECTION_ID } from '../../config';
 import { cronProblem } from '../../config/cron-expression';
 
@@ -115,6 +115,9 @@ export async function askAnswers(flags: InitFlags, secrets: NodeJS.ProcessEnv, t
 /** One question; Ctrl-C or Esc cancels the whole init. */
 export async function ask<T>(question: PromptObject): Promise<T> {
   let cancelled = false;
+  // required here: only an interactive init asks, and every other command's process goes without it
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const prompts = require('prompts') as typeof import('prompts');
   const answer = await prompts(question, { onCancel: () => { cancelled = true; } });
   if (cancelled || answer.value === undefined) throw new InitCancelled();
   return answer.value as T;
