@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 export interface Measured {
   code: number;
@@ -55,4 +55,13 @@ export function startSink(script: string, latencyMs: number): Promise<{ url: str
       resolve({ url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') });
     });
   });
+}
+
+/**
+ * The node flags the engine runs with: `npm start`'s (package.json), read from there so that a benchmark measures
+ * the engine as a user starts it (heap caps, no allocation-site pretenuring: README, "What you see on the first start").
+ */
+export function engineNodeFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
+  return pkg.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
 }

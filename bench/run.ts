@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeClients, writeDeals } from './generate-data';
-import { runMeasured, startSink, Measured } from './processes';
+import { engineNodeFlags, runMeasured, startSink, Measured } from './processes';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -22,12 +22,8 @@ const ROOT = resolve(DIST, '..');
 const WORK = join(ROOT, 'bench', 'work');
 const RESULTS = join(ROOT, 'bench', 'results');
 const CLI = join(DIST, 'src', 'cli.js');
-/**
- * The engine runs as `npm start` and `npm run cli` run it (package.json): with the heap capped, since V8
- * otherwise lets a streaming process's heap grow to about four times what is live before collecting, and
- * without allocation-site pretenuring (README, "What you see on the first start").
- */
-const ENGINE_NODE_FLAGS = ['--max-old-space-size=192', '--no-allocation-site-pretenuring'];
+/** The engine runs as `npm start` and `npm run cli` run it (package.json's flags). */
+const ENGINE_NODE_FLAGS = engineNodeFlags();
 interface Case extends Measured {
   name: string;
   orders: number;

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createSandboxApp } from '../src/sandbox/sandbox-app';
 import { SandboxInfo } from '../src/sandbox/sandbox-info';
+import { engineNodeFlags } from './processes';
 import { SANDBOX_DATA_SOURCE } from '../src/sandbox/storage/sandbox-data-source';
 
 const args = process.argv.slice(2);
@@ -26,7 +27,7 @@ const option = (name: string, fallback: number) => {
 const ORDERS = option('--orders', 200_000);
 const DEALS = option('--deals', 6);
 const CLI = join(resolve(__dirname, '..'), 'src', 'cli.js'); // dist/src/cli.js (this file runs as dist/bench/)
-const NODE_FLAGS = ['--max-old-space-size=192', '--no-allocation-site-pretenuring'];
+const NODE_FLAGS = engineNodeFlags();
 const HOUR = 3_600_000;
 
 async function main(): Promise<void> {

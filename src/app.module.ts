@@ -1,8 +1,6 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module, Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import { AdminModule } from './admin/admin.module';
-import { ALERTS_OPTIONS, AlertsOptions } from './alerts/alerts.service';
-import { AlertsModule } from './alerts/alerts.module';
+import { ALERTS_OPTIONS, AlertsOptions } from './alerts/alerts-options';
 import type { BootContext } from './bootstrap';
 import { SANDBOX_PATH } from './bootstrap';
 import { AppConfigModule } from './config';
@@ -13,19 +11,16 @@ import { MetricsService } from './observability/metrics.service';
 import { ObservabilityModule } from './observability/observability.module';
 import { sandboxImports } from './sandbox/sandbox-app';
 import { SchedulerModule } from './scheduler/scheduler.module';
-import { StatusPageModule } from './status-page/status-page.module';
 import { StoreModule } from './store/store.module';
 import { BudgetLimiters } from './budget/budget-limiters';
 import { SharedRequestBudget } from './budget/shared-request-budget';
 import { ClusterRedis } from './cluster/cluster-redis';
 import { RedisLock } from './cluster/redis-lock';
-import { QueueViewModule } from './cluster/queue-view.module';
 import { DEFAULT_PROJECT } from './config/project-targets';
 import { ProjectClients } from './projects/project-clients';
 import { ConnectorSecretStore } from './store/repositories/connector-secret.store';
 import { StoreRepositories } from './store/store-repositories';
 import { TrackerClient } from './tracker/tracker-client';
-import { WebhooksModule } from './webhooks/webhooks.module';
 
 export interface AppModuleOptions {
   /** the HTTP surface (admin API, status page); the CLI leaves it out */
@@ -48,13 +43,34 @@ export class AppModule {
         EngineModule,
         SchedulerModule,
         // alerts belong to the daemon (a CLI run ends with its process, before a retry could go out)
-        ...(options.http ? [AdminModule, StatusPageModule, AlertsModule, WebhooksModule] : []),
-        ...(options.http && config.cluster?.redis ? [QueueViewModule.forRoot(config.cluster.redis)] : []),
+        ...(options.http ? httpModules() : []),
+        ...(options.http && config.cluster?.redis ? [queueViewModule(config.cluster.redis)] : []),
         ...(boot.sandbox ? sandboxImports(boot.sandbox, SANDBOX_PATH) : []),
       ],
       providers: [MetricsSubscriber],
     };
   }
+}
+
+/**
+ * The HTTP surface's modules, required only when it is served: a CLI process (http: false) never loads the admin
+ * API, the status page, the alerts (nodemailer) or the webhooks, and their code takes none of its memory.
+ */
+function httpModules(): Type[] {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return [
+    (require('./admin/admin.module') as typeof import('./admin/admin.module')).AdminModule,
+    (require('./status-page/status-page.module') as typeof import('./status-page/status-page.module')).StatusPageModule,
+    (require('./alerts/alerts.module') as typeof import('./alerts/alerts.module')).AlertsModule,
+    (require('./webhooks/webhooks.module') as typeof import('./webhooks/webhooks.module')).WebhooksModule,
+  ];
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Cluster mode's view of the runs queue (the dashboard, its metrics): bullmq is required only then. */
+function queueViewModule(redis: string): DynamicModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (require('./cluster/queue-view.module') as typeof import('./cluster/queue-view.module')).QueueViewModule.forRoot(redis);
 }
 
 /**

@@ -7,15 +7,10 @@ import { StoreRepositories } from '../store/store-repositories';
 import { AlertDispatcher, DeliveryResult, DispatchOptions } from './alert-dispatcher';
 import { AlertEvaluator, DEFAULT_CHECK_INTERVAL_MS } from './alert-evaluator';
 import { alertScrubber } from './alert-secrets';
+import { ALERTS_OPTIONS, AlertsOptions } from './alerts-options';
 
-export const ALERTS_OPTIONS = Symbol('ALERTS_OPTIONS');
-
-export interface AlertsOptions {
-  /** the daemon's status page, put in every alert (default from server.host and server.port) */
-  statusUrl?: string;
-  checkIntervalMs?: number;
-  dispatch?: Partial<DispatchOptions>;
-}
+export { ALERTS_OPTIONS };
+export type { AlertsOptions };
 
 /** An alert as the admin API shows it: where it goes, without its secrets. */
 export interface AlertTarget {

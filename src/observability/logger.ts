@@ -1,5 +1,4 @@
 import pino, { Logger, LoggerOptions } from 'pino';
-import { prettyFactory } from 'pino-pretty';
 import { logMethodHookFor, ProjectOf } from './log-hook';
 
 export interface LogOptions {
@@ -42,6 +41,9 @@ export function createLogger(options: LogOptions = {}, destination: LogDestinati
     hooks: { logMethod: logMethodHookFor(projectOf) },
   };
   if (options.format === 'json') return pino(base, { write: (line: string) => destination.write(line) });
+  // required here: a JSON logger (LOG_FORMAT=json, the benchmarks, log collectors) never loads the prettifier
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { prettyFactory } = require('pino-pretty') as typeof import('pino-pretty');
   const prettify = prettyFactory({
     colorize: destination.isTTY === true,
     singleLine: true,

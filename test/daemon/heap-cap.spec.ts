@@ -11,7 +11,7 @@ import { tempDir } from './daemon-harness';
  * their visits) several at a time, and /health answers throughout. A request above a cap is answered 400.
  */
 const START_FLAGS = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
-  .split(/\s+/).filter((word) => /^--(max-old-space-size|no-allocation-site-pretenuring)/.test(word));
+  .split(/\s+/).filter((word) => /^--(max-old-space-size|max-semi-space-size|no-allocation-site-pretenuring)/.test(word));
 const KEY = 'heap-test-sandbox-key';
 const ROWS = 12_000;
 const TEXT = 'x'.repeat(300);

@@ -1,4 +1,3 @@
-import axios from 'axios';
 import { createHash } from 'crypto';
 import { createWriteStream, promises as fs } from 'fs';
 import { tmpdir } from 'os';
@@ -28,6 +27,9 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
   const file = join(folder, `spreadsheet-${stream}-${createHash('sha1').update(url).digest('hex').slice(0, 12)}.download`);
   const shown = displayUrl(url);
   let response;
+  // required here: a sheet read from a local file (and the read thread it runs on) never loads the HTTP client
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { default: axios } = require('axios') as typeof import('axios');
   try {
     response = await axios.get<Readable>(url, {
       responseType: 'stream',
