@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { createRedis } from './redis-connection';
+import { createRedis } from '../redis/redis-connection';
 
 /** This process's own Redis client in cluster mode (budgets, locks); `client` null without `cluster.redis`. */
 export class ClusterRedis implements OnApplicationShutdown {

@@ -13,10 +13,10 @@
  * that one request (the latest) and makes it a job when the active one finishes, so the connection never has
  * two `run` jobs going and at most one waiting behind the one going.
  */
-import { ConnectionOptions, JobsOptions, Queue, QueueEvents } from 'bullmq';
+import type { ConnectionOptions, JobsOptions, Queue, QueueEvents } from 'bullmq';
 import type IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
-import { redisConnectionOptions } from './redis-connection';
+import { redisConnectionOptions } from '../redis/redis-connection';
 
 export const RUN_QUEUE = 'runs';
 export const TRIGGER_QUEUE = 'triggers';
@@ -77,8 +77,9 @@ export class RunQueue {
   ) {
     // adds fail at once while Redis is away (the caller answers or retries) instead of hanging
     const connection: ConnectionOptions = { ...redisConnectionOptions(redisUrl), enableOfflineQueue: false };
-    this.queue = new Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection });
-    this.triggers = new Queue(TRIGGER_QUEUE, { prefix: QUEUE_PREFIX, connection });
+    const bullmq = loadBullmq();
+    this.queue = new bullmq.Queue(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection });
+    this.triggers = new bullmq.Queue(TRIGGER_QUEUE, { prefix: QUEUE_PREFIX, connection });
     // a connection drop: the health check reports it, ioredis reconnects
     this.queue.on('error', () => undefined);
     this.triggers.on('error', () => undefined);
@@ -217,7 +218,7 @@ export class RunQueue {
 
   private eventsStream(): QueueEvents {
     if (this.events) return this.events;
-    const events = new QueueEvents(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection: redisConnectionOptions(this.redisUrl) });
+    const events: QueueEvents = new (loadBullmq().QueueEvents)(RUN_QUEUE, { prefix: QUEUE_PREFIX, connection: redisConnectionOptions(this.redisUrl) });
     events.on('error', () => undefined);
     const emit = (event: JobEvent) => this.waiters.get(event.jobId)?.forEach((listener) => listener(event));
     events.on('progress', ({ jobId, data }) => emit({ kind: 'progress', jobId, data }));
@@ -235,4 +236,10 @@ type JobEvent =
 
 function isProgress<S>(value: unknown): value is RunJobProgress<S> {
   return typeof value === 'object' && value !== null && typeof (value as RunJobProgress).runId === 'number';
+}
+
+/** bullmq, required only in cluster mode: a daemon without cluster.redis, and every CLI run, goes without it. */
+export function loadBullmq(): typeof import('bullmq') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('bullmq') as typeof import('bullmq');
 }

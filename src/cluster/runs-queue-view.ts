@@ -1,6 +1,6 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { redisConnectionOptions } from './redis-connection';
+import { redisConnectionOptions } from '../redis/redis-connection';
 
 /** The runs queue of cluster mode (created and worked by the queue side, src/cluster's run queue). */
 export const RUNS_QUEUE = 'runs';

@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type IORedis from 'ioredis';
 import { TrackerSyncConfig } from '../config/config.schema';
-import { createRedis } from '../cluster/redis-connection';
+import { createRedis } from '../redis/redis-connection';
 
 /** A ping that takes longer than this is a Redis that does not answer. */
 const PING_TIMEOUT_MS = 1_000;

@@ -1,10 +1,10 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown, Optional } from '@nestjs/common';
-import { DelayedError, Job, Worker } from 'bullmq';
+import type { Job, Worker } from 'bullmq';
 import { JobCall, RunTriggerService } from '../application/runs/run-trigger.service';
 import { durationMs } from '../config/alert-config';
 import { TrackerSyncConfig } from '../config/config.schema';
-import { redisConnectionOptions } from '../cluster/redis-connection';
-import { HookJobData, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData, TRIGGER_QUEUE } from '../cluster/run-queue';
+import { redisConnectionOptions } from '../redis/redis-connection';
+import { HookJobData, loadBullmq, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData, TRIGGER_QUEUE } from '../cluster/run-queue';
 import { ConnectionsService } from '../engine';
 import type { ScheduledFlow } from './tick-ledger';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
@@ -52,7 +52,8 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
       maxStalledCount: MAX_STALLED,
     };
     const process = (job: Job, token?: string) => this.process(job, token);
-    this.workers = [new Worker(RUN_QUEUE, process, options), new Worker(TRIGGER_QUEUE, process, options)];
+    const { Worker: QueueWorker } = loadBullmq();
+    this.workers = [new QueueWorker(RUN_QUEUE, process, options), new QueueWorker(TRIGGER_QUEUE, process, options)];
     const [runs] = this.workers;
     runs.on('error', (error) => {
       if (!this.failing) this.logger.warn(`the run queue is unreachable (will retry): ${error.message}`);
@@ -94,7 +95,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     if (summary.status === 'interrupted' && this.stopping) {
       // this daemon stops: another takes the job at once and resumes from the checkpoint (no attempt spent)
       await job.moveToDelayed(Date.now(), token);
-      throw new DelayedError();
+      throw new (loadBullmq().DelayedError)();
     }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     this.logger.warn(`connection ${job.data.connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);

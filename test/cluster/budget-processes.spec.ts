@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { startRedis, RedisServer } from '../../bench/redis-server';
 import { BudgetLimiters } from '../../src/budget/budget-limiters';
 import { SharedRequestBudget } from '../../src/budget/shared-request-budget';
-import { createRedis } from '../../src/cluster/redis-connection';
+import { createRedis } from '../../src/redis/redis-connection';
 import { busiestWindow } from '../support/arrival-windows';
 import { ROOT } from '../support/node-entry';
 import { buildIfStale } from './support/processes';

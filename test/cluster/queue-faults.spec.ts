@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { DataSource } from 'typeorm';
-import { redisConnectionOptions } from '../../src/cluster/redis-connection';
+import { redisConnectionOptions } from '../../src/redis/redis-connection';
 import { QUEUE_PREFIX, TRIGGER_QUEUE } from '../../src/cluster/run-queue';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { describeCluster, RedisServer } from '../support/redis-server';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
 import { startRedis, RedisServer } from '../../bench/redis-server';
-import { redisConnectionOptions } from '../../src/cluster/redis-connection';
+import { redisConnectionOptions } from '../../src/redis/redis-connection';
 import { describePostgres, TestSchema } from '../support/store-drivers';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
 

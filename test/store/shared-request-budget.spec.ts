@@ -14,7 +14,7 @@ import { startRedis, RedisServer } from '../../bench/redis-server';
 import { BudgetLimiters } from '../../src/budget/budget-limiters';
 import { budgetStoreOf } from '../../src/store/budget-store';
 import { budgetScope, SharedRequestBudget } from '../../src/budget/shared-request-budget';
-import { createRedis } from '../../src/cluster/redis-connection';
+import { createRedis } from '../../src/redis/redis-connection';
 import { createStoreDataSource, StoreOptions } from '../../src/store/store-data-source';
 import { busiestWindow } from '../support/arrival-windows';
 import { describeStores, StoreDriver, storeOptionsFor } from '../support/store-drivers';

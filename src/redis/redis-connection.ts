@@ -1,4 +1,5 @@
-import Redis, { RedisOptions } from 'ioredis';
+import type Redis from 'ioredis';
+import type { RedisOptions } from 'ioredis';
 
 /**
  * The one place that turns `cluster.redis` (redis:// or rediss:// for TLS) into connection options, for BullMQ's
@@ -27,5 +28,8 @@ export function redisConnectionOptions(url: string): RedisOptions {
  * hanging; the client keeps reconnecting in the background.
  */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new Redis({ ...redisConnectionOptions(url), maxRetriesPerRequest: 3, ...options });
+  // required here: only cluster mode reaches Redis, and every other process goes without ioredis
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const IORedis = require('ioredis') as typeof import('ioredis').default;
+  return new IORedis({ ...redisConnectionOptions(url), maxRetriesPerRequest: 3, ...options });
 }
