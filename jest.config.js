@@ -12,7 +12,8 @@ module.exports = {
   moduleNameMapper: { '^tracker-sync/connector$': '<rootDir>/src/connector.ts' },
   modulePaths: ['<rootDir>/node_modules'],
   testTimeout: 60000,
-  maxWorkers: 2,
+  // three: most long suites wait on daemons, ticks and sleeps (the whole run uses under one core on average)
+  maxWorkers: 3,
   // the default output, plus why suites were skipped (no PostgreSQL, no chromium) and how to enable them
   reporters: ['default', '<rootDir>/test/support/skip-reasons-reporter.js'],
 };
