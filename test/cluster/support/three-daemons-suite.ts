@@ -83,7 +83,7 @@ function keepLogs(procs: (Proc | undefined)[]): void {
 
 
 export function threeDaemons(mode: Mode): void {
-  jest.setTimeout(200_000);
+  jest.setTimeout(300_000); // the same as the queue suite's: one file holds both (cluster-mode-daemons.spec.ts)
   const schema = new TestSchema();
   let dir: string;
   let storeUrl: string;

@@ -12,12 +12,12 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { TrackerClient } from '../../src/tracker/tracker-client';
-import { describeCluster, suiteRedis } from '../support/redis-server';
-import { freePort } from '../support/spawn-entry';
-import { TestSchema } from '../support/store-drivers';
-import { buildIfStale, Proc, spawnEntry } from './support/processes';
-import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, overlapping, pidOf, PROJECT, runsOf, sleep, WEBHOOK_SECRET } from './support/cluster-mode';
+import { TrackerClient } from '../../../src/tracker/tracker-client';
+import { suiteRedis } from '../../support/redis-server';
+import { freePort } from '../../support/spawn-entry';
+import { TestSchema } from '../../support/store-drivers';
+import { buildIfStale, Proc, spawnEntry } from './processes';
+import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, overlapping, pidOf, PROJECT, runsOf, sleep, WEBHOOK_SECRET } from './cluster-mode';
 
 const CONNECTIONS = 30;
 const DEALS = 80; // per connection: 8 batches of 10 at 250 ms each, so a run lasts ~2 s
@@ -33,7 +33,7 @@ interface Daemon {
   pid: number;
 }
 
-describeCluster('cluster mode: three daemons on PostgreSQL and Redis (BullMQ)', () => {
+export function queueClusterSuite(): void {
   jest.setTimeout(300_000);
   const schema = new TestSchema();
   let dir: string;
@@ -187,5 +187,4 @@ describeCluster('cluster mode: three daemons on PostgreSQL and Redis (BullMQ)', 
     const health = await api(survivors[0].url, 'GET', '/health');
     expect([health.status, health.body.info.redis?.status]).toEqual([200, 'up']);
   });
-});
-
+}
