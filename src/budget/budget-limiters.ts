@@ -53,7 +53,7 @@ export class BudgetLimiters {
     }
     if (store.kind === 'memory') return BudgetLimiters.memory();
     const db = await openSqlite(store.file);
-    const queue = new OneAtATime();
+    const queue = new OneAtATime(store.serialize);
     return new BudgetLimiters(
       'sqlite',
       (keyPrefix, points, duration) =>
@@ -95,9 +95,13 @@ export function limiterKey(scope: string): string {
 class OneAtATime {
   private tail: Promise<unknown> = Promise.resolve();
 
+  /** `serialize`: the store's own writes' turn (budget-store.ts), so the process writes the file one way at a time */
+  constructor(private readonly serialize: <T>(op: () => Promise<T>) => Promise<T>) {}
+
   wrap(limiter: RateLimiterAbstract): Limiter {
     const run = <T>(op: () => Promise<T>): Promise<T> => {
-      const result = this.tail.then(op, op);
+      const inTurn = () => this.serialize(op);
+      const result = this.tail.then(inTurn, inTurn);
       this.tail = result.catch(() => undefined);
       return result;
     };
