@@ -1,16 +1,9 @@
 /** `admin.tokens` in the config: scoped tokens, their projects and names checked, each problem named by its key. */
-import { ConfigError, redactSecrets, validateConfig } from '../../src/config';
+import { redactSecrets, validateConfig } from '../../src/config';
 import { collectSecretValues } from '../../src/secrets/secret-values';
+import { configProblems } from '../support/config-problems';
 
-function problems(document: unknown): string[] {
-  try {
-    validateConfig(document, { env: {} });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problems = configProblems;
 
 const base = { sandbox: { projects: 2 }, projects: { acme: { project: '2' } }, connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }] };
 

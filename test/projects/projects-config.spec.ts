@@ -1,15 +1,8 @@
 /** `projects:` in the config: each block a target of its own, names checked, one number per service. */
-import { ConfigError, projectTargets, validateConfig } from '../../src/config';
+import { projectTargets, validateConfig } from '../../src/config';
+import { configProblems } from '../support/config-problems';
 
-function problems(document: unknown): string[] {
-  try {
-    validateConfig(document, { env: {} });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problems = configProblems;
 
 const TRACKER = { base_url: 'https://api.example.test/v1', api_key: 'agency-key', project: '100' };
 

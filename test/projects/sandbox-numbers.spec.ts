@@ -1,15 +1,7 @@
 /** On the embedded sandbox the tracker: project is the sandbox's project 1: a block naming it again is a config error. */
-import { ConfigError, validateConfig } from '../../src/config';
+import { configProblems } from '../support/config-problems';
 
-function problems(document: unknown): string[] {
-  try {
-    validateConfig(document, { env: {} });
-    return [];
-  } catch (error) {
-    if (error instanceof ConfigError) return error.problems;
-    throw error;
-  }
-}
+const problems = configProblems;
 
 describe('project numbers on the embedded sandbox', () => {
   it('refuses a block that is the sandbox\'s own project 1, naming the key', () => {
