@@ -4,7 +4,7 @@
  * so the engine can reject one record and send the rest.
  */
 import {
-  MAX_CATEGORY_LEVELS, MAX_FIELD_SYMBOLS, isCategoryLevel, isFieldTooLong, isProductQuantity, readOrderDate, symbolCount,
+  MAX_CATEGORY_LEVELS, MAX_FIELD_SYMBOLS, isCategoryLevel, isFieldTooLong, isProductQuantity, orderDateMs, symbolCount,
 } from './add-orders-rules';
 import { AddOrder, AddOrderProduct } from './types/orders.types';
 import { ImportClient } from './types/clients.types';
@@ -79,14 +79,14 @@ function isPlainDate(value: unknown): value is string {
 export function checkAddOrder(order: AddOrder, index?: number): PayloadProblem[] {
   const problems: PayloadProblem[] = [];
   const add = collector(recordId(order.id, index), problems);
-  if (order.date_create !== undefined && readOrderDate(order.date_create) === null) {
+  if (order.date_create !== undefined && Number.isNaN(orderDateMs(order.date_create))) {
     add('date_create', `${quote(order.date_create)} is neither UNIX time nor a real date 'YYYY-MM-DD HH:MM:SS+0000'`);
   }
   checkFieldValues(add, order.fields);
   const products = order.products;
   if (products) for (let i = 0; i < products.length; i++) checkProduct(add, products[i], i);
   order.history?.forEach((h, i) => {
-    if (h.date !== undefined && readOrderDate(h.date) === null) {
+    if (h.date !== undefined && Number.isNaN(orderDateMs(h.date))) {
       add(`history[${i}].date`, `${quote(h.date)} is neither UNIX time nor a real date 'YYYY-MM-DD HH:MM:SS+0000'`);
     }
   });

@@ -10,10 +10,16 @@ describe('add-orders rules (one source for the client checks and the sandbox)', 
     expect(utc('2024-01-01 10:00:00+0000')).toBe('2024-01-01T10:00:00.000Z');
     expect(utc('2024-01-01 12:30:00+02:30')).toBe('2024-01-01T10:00:00.000Z');
     expect(utc('2024-01-01 10:00:00Z')).toBe('2024-01-01T10:00:00.000Z');
+    // leap days where there are some, month ends
+    expect(utc('2024-02-29 10:00:00+0000')).toBe('2024-02-29T10:00:00.000Z');
+    expect(utc('2000-02-29 10:00:00+0000')).toBe('2000-02-29T10:00:00.000Z');
+    expect(utc('2024-12-31 23:59:59+0000')).toBe('2024-12-31T23:59:59.000Z');
+    expect(utc('2024-01-01 10:00+0000')).toBe('2024-01-01T10:00:00.000Z');
   });
 
   it('refuses other forms and dates that do not exist', () => {
-    for (const bad of ['01.02.2024 10:00', '2024-02-30 10:00:00', '2024-01-01 24:00:00', 'yesterday', '', -5, null, {}]) {
+    const noDays = ['2023-02-29 10:00:00', '1900-02-29 10:00:00', '2024-04-31 10:00:00', '2024-01-00 10:00:00', '2024-00-10 10:00:00'];
+    for (const bad of ['01.02.2024 10:00', '2024-02-30 10:00:00', '2024-01-01 24:00:00', 'yesterday', '', -5, null, {}, ...noDays]) {
       expect([bad, readOrderDate(bad)]).toEqual([bad, null]);
     }
   });
