@@ -1,10 +1,14 @@
 import type { Logger } from '@nestjs/common';
-import { RunQueue } from '../../cluster/run-queue';
+import { RunJobProgress, RunQueue } from '../../cluster/run-queue';
 import { RunInProgressError, RunSummary, SyncService } from '../../engine';
 import type { JobCall, RunRequest, TriggerOutcome } from './run-trigger.service';
 
 /** A burst of webhook calls that never pauses still runs after this many debounces (as WebhookDebouncer does). */
 const WEBHOOK_MAX_WAIT_DEBOUNCES = 10;
+
+/** A run job no daemon has taken after this long is said to wait (then again every minute), naming why. */
+const WAITING_NOTICE_MS = 5_000;
+const WAITING_REPEAT_MS = 60_000;
 
 /** Cluster mode: a run could not be queued because Redis does not answer (the admin API's 503). */
 export class RunQueueUnavailableError extends Error {
@@ -48,7 +52,7 @@ export class QueuedRuns {
       throw new RunQueueUnavailableError(connectionId, error);
     }
     const { jobId, added } = queued;
-    if (added) return { status: 'started', ...(await this.jobRun(jobId)) };
+    if (added) return { status: 'started', ...(await this.jobRun(jobId, connectionId)) };
     const job = await this.queue.queue.getJob(jobId);
     const progress = job?.progress as { runId?: number } | undefined;
     const runningRunId = typeof progress?.runId === 'number' ? progress.runId : null;
@@ -74,8 +78,8 @@ export class QueuedRuns {
   }
 
   /** A `run` job's run: its id once a worker recorded it, and its summary once it ended. */
-  private async jobRun(jobId: string): Promise<{ runId: number; done: Promise<RunSummary> }> {
-    const first = await this.queue.progress<RunSummary>(jobId, () => true);
+  private async jobRun(jobId: string, connectionId: string): Promise<{ runId: number; done: Promise<RunSummary> }> {
+    const first = await this.untilTaken(jobId, connectionId);
     if (!first.progress) throw new Error(`run job ${jobId} ended before its run started${first.failedReason ? `: ${first.failedReason}` : ''}`);
     const { runId } = first.progress;
     const done = this.queue.progress<RunSummary>(jobId, (p) => p.runId !== runId || !!p.summary).then(({ progress, failedReason }) => {
@@ -85,6 +89,30 @@ export class QueuedRuns {
     });
     done.catch(() => undefined);
     return { runId, done };
+  }
+
+  /**
+   * The job's first progress: its run, recorded by the daemon that took it. The CLI takes no jobs: with every
+   * daemon down (or every slot busy) it would wait without a word, so after a few seconds it says what it waits for.
+   */
+  private async untilTaken(jobId: string, connectionId: string): Promise<{ progress: RunJobProgress<RunSummary> | null; failedReason?: string }> {
+    const say = async () => {
+      const workers = await this.queue.queue.getWorkers().then((list) => list.length, () => null);
+      const why =
+        workers === 0 ? 'no daemon of the cluster is taking runs now; it starts when one does'
+        : workers === null ? "the cluster's Redis does not answer"
+        : `every run slot of the ${workers} daemon${workers === 1 ? '' : 's'} taking runs is busy`;
+      this.logger.warn(`connection ${connectionId}: the run waits in the cluster's queue (job ${jobId}): ${why}`);
+    };
+    let timer = setTimeout(function notice() {
+      void say();
+      timer = setTimeout(notice, WAITING_REPEAT_MS);
+    }, WAITING_NOTICE_MS);
+    try {
+      return await this.queue.progress<RunSummary>(jobId, () => true);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 }
 
