@@ -17,6 +17,8 @@ import type { ConnectionOptions, JobsOptions, Queue, QueueEvents } from 'bullmq'
 import type IORedis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { redisConnectionOptions } from '../redis/redis-connection';
+import { queueReady } from './queue-ready';
+import { queueWorkers } from './queue-workers';
 
 export const RUN_QUEUE = 'runs';
 export const TRIGGER_QUEUE = 'triggers';
@@ -91,6 +93,7 @@ export class RunQueue {
    */
   async addRun(data: RunJobData, options: { followUp: boolean; jobId?: string }): Promise<{ jobId: string; added: boolean }> {
     const jobId = options.jobId ?? randomUUID();
+    await queueReady(this.queue);
     const job = await this.queue.add('run', data, {
       jobId,
       attempts: RUN_ATTEMPTS,
@@ -109,13 +112,21 @@ export class RunQueue {
 
   /** The request waiting behind the connection's active `run` job (the follow-up), or null. */
   async followUp(connectionId: string): Promise<RunJobData | null> {
+    await queueReady(this.queue);
     const client = (await this.queue.client) as unknown as IORedis;
     const data = await client.hget(`${QUEUE_PREFIX}:${RUN_QUEUE}:dn:${runDedupId(connectionId)}`, 'data');
     return data ? (JSON.parse(data) as RunJobData) : null;
   }
 
+  /** How many daemons take runs now (BullMQ's workers of the `runs` queue on this Redis database). */
+  async workerCount(): Promise<number> {
+    await queueReady(this.queue);
+    return (await queueWorkers(this.queue, redisConnectionOptions(this.redisUrl).db ?? 0)).length;
+  }
+
   /** Whether the connection's webhook debounce runs (a `hook` job is due). */
   async hookDue(connectionId: string): Promise<boolean> {
+    await queueReady(this.triggers);
     return !!(await this.triggers.getDeduplicationJobId(hookDedupId(connectionId)));
   }
 
@@ -125,6 +136,7 @@ export class RunQueue {
    * that never pauses still fires `maxWaitMs` after its first call.
    */
   async debounceHook(connectionId: string, debounceMs: number, maxWaitMs: number): Promise<void> {
+    await queueReady(this.triggers);
     const now = Date.now();
     const pendingId = await this.triggers.getDeduplicationJobId(hookDedupId(connectionId));
     const pending = pendingId ? await this.triggers.getJob(pendingId) : undefined;
@@ -178,6 +190,7 @@ export class RunQueue {
 
   /** The job schedulers now in Redis: id → pattern. */
   async schedulers(): Promise<Map<string, string>> {
+    await queueReady(this.triggers);
     const list = await this.triggers.getJobSchedulers(0, -1, true);
     return new Map(list.map((s) => [s.key, s.pattern ?? '']));
   }

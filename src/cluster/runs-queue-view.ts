@@ -1,6 +1,8 @@
 import type { OnApplicationShutdown } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { redisConnectionOptions } from '../redis/redis-connection';
+import { queueReady } from './queue-ready';
+import { queueWorkers } from './queue-workers';
 
 /** The runs queue of cluster mode (created and worked by the queue side, src/cluster's run queue). */
 export const RUNS_QUEUE = 'runs';
@@ -26,8 +28,10 @@ export interface QueueWorker {
 export class RunsQueueView implements OnApplicationShutdown {
   readonly queue: Queue;
   private readonly events: QueueEvents;
+  private readonly db: number;
 
   constructor(redisUrl: string, onStalled: () => void) {
+    this.db = redisConnectionOptions(redisUrl).db ?? 0;
     this.queue = new Queue(RUNS_QUEUE, { prefix: QUEUE_PREFIX, connection: { ...redisConnectionOptions(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false } });
     this.events = new QueueEvents(RUNS_QUEUE, { prefix: QUEUE_PREFIX, connection: redisConnectionOptions(redisUrl) });
     this.events.on('stalled', () => onStalled());
@@ -37,12 +41,14 @@ export class RunsQueueView implements OnApplicationShutdown {
   }
 
   async counts(): Promise<QueueCounts> {
+    await queueReady(this.queue, 1_000); // a scrape must not hang
     const c = await this.queue.getJobCounts('waiting', 'prioritized', 'active', 'delayed', 'failed');
     return { waiting: (c.waiting ?? 0) + (c.prioritized ?? 0), active: c.active ?? 0, delayed: c.delayed ?? 0, failed: c.failed ?? 0 };
   }
 
   async workers(): Promise<QueueWorker[]> {
-    const [clients, active] = await Promise.all([this.queue.getWorkers(), this.queue.getActive(0, 999)]);
+    await queueReady(this.queue);
+    const [clients, active] = await Promise.all([queueWorkers(this.queue, this.db), this.queue.getActive(0, 999)]);
     const byName = new Map<string, QueueWorker>();
     for (const client of clients) {
       const name = workerName(client.rawname ?? '');

@@ -14,6 +14,8 @@ const PING_TIMEOUT_MS = 1_000;
 @Injectable()
 export class RedisHealthIndicator implements OnModuleDestroy {
   private client?: IORedis;
+  /** the connection's last error while Redis is away (ECONNREFUSED, a DNS failure, NOAUTH), null once it answers */
+  private lastError: string | null = null;
 
   constructor(
     private readonly config: TrackerSyncConfig,
@@ -32,7 +34,7 @@ export class RedisHealthIndicator implements OnModuleDestroy {
       await Promise.race([this.redis().ping(), timeout]).finally(() => clearTimeout(timer));
       return session.up();
     } catch (error) {
-      return session.down({ message: `Redis of the cluster (cluster.redis) is unreachable: ${(error as Error).message}` });
+      return session.down({ message: `Redis of the cluster (cluster.redis) is unreachable: ${this.lastError ?? (error as Error).message}` });
     }
   }
 
@@ -43,7 +45,9 @@ export class RedisHealthIndicator implements OnModuleDestroy {
   private redis(): IORedis {
     if (!this.client) {
       this.client = createRedis(this.config.cluster.redis!, { maxRetriesPerRequest: 0, connectTimeout: PING_TIMEOUT_MS });
-      this.client.on('error', () => undefined); // a drop: the next probe answers it
+      // a drop: the next probe answers it, naming the connection's error rather than ioredis's "max retries"
+      this.client.on('error', (error: Error) => (this.lastError = error.message));
+      this.client.on('ready', () => (this.lastError = null));
     }
     return this.client;
   }

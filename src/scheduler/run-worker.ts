@@ -5,7 +5,7 @@ import { durationMs } from '../config/alert-config';
 import { TrackerSyncConfig } from '../config/config.schema';
 import { redisConnectionOptions } from '../redis/redis-connection';
 import { HookJobData, loadBullmq, QUEUE_PREFIX, RUN_QUEUE, RunQueue, TickJobData, TRIGGER_QUEUE } from '../cluster/run-queue';
-import { ConnectionsService } from '../engine';
+import { ConnectionsService, SyncService } from '../engine';
 import type { ScheduledFlow } from './tick-ledger';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 import { SchedulerService } from './scheduler.service';
@@ -36,6 +36,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     private readonly triggers: RunTriggerService,
     private readonly scheduler: SchedulerService,
     private readonly connections: ConnectionsService,
+    private readonly sync: SyncService,
     @Optional() @Inject(RunQueue) private readonly queue: RunQueue | null = null,
     @Optional() @Inject(SCHEDULER_OPTIONS) private readonly options?: SchedulerOptions,
   ) {}
@@ -46,6 +47,9 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     const options = {
       prefix: QUEUE_PREFIX,
       connection: redisConnectionOptions(this.queue.redisUrl),
+      // the daemon's holder id (host~machine:pid:nonce, as on its run rows): GET /api/cluster names the daemon by
+      // it and finds the jobs it holds (BullMQ's job.processedBy is the worker's name)
+      name: this.sync.holderId,
       concurrency: CONCURRENCY,
       lockDuration: Math.round(stalledAfter / 3),
       stalledInterval: Math.round(stalledAfter / 4),

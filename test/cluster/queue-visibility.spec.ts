@@ -101,13 +101,23 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     expect(metrics).toMatch(/^tracker_sync_queue_stalled_jobs_total\{queue="runs"\} 0$/m);
   });
 
-  it('GET /api/cluster lists the workers BullMQ sees, with the runs they hold', async () => {
-    const res = await fetch(`${url}/api/cluster`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
-    expect(res.status).toBe(200);
-    const body = (await res.json()) as { mode: string; queue: string; workers: { name: string; jobs: { connection_id: string }[] }[] };
-    expect(body).toMatchObject({ mode: 'cluster', queue: 'runs' });
-    const other = body.workers.find((w) => w.name === 'daemon-b~test');
-    expect(other?.jobs.map((j) => j.connection_id)).toEqual(['crm-a']);
+  it('GET /api/cluster lists the workers BullMQ sees, with the runs they hold; not those of another database of the Redis', async () => {
+    // another installation on the same Redis server, its own database: CLIENT LIST shows its worker too
+    const elsewhere = new Worker('runs', async () => undefined, { prefix: 'tracker-sync', connection: redisConnectionOptions(redis.url.replace(/\/\d+$/, "/5")), name: 'other-installation~test' });
+    try {
+      await elsewhere.waitUntilReady();
+      const res = await fetch(`${url}/api/cluster`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { mode: string; queue: string; workers: { name: string; jobs: { connection_id: string }[] }[] };
+      expect(body).toMatchObject({ mode: 'cluster', queue: 'runs' });
+      const other = body.workers.find((w) => w.name === 'daemon-b~test');
+      expect(other?.jobs.map((j) => j.connection_id)).toEqual(['crm-a']);
+      expect(body.workers.map((w) => w.name)).not.toContain('other-installation~test');
+      // the daemon itself, named by its holder id (host~machine:pid:nonce, as on its run rows)
+      expect(body.workers.map((w) => w.name).filter((name) => name !== 'daemon-b~test')).toEqual([expect.stringMatching(new RegExp(`^[^~]+~[0-9a-f]+:${daemon.proc.pid}:`))]);
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('a job whose worker stopped renewing its lock is counted as stalled', async () => {

@@ -24,7 +24,7 @@ export class QueueJobResponse {
 }
 
 export class QueueWorkerResponse {
-  @ApiProperty({ description: "the worker's name (its daemon's)" }) name: string;
+  @ApiProperty({ description: "the worker's name: its daemon's holder id (host~machine:pid:nonce, as on the run rows it records)" }) name: string;
   @ApiProperty({ description: "its Redis connection's address" }) addr: string;
   @ApiProperty() age_seconds: number;
   @ApiProperty() idle_seconds: number;

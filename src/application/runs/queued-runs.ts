@@ -97,7 +97,7 @@ export class QueuedRuns {
    */
   private async untilTaken(jobId: string, connectionId: string): Promise<{ progress: RunJobProgress<RunSummary> | null; failedReason?: string }> {
     const say = async () => {
-      const workers = await this.queue.queue.getWorkers().then((list) => list.length, () => null);
+      const workers = await this.queue.workerCount().catch(() => null);
       const why =
         workers === 0 ? 'no daemon of the cluster is taking runs now; it starts when one does'
         : workers === null ? "the cluster's Redis does not answer"
