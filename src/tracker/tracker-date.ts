@@ -17,9 +17,19 @@ export function formatPlainDate(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
 }
 
+/** Years 0000–9999: where toISOString() is 'YYYY-MM-DDTHH:MM:SS.sssZ' (outside it, a six-digit signed year). */
+const ISO_FROM = -62_167_219_200_000; // 0000-01-01T00:00:00Z
+const ISO_UNTIL = Date.UTC(10_000, 0, 1);
+
 /** 'YYYY-MM-DD HH:MM:SS+0000': every instant the daemon sends (add-orders dates, leads, calls...). */
 export function formatTrackerDate(d: Date): string {
   assertValid(d);
+  const t = d.getTime();
+  // one native call instead of six getters and paddings: it runs for every deal of a sync
+  if (t >= ISO_FROM && t < ISO_UNTIL) {
+    const iso = d.toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}+0000`;
+  }
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   return `${formatPlainDate(d)} ${time}+0000`;
 }

@@ -5,6 +5,11 @@ describe('tracker dates', () => {
     // 23:30 in UTC+03:00 is 20:30 UTC: the offset of the input must not leak.
     expect(formatTrackerDate(new Date('2024-03-05T23:30:07+03:00'))).toBe('2024-03-05 20:30:07+0000');
     expect(formatTrackerDate(new Date('2024-12-31T22:00:00-05:00'))).toBe('2025-01-01 03:00:00+0000');
+    // milliseconds are dropped, not rounded; a year past 9999 keeps its digits
+    expect(formatTrackerDate(new Date('2024-03-05T23:59:59.999Z'))).toBe('2024-03-05 23:59:59+0000');
+    expect(formatTrackerDate(new Date('1999-01-02T03:04:05Z'))).toBe('1999-01-02 03:04:05+0000');
+    expect(formatTrackerDate(new Date(Date.UTC(12_345, 0, 2, 3, 4, 5)))).toBe('12345-01-02 03:04:05+0000');
+    expect(() => formatTrackerDate(new Date('nonsense'))).toThrow(RangeError);
   });
 
   it('formats plain dates, period bounds and the proxy lead period', () => {
