@@ -176,7 +176,8 @@ describeCluster('cluster mode: two daemons on one PostgreSQL and one Redis (the 
     const diedAt = Date.now();
     const rows = await waitFor('the job taken over', ended(2), 15_000);
     expect(rows.map((r) => [r.status, r.holder])).toEqual([['interrupted', `${machineKey()}:999999:dead`], ['succeeded', b.sync.holderId]]);
-    expect(Date.parse(rows[1].started_at) - diedAt).toBeLessThanOrEqual(STALLED_AFTER_MS);
+    // the worker's worst case is 2.5 s of the 3 (a 1-s lock, two checks 750 ms apart); a second for a loaded machine
+    expect(Date.parse(rows[1].started_at) - diedAt).toBeLessThanOrEqual(STALLED_AFTER_MS + 1_000);
   });
 
   it('a daemon killed mid-run: the other takes its job over and resumes from the last checkpoint', async () => {
