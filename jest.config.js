@@ -14,6 +14,8 @@ module.exports = {
   testTimeout: 60000,
   // three: most long suites wait on daemons, ticks and sleeps (the whole run uses under one core on average)
   maxWorkers: 3,
+  // the known-long suites first: a clean clone has no timings cached, and jest would start them last (by file size)
+  testSequencer: '<rootDir>/test/support/long-suites-first.js',
   // the default output, plus why suites were skipped (no PostgreSQL, no chromium) and how to enable them
   reporters: ['default', '<rootDir>/test/support/skip-reasons-reporter.js'],
 };

@@ -1,13 +1,12 @@
 /**
- * What the cluster-mode suites (test/cluster/queue-*.spec.ts) share: sources of deals, the config of N
+ * What the multi-daemon suites (test/cluster/queue-*.spec.ts, cluster-mode-daemons, three-daemons) share: sources of deals, the config of N
  * connections with `cluster.redis`, the admin API, the store's run rows, and the processes' logs.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { sql } from '../../support/store-drivers';
-import type { Proc } from './processes';
+
+export { keepLogs } from './processes';
 
 export const ADMIN_TOKEN = 'queue-cluster-admin-token-8d1f';
 export const API_KEY = 'queue-cluster-sandbox-key-27c4';
@@ -28,18 +27,24 @@ export interface RunRow {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export const pidOf = (run: RunRow) => Number(run.holder.split(':')[1]);
 
-export function dealsFile(connection: string, count: number): string {
+/**
+ * `count` deals of a connection's JSON-lines source, numbered from `first`; updated in March 2025, or at `at`
+ * (deals added later, that an incremental run reads: its window ends when it starts).
+ */
+export function dealsFile(connection: string, count: number, first = 1, at?: Date): string {
   return Array.from({ length: count }, (_, i) => {
-    const at = new Date(Date.UTC(2025, 2, 10, 9, 0, i)).toISOString();
-    return JSON.stringify({ type: 'deal', id: `${connection}-d${i + 1}`, title: `Deal ${i + 1}`, created_at: at, updated_at: at, status: '0', price: 100 + i });
+    const n = first + i;
+    const updated = (at ?? new Date(Date.UTC(2025, 2, 10, 9, 0, i))).toISOString();
+    return JSON.stringify({ type: 'deal', id: `${connection}-d${n}`, title: `Deal ${n}`, created_at: updated, updated_at: updated, status: '0', price: 100 + i });
   }).join('\n') + '\n';
 }
 
 export interface ClusterConfigOptions {
   dir: string;
   sandboxUrl: string;
-  redisUrl: string;
-  /** scheduled connections (a seconds cron, 6 fields) */
+  /** cluster.redis; without it the daemons share the work by the store's leases (lease mode) */
+  redisUrl?: string;
+  /** scheduled connections */
   scheduled: string[];
   schedule: string;
   /** connections without a schedule */
@@ -58,7 +63,7 @@ export function clusterConfigYaml(o: ClusterConfigOptions): string {
     `tracker: { base_url: ${JSON.stringify(o.sandboxUrl)}, api_key: ${API_KEY}, project: "${PROJECT}", batch_size: 10, concurrency: 1, retries: 8, timeout_ms: 15000, rate_limit: "off" }`,
     `admin: { token: ${ADMIN_TOKEN} }`,
     'log: { level: info, format: json }',
-    `cluster: { redis: ${JSON.stringify(o.redisUrl)}${o.stalledAfter ? `, stalled_after: ${o.stalledAfter}` : ''} }`,
+    ...(o.redisUrl ? [`cluster: { redis: ${JSON.stringify(o.redisUrl)}${o.stalledAfter ? `, stalled_after: ${o.stalledAfter}` : ''} }`] : []),
     'connections:',
     ...o.scheduled.map((id) => connection(id, [`    schedule: "${o.schedule}"`])),
     ...(o.manual ?? []).map((id) => connection(id, [])),
@@ -91,10 +96,3 @@ export function overlapping(runs: RunRow[]): [RunRow, RunRow][] {
   return found;
 }
 
-/** The processes' output of the last run, for a failure's post-mortem. */
-export function keepLogs(suite: string, procs: (Proc | undefined)[]): void {
-  const logs = join(tmpdir(), `tracker-sync-${suite}-last`);
-  rmSync(logs, { recursive: true, force: true });
-  mkdirSync(logs, { recursive: true });
-  for (const p of procs) if (p) writeFileSync(join(logs, `${p.name}.log`), p.output());
-}
