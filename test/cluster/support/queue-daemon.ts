@@ -34,7 +34,7 @@ export class QueueDaemon {
     this.triggers = new RunTriggerService(this.sync, this.queue);
     const options = { runJobs: true };
     this.scheduler = new SchedulerService(new CronJobsRepository(new SchedulerRegistry()), this.sync, this.triggers, this.connections, h.config, engine.stores.runs, new TickLedger(), options, this.queue);
-    this.worker = new RunWorker(h.config, this.triggers, this.scheduler, this.connections, this.queue, options);
+    this.worker = new RunWorker(h.config, this.triggers, this.scheduler, this.connections, this.sync, this.queue, options);
   }
 
   /** Its worker starts taking jobs (as at the daemon's start; the scheduler's start-up runs are not wanted here). */
