@@ -14,8 +14,9 @@ describe('tracker client: create calls are never repeated blindly (real loopback
   let server: ScriptedServer;
   const clients: TrackerClient[] = [];
 
+  // a timeout of 1 s against answers delayed 2 s: a 150-ms timeout also cut answers that came at once on a loaded CI machine
   const make = (extra: Partial<TrackerClientOptions> = {}) => {
-    const client = new TrackerClient({ baseUrl: server.url, apiKey: 'k', project: '7', rateLimit: 'off', retries: 3, retryBaseMs: 5, timeoutMs: 150, ...extra });
+    const client = new TrackerClient({ baseUrl: server.url, apiKey: 'k', project: '7', rateLimit: 'off', retries: 3, retryBaseMs: 5, timeoutMs: 1_000, ...extra });
     clients.push(client);
     return client;
   };
@@ -31,7 +32,7 @@ describe('tracker client: create calls are never repeated blindly (real loopback
   afterAll(() => server.close());
 
   it('a lead create that times out is sent once and reported as possibly processed', async () => {
-    server.script({ delayMs: 400, body: { status: 'success', lead_id: '1' } });
+    server.script({ delayMs: 2_000, body: { status: 'success', lead_id: '1' } });
     const error = await failure(make().leads.create(lead));
     expect(isOutcomeUnknown(error)).toBe(true);
     expect(error.message).toMatch(/^tracker leads\.create \(POST \/project\/leads\/lead\/create\) failed: no HTTP answer: ECONNABORTED: .*; it may have been processed$/);
@@ -66,7 +67,7 @@ describe('tracker client: create calls are never repeated blindly (real loopback
   });
 
   it('an upsert by id (add-orders, clients import) keeps its retries after a timeout', async () => {
-    server.script({ delayMs: 400 }, { destroy: true }, { body: { status: 'success', processed: 1 } });
+    server.script({ delayMs: 2_000 }, { destroy: true }, { body: { status: 'success', processed: 1 } });
     await expect(make().orders.addBatch([{ id: 'd1' }])).resolves.toMatchObject({ processed: 1 });
     expect(server.requests.map((r) => r.path)).toEqual(['/project/add-orders', '/project/add-orders', '/project/add-orders']);
   });
