@@ -26,6 +26,8 @@ class OAuthCrm {
   /** while set, a refresh waits here; a client that hangs up meanwhile rotates nothing */
   hold: Promise<void> | null = null;
   held = 0;
+  /** held refreshes whose client hung up (the server saw its connection close) */
+  hungUp = 0;
   private readonly access = new Map<string, number>();
   private server = http.createServer((req, res) => void this.answer(req, res));
 
@@ -56,7 +58,10 @@ class OAuthCrm {
       if (this.hold) {
         this.held++;
         let gone = false;
-        res.on('close', () => (gone = !res.writableFinished));
+        res.on('close', () => {
+          gone = !res.writableFinished;
+          if (gone) this.hungUp++;
+        });
         await this.hold;
         if (gone) return; // the answer never reached the client: nothing rotated
       }
@@ -165,6 +170,11 @@ describePostgres('cluster: rotating OAuth2 tokens shared by two daemons', () => 
     }
     victim.proc.proc.kill('SIGKILL'); // holding the refresh lock, its request in flight
     await victim.proc.exited;
+    // released only once the server has seen the dead client's connection close: released before (a loaded machine
+    // is slow to tell), the held refresh would rotate the token into a dead process, as a real CRM would
+    for (const until = Date.now() + 10_000; crm.hungUp === 0; await sleep(20)) {
+      if (Date.now() > until) throw new Error("the token endpoint never saw the killed daemon's connection close");
+    }
     crm.hold = null;
     release();
 
