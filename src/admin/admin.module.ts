@@ -13,12 +13,13 @@ import { ConnectionsController } from './connections/connections.controller';
 import { AdminExceptionFilter } from './errors/admin-exception.filter';
 import { ProjectsController } from './projects/projects.controller';
 import { RunsController } from './runs/runs.controller';
+import { SessionController } from './session/session.controller';
 import { RedactAnswersInterceptor } from './secrets/redact-answers.interceptor';
 
 /** The admin REST API under /api (bearer token, validated DTOs, answers scrubbed of secrets). */
 @Module({
   imports: [ApplicationModule, ClusterModule, AlertsModule],
-  controllers: [ConnectionsController, RunsController, ProjectsController, ClusterController, AlertsController, ConfigController],
+  controllers: [ConnectionsController, RunsController, ProjectsController, ClusterController, AlertsController, ConfigController, SessionController],
   providers: [ClusterStatusService, AdminTokenService, AdminAuthGuard, AdminAuthMiddleware, AdminExceptionFilter, RedactAnswersInterceptor],
   exports: [AdminTokenService],
 })

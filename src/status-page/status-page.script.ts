@@ -74,8 +74,17 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       cell('Read · sent · unchanged · rejected', !run ? '—' : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
       cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
       cell('Next run', when(c.next_run_at)) +
-      '<td class="actions none"><div><button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
-      '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button></div></td></tr>';
+      '<td class="actions none"><div>' + (readOnly ? '<span class="muted" title="this token (admin.tokens, role viewer) may read, not start runs">read-only</span>' :
+        '<button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
+        '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button>') + '</div></td></tr>';
+  }
+
+  // A viewer's token (GET /api/session) may read, not run: its page offers no buttons that would answer 403
+  var readOnly = false;
+  function readSession() {
+    return api('GET', '/api/session').then(function (res) {
+      readOnly = res.status === 200 && res.body && res.body.role === 'viewer';
+    }).catch(function () { readOnly = false; });
   }
 
   function groupRow(name, project, list, open) {
@@ -403,7 +412,8 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
 
   function start() {
     $('login').hidden = true; $('app').hidden = false; $('logout').hidden = false;
-    refresh(); clearInterval(timer); timer = setInterval(refresh, 2000);
+    readOnly = false;
+    readSession().then(refresh); clearInterval(timer); timer = setInterval(refresh, 2000);
   }
   function logout(message) {
     sessionStorage.removeItem(TOKEN_KEY); clearInterval(timer);

@@ -47,6 +47,7 @@ const ROUTES: Record<string, Kind> = {
   'GET /api/runs/{id}/rejected': 'read',
   'POST /api/runs/{id}/rejected/retry': 'operate',
   'GET /api/projects': 'list',
+  'GET /api/session': 'list',
   'GET /api/alerts': 'list',
   'POST /api/alerts/{id}/test': 'installation',
   'GET /api/webhooks': 'list',

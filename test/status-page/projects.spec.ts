@@ -82,6 +82,7 @@ describeInBrowser(suiteName, () => {
     expect(await page.locator('#connections tr[data-project="p042"]').textContent()).toMatch(/p042\s+#43 · 1 connection\b/);
     expect(await page.locator('#connections tr[data-project="default"]').textContent()).toMatch(/default\s+the sandbox's project · 1 connection · \d+ of 4,000 requests this hour/);
     expect(await page.locator('#filter-count').textContent()).toBe('101 projects, 102 connections');
+    expect(await page.locator('tr[data-id="acme-sheet-1"] button[data-action]').allTextContents()).toEqual(['Sync', 'Resync']);
 
     // a click unfolds a group
     await page.locator('#connections tr[data-project="beta"] button[data-group]').click();
@@ -109,6 +110,12 @@ describeInBrowser(suiteName, () => {
     const text = (await page.locator('body').textContent()) ?? '';
     expect(text).not.toMatch(/beta|p0\d\d|default-sheet/);
     expect(await page.locator('#budget-block').isHidden()).toBe(true); // the installation's budget is not its to see (403)
+    // a viewer may not start runs: no Sync or Resync button that would answer 403, a word saying why
+    expect(await page.locator('button[data-action]').count()).toBe(0);
+    expect(await page.locator('tr[data-id="acme-sheet-1"] td.actions').textContent()).toBe('read-only');
+    const session = await api<{ name: string; role: string; projects: string[] | null }>(running.url, ACME_VIEWER, '/api/session');
+    expect(session.body).toEqual({ name: 'acme', role: 'viewer', projects: ['acme'] });
+    expect((await api(running.url, FULL, '/api/session')).body).toEqual({ name: 'full', role: 'full', projects: null });
     // the API agrees: the page shows what the token may see, no more
     const listed = await api<{ connections: { id: string }[] }>(running.url, ACME_VIEWER, '/api/connections');
     expect(listed.body.connections.map((c) => c.id)).toEqual(['acme-sheet-1', 'acme-sheet-2']);

@@ -22,3 +22,8 @@ export function scopeOfRequest(request: Request): ProjectScope {
   if (!principal) return ProjectScope.of([]);
   return principal.kind === 'full' ? ProjectScope.ALL : ProjectScope.of(principal.projects);
 }
+
+/** The principal the guard found for a request; null for a request it did not see (fail closed). */
+export function principalOfRequest(request: Request): AdminPrincipal | null {
+  return principals.get(request) ?? null;
+}
