@@ -25,6 +25,12 @@ import { api, API_KEY, clusterConfigYaml, dealsFile, overlapping, pidOf, PROJECT
 
 const CONNECTIONS = 30;
 const DEALS = 80; // per connection and batch of deals: 8 batches of 10 at 250 ms each, so a run lasts ~2 s
+/**
+ * The manual trigger's run: 40 batches, 10 s or more, so that it still goes when the two other daemons answer (beside
+ * minute 0's thirty runs a loaded machine took over 2 s to: a run of 80 deals had ended, and one of them started a
+ * second run)
+ */
+const MANUAL_DEALS = 400;
 const LATENCY_MS = 250;
 const MINUTE = 60_000;
 const TICKS = 5;
@@ -41,7 +47,7 @@ describeCluster('cluster mode: three daemons, 30 connections, five minute ticks 
     const storeUrl = await schema.create();
     redis = await suiteRedis(2);
     for (const id of [...ids, 'hooked']) writeFileSync(join(dir, `${id}.jsonl`), ''); // filled before the counted ticks
-    writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', DEALS));
+    writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', MANUAL_DEALS));
     cluster = await startDaemons({
       dir,
       storeUrl,
@@ -171,7 +177,7 @@ describeCluster('cluster mode: three daemons, 30 connections, five minute ticks 
     // every deal is in the service, once: two batches per scheduled connection, one of each other
     const tracker = new TrackerClient({ baseUrl: cluster.sandboxUrl, apiKey: API_KEY, project: PROJECT, rateLimit: 'off', retries: 3, timeoutMs: 15_000 });
     try {
-      expect((await tracker.orders.list({ limit: 1 })).total).toBe((2 * CONNECTIONS + 2) * DEALS);
+      expect((await tracker.orders.list({ limit: 1 })).total).toBe((2 * CONNECTIONS + 1) * DEALS + MANUAL_DEALS);
     } finally {
       await tracker.close();
     }
