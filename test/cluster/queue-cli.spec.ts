@@ -6,22 +6,18 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { TrackerClient } from '../../src/tracker/tracker-client';
 import { describeCluster, suiteRedis } from '../support/redis-server';
-import { freePort } from '../support/spawn-entry';
 import { TestSchema } from '../support/store-drivers';
-import { buildIfStale, Proc, spawnEntry } from './support/processes';
-import { API_KEY, clusterConfigYaml, dealsFile, keepLogs, pidOf, PROJECT, runsOf } from './support/cluster-mode';
+import { Daemons, keepLogs, Proc, spawnEntry, startDaemons } from './support/processes';
+import { API_KEY, clusterConfigYaml, dealsFile, pidOf, PROJECT, runsOf } from './support/cluster-mode';
 
 describeCluster('cluster mode: a CLI sync waits for a daemon and says so', () => {
   jest.setTimeout(120_000);
   const schema = new TestSchema();
   let dir: string;
   let storeUrl: string;
-  let store: DataSource;
-  let sandbox: Proc;
-  let sandboxUrl: string;
+  let cluster: Daemons;
   let redis: { url: string; dispose: () => Promise<void> };
   const procs: Proc[] = [];
 
@@ -29,21 +25,18 @@ describeCluster('cluster mode: a CLI sync waits for a daemon and says so', () =>
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-queue-cli-'));
     storeUrl = await schema.create();
     redis = await suiteRedis(12);
-    buildIfStale();
-    const port = await freePort();
-    sandboxUrl = `http://127.0.0.1:${port}/api/v1`;
     writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', 30));
-    writeFileSync(join(dir, 'config.yaml'), clusterConfigYaml({ dir, sandboxUrl, redisUrl: redis.url, scheduled: [], schedule: '', manual: ['manual'] }));
-    sandbox = spawnEntry('sandbox', 'sandbox/standalone', ['--port', String(port), '--db', join(dir, 'sandbox.sqlite'), '--budget', 'off', '--seed', 'none', '--api-key', API_KEY], {});
-    expect((await sandbox.waitFor(/project: (\d+)/, 90_000))[1]).toBe(PROJECT);
-    store = await new DataSource({ type: 'postgres', url: storeUrl, extra: { max: 2 } }).initialize();
+    // the sandbox and the store, no daemon yet
+    cluster = await startDaemons({
+      dir, storeUrl, daemons: 0, apiKey: API_KEY, latencyMs: 0, project: PROJECT,
+      config: (sandboxUrl) => clusterConfigYaml({ dir, sandboxUrl, redisUrl: redis.url, scheduled: [], schedule: '', manual: ['manual'] }),
+    });
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(procs.map((p) => p.stop()));
-    await sandbox?.stop();
-    keepLogs('queue-cli', [sandbox, ...procs]);
-    if (store?.isInitialized) await store.destroy();
+    keepLogs('queue-cli-processes', procs);
+    await cluster?.stop('queue-cli');
     await schema.drop();
     await redis?.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -55,16 +48,16 @@ describeCluster('cluster mode: a CLI sync waits for a daemon and says so', () =>
     procs.push(cli);
     await cli.waitFor(/connection manual: the run waits in the cluster's queue \(job [\w-]+\): no daemon of the cluster is taking runs now; it starts when one does/, 30_000);
     expect(cli.proc.exitCode).toBeNull();
-    expect(await runsOf(store)).toEqual([]);
+    expect(await runsOf(cluster.store)).toEqual([]);
 
     const daemon = spawnEntry('daemon', 'main', ['--config', join(dir, 'config.yaml')], env('daemon'));
     procs.push(daemon);
     await cli.waitFor(/run (\d+) succeeded/, 90_000);
     expect((await cli.exited).code).toBe(0);
-    const runs = await runsOf(store);
+    const runs = await runsOf(cluster.store);
     expect(runs.map((r) => [r.connection_id, r.trigger, r.status])).toEqual([['manual', 'cli', 'succeeded']]);
     expect(pidOf(runs[0])).toBe(daemon.proc.pid);
-    const tracker = new TrackerClient({ baseUrl: sandboxUrl, apiKey: API_KEY, project: PROJECT, rateLimit: 'off', retries: 3, timeoutMs: 15_000 });
+    const tracker = new TrackerClient({ baseUrl: cluster.sandboxUrl, apiKey: API_KEY, project: PROJECT, rateLimit: 'off', retries: 3, timeoutMs: 15_000 });
     try {
       expect((await tracker.orders.list({ limit: 1 })).total).toBe(30);
     } finally {

@@ -8,43 +8,36 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DataSource } from 'typeorm';
 import { describeCluster, RedisServer } from '../support/redis-server';
 import { freePort } from '../support/spawn-entry';
 import { TestSchema } from '../support/store-drivers';
-import { buildIfStale, Proc, spawnEntry } from './support/processes';
-import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, PROJECT, runsOf, sleep } from './support/cluster-mode';
+import { Daemons, Proc, startDaemons } from './support/processes';
+import { api, API_KEY, clusterConfigYaml, dealsFile, PROJECT, runsOf, sleep } from './support/cluster-mode';
 
 describeCluster('cluster mode: a daemon started while Redis is away', () => {
   jest.setTimeout(120_000);
   const schema = new TestSchema();
   const redis = new RedisServer();
   let dir: string;
-  let store: DataSource;
-  let sandbox: Proc;
+  let cluster: Daemons;
   let daemon: Proc;
   let url: string;
+  const runs = () => runsOf(cluster.store);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-redis-away-'));
     const storeUrl = await schema.create();
     redis.port = await freePort(); // nothing listens there yet
-    buildIfStale();
-    const port = await freePort();
     writeFileSync(join(dir, 'manual.jsonl'), dealsFile('manual', 20));
-    writeFileSync(join(dir, 'config.yaml'), clusterConfigYaml({ dir, sandboxUrl: `http://127.0.0.1:${port}/api/v1`, redisUrl: redis.url, scheduled: [], schedule: '', manual: ['manual'] }));
-    sandbox = spawnEntry('sandbox', 'sandbox/standalone', ['--port', String(port), '--db', join(dir, 'sandbox.sqlite'), '--budget', 'off', '--seed', 'none', '--api-key', API_KEY], {});
-    daemon = spawnEntry('daemon', 'main', ['--config', join(dir, 'config.yaml')], { DATA_DIR: join(dir, 'data'), DATABASE_URL: storeUrl, PORT: '0' });
-    expect((await sandbox.waitFor(/project: (\d+)/, 90_000))[1]).toBe(PROJECT);
-    url = (await daemon.waitFor(/tracker-sync listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000))[1];
-    store = await new DataSource({ type: 'postgres', url: storeUrl, extra: { max: 2 } }).initialize();
+    cluster = await startDaemons({
+      dir, storeUrl, daemons: 1, apiKey: API_KEY, latencyMs: 0, project: PROJECT,
+      config: (sandboxUrl) => clusterConfigYaml({ dir, sandboxUrl, redisUrl: redis.url, scheduled: [], schedule: '', manual: ['manual'] }),
+    });
+    ({ proc: daemon, url } = cluster.daemons[0]);
   }, 120_000);
 
   afterAll(async () => {
-    await daemon?.stop();
-    await sandbox?.stop();
-    keepLogs('redis-away', [sandbox, daemon]);
-    if (store?.isInitialized) await store.destroy();
+    await cluster?.stop('redis-away');
     await schema.drop();
     await redis.dispose();
     rmSync(dir, { recursive: true, force: true });
@@ -78,7 +71,7 @@ describeCluster('cluster mode: a daemon started while Redis is away', () => {
     expect(metrics.text).toMatch(/^tracker_sync_runs_total|^# TYPE tracker_sync_/m);
     expect(metrics.text).not.toMatch(/^tracker_sync_queue_jobs\{/m);
     for (const answer of [sync, cluster]) expect(answer.ms).toBeLessThan(5_000);
-    expect(await runsOf(store)).toEqual([]);
+    expect(await runs()).toEqual([]);
 
     const log = daemon.output();
     expect(log).not.toMatch(/Unhandled error event/);
@@ -90,8 +83,8 @@ describeCluster('cluster mode: a daemon started while Redis is away', () => {
       if (Date.now() > until) throw new Error(`the sync was not accepted once Redis was up: ${JSON.stringify(accepted)}`);
       accepted = await timed('POST', '/api/connections/manual/sync');
     }
-    for (const until = Date.now() + 30_000; (await runsOf(store)).find((r) => r.id === accepted.body.run_id)?.status !== 'succeeded'; await sleep(250)) {
-      if (Date.now() > until) throw new Error(`run ${accepted.body.run_id} did not succeed: ${JSON.stringify(await runsOf(store))}`);
+    for (const until = Date.now() + 30_000; (await runs()).find((r) => r.id === accepted.body.run_id)?.status !== 'succeeded'; await sleep(250)) {
+      if (Date.now() > until) throw new Error(`run ${accepted.body.run_id} did not succeed: ${JSON.stringify(await runs())}`);
     }
     await daemon.waitFor(/"context":"ClusterRedis","msg":"Redis of the cluster \(cluster\.redis\) answers again"/, 10_000);
     expect((await timed('GET', '/api/cluster')).status).toBe(200);
