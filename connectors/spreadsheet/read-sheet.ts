@@ -6,6 +6,7 @@ import { sheetSourceOf, SheetSource, SpreadsheetSettings } from './settings';
 import { SheetPager } from './sheet-pager';
 import { runScan, ScansAhead, scanFile } from './source/file-scan';
 import { FileChangedError, ReadGuard } from './source/read-guard';
+import { currentStamp, stampOf } from './source/quick-stamp';
 import { localSheetPath, resolveSheet } from './source/resolve-sheet';
 import { seedOf } from './values/row-hash';
 import type { RowBatch } from './rows/sheet-rows';
@@ -26,8 +27,9 @@ const READ_VERSION = 'read-3';
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
  * matches the state of the last acknowledged read, otherwise stream its rows into pages. The rows must come from
  * the very bytes scanned (source/read-guard.ts): a file that changes while it is read fails the stream, and its
- * hash (on the last page) is never handed out. The local files of the
- * streams this run reads later are scanned meanwhile, on another thread (kept in the run's session, ScansAhead).
+ * hash (on the last page) is never handed out. A local file whose stamp is the one its last read recorded is not
+ * even hashed (source/quick-stamp.ts). The local files of the streams this run reads later are scanned while this
+ * one is read, on another thread (kept in the run's session, ScansAhead).
  */
 export async function* readSheet(
   stream: StreamName,
@@ -36,16 +38,23 @@ export async function* readSheet(
   context: ReadContext<SpreadsheetSettings>,
 ): AsyncGenerator<Page> {
   const ahead = context.session instanceof ScansAhead ? context.session : undefined;
-  if (ahead) scanLaterSheets(context, ahead);
   const sheet = await resolveSheet(source, stream, context.workDir);
   const digest = settingsDigest(stream, source);
   const content = contentDigest(stream, source);
+  const known = context.limit ? null : context.state;
+  if (known?.file_stamp && localSheetPath(source) && known.file_stamp === (await currentStamp(sheet.file, content))) {
+    context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync (same inode, size and times)`);
+    yield { records: [], unchanged: true, state: known };
+    return;
+  }
+  if (ahead) scanLaterSheets(context, ahead);
   const scan = await scanFile(sheet.file, content, ahead);
   if (scan.changed) throw new FileChangedError(sheet.name, scan.changed);
   const { hash, plainDelimited } = scan;
-  if (!context.limit && context.state && context.state.content_hash === hash) {
+  const fileStamp = localSheetPath(source) ? stampOf(scan, content) : null;
+  if (known && known.content_hash === hash) {
     context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync`);
-    yield { records: [], unchanged: true, state: context.state };
+    yield { records: [], unchanged: true, state: { ...known, file_stamp: fileStamp } };
     return;
   }
   const guard = new ReadGuard(sheet.file, sheet.name, scan, content, () => runScan(sheet.file, content));
@@ -61,6 +70,7 @@ export async function* readSheet(
     delimiter: rows.delimiter,
     seed: seedOf(digest),
     contentHash: hash,
+    fileStamp,
     limit: context.limit,
     signal: context.signal,
     warn: (message) => context.logger.warn(message),

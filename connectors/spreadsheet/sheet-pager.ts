@@ -33,6 +33,8 @@ export interface PagerOptions {
   /** seed of the row fingerprints (the stream's settings) */
   seed: number;
   contentHash: string;
+  /** the file's quick stamp (source/quick-stamp.ts), kept beside the hash; null when it may not be trusted */
+  fileStamp?: string | null;
   limit?: number;
   signal?: AbortSignal;
   warn(message: string): void;
@@ -63,7 +65,7 @@ export class SheetPager {
   constructor(private readonly o: PagerOptions) {
     this.headerRow = o.source.header_row ?? 1;
     this.seed = o.seed;
-    this.state = { content_hash: o.limit ? null : o.contentHash };
+    this.state = o.limit ? { content_hash: null } : { content_hash: o.contentHash, file_stamp: o.fileStamp ?? null };
   }
 
   async *pages(batches: AsyncIterable<RowBatch>): AsyncGenerator<Page> {

@@ -18,6 +18,13 @@ export interface FileScan {
   stamp: FileStamp;
   /** set when the file changed while it was scanned: what changed (the hash is then of no version of it) */
   changed: string | null;
+  /**
+   * The file's identity as the scan found it (device, inode, size, modification and change times in ns), when a
+   * later run may trust it instead of hashing the file again (quick-stamp.ts); null when the file had been
+   * modified less than RACY_MS before the scan began (a write in the same tick of a coarse clock could then leave
+   * every field as it was) or changed during the scan.
+   */
+  quickStamp: string | null;
 }
 
 /** Size, modification time and inode of a file (fstat of the descriptor that read it). */
@@ -46,9 +53,11 @@ try {
   const fd = openSync(file, 'r');
   let plain = true;
   let total = 0;
-  let before, after;
+  let before, after, exact;
+  const startedAt = Date.now();
   try {
     before = fstatSync(fd);
+    exact = fstatSync(fd, { bigint: true });
     for (let read = readSync(fd, buffer); read > 0; read = readSync(fd, buffer)) {
       const bytes = read === buffer.length ? buffer : buffer.subarray(0, read);
       hash.update(bytes);
@@ -64,11 +73,19 @@ try {
   const changed = after.size !== before.size ? 'its size went from ' + before.size + ' to ' + after.size + ' bytes'
     : after.mtimeMs !== before.mtimeMs ? 'it was modified at ' + new Date(after.mtimeMs).toISOString()
     : total !== before.size ? total + ' bytes were read of the ' + before.size + ' it had' : null;
-  parentPort.postMessage({ hash: hash.digest('hex'), plainDelimited: plain, stamp, changed });
+  const racy = Math.max(before.mtimeMs, before.ctimeMs) > startedAt - workerData.racyMs;
+  const quickStamp = changed || racy ? null : [exact.dev, exact.ino, exact.size, exact.mtimeNs, exact.ctimeNs].join(':');
+  parentPort.postMessage({ hash: hash.digest('hex'), plainDelimited: plain, stamp, changed, quickStamp });
 } catch (error) {
   parentPort.postMessage({ error: { message: String(error && error.message), code: error && error.code } });
 }
 `;
+
+/**
+ * How long before a scan a file must have been last written for its stamp to be trusted later: FAT's modification
+ * times have a 2-second grain, ext4's and most others' nanoseconds (git's "racy clean" entries, the same idea).
+ */
+export const RACY_MS = 3000;
 
 /**
  * Scans running at once, in the whole process: each worker costs ~10 MB of memory (16 at once took 160 MB more),
@@ -156,7 +173,7 @@ function scanOnWorker(file: string, digest: string, signal?: AbortSignal): Promi
     if (signal?.aborted) return reject(new Error(`the scan of ${file} was cancelled (its run ended)`));
     const worker = new Worker(SCAN_SOURCE, {
       eval: true,
-      workerData: { file, digest },
+      workerData: { file, digest, racyMs: RACY_MS },
       // its heap holds next to nothing; V8's defaults would reserve far more of the process's memory
       resourceLimits: { maxYoungGenerationSizeMb: 2, maxOldGenerationSizeMb: 16 },
     });
