@@ -50,6 +50,7 @@ export async function* readSheet(
   if (ahead) scanLaterSheets(context, ahead);
   const scan = await scanFile(sheet.file, content, ahead);
   if (scan.changed) throw new FileChangedError(sheet.name, scan.changed);
+  if (scan.scannedAhead) context.logger.debug?.(`${stream}: ${sheet.name} was scanned while the run's earlier streams were read`);
   const { hash, plainDelimited } = scan;
   const fileStamp = localSheetPath(source) ? stampOf(scan, content) : null;
   if (known && known.content_hash === hash) {

@@ -25,6 +25,8 @@ export interface FileScan {
    * every field as it was) or changed during the scan.
    */
   quickStamp: string | null;
+  /** set on a scan started ahead, while an earlier stream of the run was read (ScansAhead) */
+  scannedAhead?: boolean;
 }
 
 /** Size, modification time and inode of a file (fstat of the descriptor that read it). */
@@ -149,7 +151,7 @@ export class ScansAhead {
 export async function scanFile(file: string, settingsDigest: string, ahead?: ScansAhead): Promise<FileScan> {
   const started = ahead?.take(file, settingsDigest);
   const early = started ? await started.catch(() => null) : null;
-  if (early && early.stamp === (await stampOf(file))) return early.scan;
+  if (early && early.stamp === (await stampOf(file))) return { ...(await early.scan), scannedAhead: true };
   return runScan(file, settingsDigest);
 }
 

@@ -15,8 +15,12 @@ export interface ReadTask {
   /** the module whose default export is the connector's definition (ConnectorDefinition.workerModule) */
   connectorModule: string;
   connectionId: string;
+  /** the run the read belongs to: a thread keeps one connector session per connection and run (read-worker.ts) */
+  runId: number;
   settings: object;
   stream: StreamName;
+  /** the streams the run reads after this one (ReadContext.laterStreams); none: the run's last read */
+  laterStreams: StreamName[];
   since: number | null;
   until: number;
   state: Record<string, unknown> | null;

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { dirname } from 'path';
-import type { ConnectorDefinition, ConnectorLogger } from '../../connectors/connector-definition';
+import type { ConnectorDefinition, ConnectorLogger, RunContext } from '../../connectors/connector-definition';
 import { servePluginImports } from '../../connectors/plugin-resolution';
 import { streamMapping } from '../mappings';
 import { ChunkBuilder } from './chunk-builder';
@@ -26,6 +26,7 @@ export async function readStream(task: ReadTask | { warm: string }): Promise<voi
   });
   const say = (level: 'log' | 'warn' | 'debug' | 'notice') => (message: string) => port.postMessage({ kind: 'log', level, message } satisfies WorkerMessage);
   const logger: ConnectorLogger = { log: say('log'), warn: say('warn'), debug: say('debug'), notice: say('notice') };
+  let ended = false;
   try {
     const definition = loadDefinition(task.connectorModule);
     const settings = definition.settingsClass ? plainToInstance(definition.settingsClass as new () => object, task.settings) : task.settings;
@@ -38,7 +39,9 @@ export async function readStream(task: ReadTask | { warm: string }): Promise<voi
       port.postMessage({ kind: 'chunk', chunk: taken.chunk } satisfies WorkerMessage, taken.transfer);
     };
     const window = { since: task.since === null ? null : new Date(task.since), until: new Date(task.until) };
-    const pages = definition.read(task.stream, window, { connectionId: task.connectionId, settings, logger, signal: stop.signal, state: task.state, workDir: task.workDir });
+    const base = { connectionId: task.connectionId, settings, logger, signal: stop.signal, workDir: task.workDir };
+    const session = await sessionFor(definition, task, base);
+    const pages = definition.read(task.stream, window, { ...base, state: task.state, laterStreams: task.laterStreams, session });
     for await (const page of pages) {
       if (stop.signal.aborted) break;
       builder.rejected(page);
@@ -54,12 +57,40 @@ export async function readStream(task: ReadTask | { warm: string }): Promise<voi
     if (!stop.signal.aborted) {
       await send();
       port.postMessage({ kind: 'end' } satisfies WorkerMessage);
+      ended = true;
     }
   } catch (e) {
     port.postMessage({ kind: 'failed', message: e instanceof Error ? e.message : String(e) } satisfies WorkerMessage);
   } finally {
     port.close();
+    // the run's last read, or one that failed or was stopped (its run ends): nothing of the session is needed
+    if (!task.laterStreams.length || stop.signal.aborted || !ended) await closeSession(task.connectionId);
   }
+}
+
+/**
+ * The connector's session of each connection's run on this thread (ConnectorDefinition.open): what one read of the
+ * run starts for a later one (the spreadsheet's scans of the later streams' files) is there when that read's task
+ * comes to this thread, as in a read on the main thread. Opened by the run's first read here, closed after its
+ * last (or a failed one), or when a read of another run of the connection comes.
+ */
+const sessions = new Map<string, { runId: number; session: unknown; definition: ConnectorDefinition }>();
+
+async function sessionFor(definition: ConnectorDefinition, task: ReadTask, context: RunContext): Promise<unknown> {
+  const held = sessions.get(task.connectionId);
+  if (held?.runId === task.runId && held.definition === definition) return held.session;
+  await closeSession(task.connectionId);
+  if (!definition.open) return undefined;
+  const session = await definition.open(context.settings, context);
+  sessions.set(task.connectionId, { runId: task.runId, session, definition });
+  return session;
+}
+
+async function closeSession(connectionId: string): Promise<void> {
+  const held = sessions.get(connectionId);
+  if (!held) return;
+  sessions.delete(connectionId);
+  await held.definition.close?.(held.session);
 }
 
 /**

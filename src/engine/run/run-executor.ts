@@ -152,7 +152,7 @@ export class RunExecutor {
       const since = window.since?.getTime() ?? null;
       const until = window.until.getTime();
       const { batchSize } = this.request;
-      const task = { connectorModule: module, connectionId, settings, stream, since, until, state, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
+      const task = { connectorModule: module, connectionId, runId: this.scope.runId, settings, stream, laterStreams, since, until, state, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
       return () => readOffloaded({ threads, signal, logger, task });
     }
     return () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session });

@@ -147,23 +147,27 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     }
     const mapped = (page as Partial<OffloadedPage>).mapped;
     for (let i = 0; i < page.records.length; i++) {
-      await this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i], mapped?.[i]);
+      if (this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i], mapped?.[i])) await this.closeChunk();
       if (this.failure || this.stopping) return;
     }
   }
 
-  /** signpost and id filter, then the pipeline's intake; a full chunk goes on through the pipeline */
-  private async onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined, mapped: Mapped | undefined): Promise<void> {
+  /**
+   * Signpost and id filter, then the pipeline's intake; true when the chunk is full and goes on through the
+   * pipeline. Synchronous: an async step per record cost a promise and a frame each (0.5 KB, 0.6 GB of garbage
+   * in a 1,000,000-deal sync).
+   */
+  private onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined, mapped: Mapped | undefined): boolean {
     const id = record.id === undefined || record.id === null ? '' : String(record.id);
     const at = this.checkpointer.timeOf(record, id);
-    if (this.checkpointer.pastSignpost(at, id)) return;
-    if (this.plan.onlyIds && !this.plan.onlyIds.has(id)) return;
+    if (this.checkpointer.pastSignpost(at, id)) return false;
+    if (this.plan.onlyIds && !this.plan.onlyIds.has(id)) return false;
     this.counters.read++;
     this.checkpointer.note(this.chunk, at);
     this.seen?.add(id);
     const candidate = this.pipeline.intake(record, id, ref, hash, this, mapped);
     if (candidate) this.candidates.push(candidate);
-    if (this.candidates.length >= this.plan.batchSize) await this.closeChunk();
+    return this.candidates.length >= this.plan.batchSize;
   }
 
   // ---- the chunk through the pipeline --------------------------------------------------

@@ -26,7 +26,7 @@ describe('spreadsheet connector: an unchanged local file is known by its stamp, 
     const first = await readStream({ deals: { path: fresh } }, 'deals');
     expect(first.state).toMatchObject({ content_hash: expect.any(String), file_stamp: null });
     const second = await readStream({ deals: { path: fresh } }, 'deals', { state: first.state });
-    expect(second.pages).toEqual([{ records: [], unchanged: true, state: first.state }]);
+    expect(second.pages).toMatchObject([{ records: [], unchanged: true, state: { content_hash: first.state?.content_hash } }]);
     expect(second.logs.some((line) => BY_HASH.test(line))).toBe(true);
   });
 

@@ -21,7 +21,9 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     // only the last page, after every row was read, carries the hash
     expect(first.pages.map((p) => typeof p.state?.content_hash)).toEqual(['string']);
     const second = await readStream({ deals: { path: file } }, 'deals', { state: first.state });
-    expect(second.pages).toEqual([{ records: [], unchanged: true, state: first.state }]);
+    // the state may gain the file's stamp once it was written long enough ago (quick-stamp.spec.ts)
+    expect(second.pages).toMatchObject([{ records: [], unchanged: true, state: { content_hash: first.state?.content_hash } }]);
+    expect(second.pages).toHaveLength(1);
   });
 
   it('reads again when a byte changes or the mapping changes', async () => {
