@@ -21,14 +21,29 @@ export function formatPlainDate(d: Date): string {
 const ISO_FROM = -62_167_219_200_000; // 0000-01-01T00:00:00Z
 const ISO_UNTIL = Date.UTC(10_000, 0, 1);
 
+const DAY_MS = 86_400_000;
+const TWO_DIGITS = Array.from({ length: 60 }, (_, n) => pad(n));
+/** the UTC day last formatted and its 'YYYY-MM-DD ': a sync's deals mostly fall on a few days in a row */
+let lastDay = NaN;
+let lastDayText = '';
+
 /** 'YYYY-MM-DD HH:MM:SS+0000': every instant the daemon sends (add-orders dates, leads, calls...). */
 export function formatTrackerDate(d: Date): string {
   assertValid(d);
   const t = d.getTime();
-  // one native call instead of six getters and paddings: it runs for every deal of a sync
+  // it runs for every deal of a sync: the day's text is made once per day, the time from a table of two digits
+  // (a third of the time of toISOString() and two slices, JSON.stringify of the result included)
   if (t >= ISO_FROM && t < ISO_UNTIL) {
-    const iso = d.toISOString();
-    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}+0000`;
+    const day = Math.floor(t / DAY_MS);
+    if (day !== lastDay) {
+      lastDay = day;
+      lastDayText = `${d.toISOString().slice(0, 10)} `;
+    }
+    const ms = t - day * DAY_MS;
+    const hours = Math.floor(ms / 3_600_000);
+    const minutes = Math.floor(ms / 60_000) % 60;
+    const seconds = Math.floor(ms / 1000) % 60;
+    return `${lastDayText}${TWO_DIGITS[hours]}:${TWO_DIGITS[minutes]}:${TWO_DIGITS[seconds]}+0000`;
   }
   const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
   return `${formatPlainDate(d)} ${time}+0000`;

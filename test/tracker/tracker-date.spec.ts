@@ -12,6 +12,20 @@ describe('tracker dates', () => {
     expect(() => formatTrackerDate(new Date('nonsense'))).toThrow(RangeError);
   });
 
+  it('formats as toISOString() says, whatever day came before (the day text is kept from one call to the next)', () => {
+    const iso = (t: number) => {
+      const text = new Date(t).toISOString();
+      return `${text.slice(0, 10)} ${text.slice(11, 19)}+0000`;
+    };
+    const instants = [
+      Date.UTC(2025, 0, 1, 23, 59, 59, 999), Date.UTC(2025, 0, 2), Date.UTC(2025, 0, 1, 12), // back to a day before
+      -1, 0, -86_400_001, Date.UTC(1969, 11, 31, 23, 0, 30), Date.UTC(1900, 0, 1, 0, 0, 1),
+      -62_167_219_200_000, -62_167_219_200_000 + 86_399_999, Date.UTC(9999, 11, 31, 23, 59, 59, 999), Date.UTC(2024, 1, 29, 7, 8, 9),
+    ];
+    for (let t = Date.UTC(2023, 11, 31); t < Date.UTC(2024, 0, 3); t += 7_777_777) instants.push(t);
+    for (const t of instants) expect(formatTrackerDate(new Date(t))).toBe(iso(t));
+  });
+
   it('formats plain dates, period bounds and the proxy lead period', () => {
     expect(formatPlainDate(new Date('2024-02-29T23:59:59Z'))).toBe('2024-02-29');
     expect(formatPeriodBound(new Date('2024-01-02T03:04:05.006Z'))).toBe('2024-01-02T03:04:05.006Z');
