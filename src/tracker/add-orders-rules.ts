@@ -67,6 +67,8 @@ function fromUnix(seconds: number): number {
 }
 
 function fromDateTime(text: string): number {
+  const ms = fromFixedDateTime(text);
+  if (ms !== NOT_FIXED) return ms;
   const match = DATE_TIME.exec(text);
   if (!match) return NaN;
   const year = +match[1], month = +match[2], day = +match[3], hour = +match[4], minute = +match[5];
@@ -74,6 +76,49 @@ function fromDateTime(text: string): number {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
   const offset = match[7] === undefined ? DEFAULT_DATE_OFFSET_MINUTES : offsetMinutes(match[7]);
   return Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000;
+}
+
+/** fromFixedDateTime's answer for text not in the fixed form: the regular expression decides */
+const NOT_FIXED = -Infinity;
+
+/**
+ * `YYYY-MM-DD HH:MM:SS` (or `T`), bare, with `Z`, `±HHMM` or `±HH:MM`: the forms this tool sends (every
+ * order's `date_create` is checked before it goes), read from their fixed positions. The regular expression's
+ * match made an array and seven strings per order. NaN for a fixed form that is no real date, NOT_FIXED for
+ * any other text.
+ */
+function fromFixedDateTime(t: string): number {
+  const n = t.length;
+  if ((n !== 19 && n !== 20 && n !== 24 && n !== 25) || t.charCodeAt(4) !== 45 || t.charCodeAt(7) !== 45 ||
+    (t.charCodeAt(10) !== 32 && t.charCodeAt(10) !== 84) || t.charCodeAt(13) !== 58 || t.charCodeAt(16) !== 58) return NOT_FIXED;
+  const year = digits(t, 0, 4), month = digits(t, 5, 2), day = digits(t, 8, 2);
+  const hour = digits(t, 11, 2), minute = digits(t, 14, 2), second = digits(t, 17, 2);
+  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return NOT_FIXED;
+  let offset = DEFAULT_DATE_OFFSET_MINUTES;
+  if (n === 20) {
+    if (t.charCodeAt(19) !== 90) return NOT_FIXED; // Z
+    offset = 0;
+  } else if (n > 20) {
+    const sign = t.charCodeAt(19) === 43 ? 1 : t.charCodeAt(19) === 45 ? -1 : 0;
+    const colon = n === 25;
+    if (sign === 0 || (colon && t.charCodeAt(22) !== 58)) return NOT_FIXED;
+    const hours = digits(t, 20, 2), minutes = digits(t, colon ? 23 : 22, 2);
+    if (hours < 0 || minutes < 0) return NOT_FIXED;
+    offset = sign * (hours * 60 + minutes);
+  }
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
+  return Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000;
+}
+
+/** the number of `count` ASCII digits at `at`, -1 when one of them is not a digit */
+function digits(t: string, at: number, count: number): number {
+  let value = 0;
+  for (let i = at; i < at + count; i++) {
+    const d = t.charCodeAt(i) - 48;
+    if (d < 0 || d > 9) return -1;
+    value = value * 10 + d;
+  }
+  return value;
 }
 
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];

@@ -56,7 +56,9 @@ function requireText(add: Collect, field: string, value: unknown): void {
 
 function checkFieldValues(add: Collect, fields: Record<string, unknown> | undefined, prefix = 'fields'): void {
   if (fields === undefined || fields === null) return;
-  for (const name of Object.keys(fields)) {
+  // for…in, not Object.keys: it runs for every record sent, and a key list is an array each time
+  for (const name in fields) {
+    if (!Object.prototype.hasOwnProperty.call(fields, name)) continue;
     const value = fields[name];
     if (value === null) continue;
     if (typeof value !== 'string') {
@@ -100,8 +102,8 @@ function checkProduct(add: Collect, p: AddOrderProduct, index: number): void {
   if (!isProductQuantity(p.quantity)) add(`products[${index}].quantity`, `${quote(p.quantity)} is not an integer (required)`);
   if (!p.category) return;
   const at = `products[${index}]`;
-  for (const key of Object.keys(p.category)) {
-    if (!isCategoryLevel(key)) add(`${at}.category.${key}`, `category nesting is at most ${MAX_CATEGORY_LEVELS} levels (level1..level5)`);
+  for (const key in p.category) {
+    if (Object.prototype.hasOwnProperty.call(p.category, key) && !isCategoryLevel(key)) add(`${at}.category.${key}`, `category nesting is at most ${MAX_CATEGORY_LEVELS} levels (level1..level5)`);
   }
 }
 

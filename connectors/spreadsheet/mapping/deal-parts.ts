@@ -45,7 +45,10 @@ function productFromGroup(r: CellReader, g: ProductColumns, f: ReturnType<typeof
   return product;
 }
 
-/** 'Electronics > Phones > Android' -> ['Electronics', 'Phones', 'Android'] (by hand: it runs per product per row) */
+/**
+ * 'Electronics > Phones > Android' -> ['Electronics', 'Phones', 'Android'] (by hand: it runs per product per row;
+ * each level's spaces are skipped before it is cut out, so a level is one string, not a slice and its trim)
+ */
 export function categoryPath(text: string | null): string[] {
   const path: string[] = [];
   if (text === null) return path;
@@ -53,11 +56,19 @@ export function categoryPath(text: string | null): string[] {
   while (start <= text.length) {
     let end = text.indexOf('>', start);
     if (end < 0) end = text.length;
-    const part = text.slice(start, end).trim();
-    if (part !== '') path.push(part);
+    let from = start;
+    let to = end;
+    while (from < to && isTrimmed(text.charCodeAt(from))) from++;
+    while (to > from && isTrimmed(text.charCodeAt(to - 1))) to--;
+    if (to > from) path.push(text.slice(from, to));
     start = end + 1;
   }
   return path;
+}
+
+/** what String#trim drops: the ASCII blanks and line breaks, and the rest of Unicode's spaces */
+function isTrimmed(code: number): boolean {
+  return code === 32 || (code >= 9 && code <= 13) || (code > 127 && String.fromCharCode(code).trim() === '');
 }
 
 function productsFromJson(r: CellReader, col: number): Product[] {

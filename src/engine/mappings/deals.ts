@@ -35,11 +35,22 @@ export function dealToAddOrder(deal: Deal): AddOrder {
   return order;
 }
 
-/** Custom fields, plus the manager's CRM id (the order payload has no manager field of its own). */
+/**
+ * Custom fields, plus the manager's CRM id (the order payload has no manager field of its own). Runs per deal:
+ * no copy and no key list when there are no custom fields.
+ */
 function dealFields(deal: Deal): Record<string, string | null> | undefined {
-  const fields: Record<string, string | null> = { ...(deal.custom_fields ?? {}) };
-  if (deal.manager_id && fields.manager_id === undefined) fields.manager_id = deal.manager_id;
-  return Object.keys(fields).length ? fields : undefined;
+  const custom = deal.custom_fields;
+  const fields: Record<string, string | null> | undefined = custom && hasOwnKeys(custom) ? { ...custom } : undefined;
+  if (!deal.manager_id || fields?.manager_id !== undefined) return fields;
+  if (fields === undefined) return { manager_id: deal.manager_id };
+  fields.manager_id = deal.manager_id;
+  return fields;
+}
+
+function hasOwnKeys(object: object): boolean {
+  for (const key in object) if (Object.prototype.hasOwnProperty.call(object, key)) return true;
+  return false;
 }
 
 /** Runs for every product of every deal: a field's path is only spelled out when it is wrong. */

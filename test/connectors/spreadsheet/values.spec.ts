@@ -1,6 +1,7 @@
 import { dateReading, parseCalendarDate, parseInstant, serialToInstant } from '../../../connectors/spreadsheet/values/dates';
 import { parseNumber } from '../../../connectors/spreadsheet/values/numbers';
 import { IdRegistry } from '../../../connectors/spreadsheet/values/id-registry';
+import { categoryPath } from '../../../connectors/spreadsheet/mapping/deal-parts';
 import { detectDelimiter, detectEncoding } from '../../../connectors/spreadsheet/source/text-sniff';
 import iconv from 'iconv-lite';
 
@@ -121,5 +122,16 @@ describe('text sniffing', () => {
     expect(detectDelimiter('id;title;"a,b,c";price')).toBe(';');
     expect(detectDelimiter('id,title,price')).toBe(',');
     expect(detectDelimiter('id\ttitle\t"x;y"')).toBe('\t');
+  });
+});
+
+describe('spreadsheet category paths', () => {
+  it('cuts a path at each ">" and drops what String#trim drops around each level, empty levels too', () => {
+    const byTrim = (text: string) => text.split('>').map((part) => part.trim()).filter((part) => part !== '');
+    const spaces = [' ', '\t', '\u00a0', '\u2007', '\u3000', '\ufeff', '\r\n'];
+    const samples = ['Catalog > Group 1 > Item', 'A>B>C', ' > A >> B > ', '', '>', 'Электроника > Телефоны', 'x y > z\u00a0w'];
+    for (const space of spaces) samples.push(`${space}Home${space}>${space}Kitchen${space}>${space}${space}`);
+    for (const text of samples) expect([text, categoryPath(text)]).toEqual([text, byTrim(text)]);
+    expect(categoryPath(null)).toEqual([]);
   });
 });

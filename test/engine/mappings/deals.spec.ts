@@ -25,6 +25,17 @@ describe('deals stream: mapping and handler', () => {
     expect(dealsHandler.withoutVisit!(dealToAddOrder(deal()))).toBe(true);
   });
 
+  it("puts custom fields and the manager in fields: a custom manager_id wins, the deal's own fields are not touched, none gives no fields", () => {
+    const custom = { source: 'ads', note: null };
+    expect(dealToAddOrder(deal({ custom_fields: custom, manager_id: 'm7' })).fields).toEqual({ source: 'ads', note: null, manager_id: 'm7' });
+    expect(custom).toEqual({ source: 'ads', note: null });
+    expect(dealToAddOrder(deal({ custom_fields: { manager_id: 'own' }, manager_id: 'm7' })).fields).toEqual({ manager_id: 'own' });
+    expect(dealToAddOrder(deal({ custom_fields: { source: 'ads' } })).fields).toEqual({ source: 'ads' });
+    expect(dealToAddOrder(deal({ custom_fields: {}, manager_id: 'm7' })).fields).toEqual({ manager_id: 'm7' });
+    expect('fields' in dealToAddOrder(deal({ custom_fields: {} }))).toBe(false);
+    expect('fields' in dealToAddOrder(deal())).toBe(false);
+  });
+
   it('names the field a deal cannot be mapped on', () => {
     expect(() => dealToAddOrder(deal({ price: -1 }))).toThrow(new MappingError('price', '-1 is negative'));
     expect(() => dealToAddOrder(deal({ products: [{ id: 'p', name: 'x', quantity: 1, cost: Number.NaN }] }))).toThrow(new MappingError('products[0].cost', 'NaN is not a finite number'));
