@@ -71,6 +71,7 @@ export async function* readSheet(
     delimiter: rows.delimiter,
     seed: seedOf(digest),
     contentHash: hash,
+    fileBytes: scan.stamp.size,
     fileStamp,
     limit: context.limit,
     signal: context.signal,

@@ -17,6 +17,8 @@ import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags, seedO
  */
 export const PAGE_SIZE = 250;
 const EXCERPT_CHARS = 200;
+/** the most ids reserved on a guess (about 34 MB of table); a bigger file grows it from there */
+const MAX_RESERVED_IDS = 1 << 21;
 
 export interface PagerOptions {
   stream: StreamName;
@@ -33,6 +35,8 @@ export interface PagerOptions {
   /** seed of the row fingerprints (the stream's settings) */
   seed: number;
   contentHash: string;
+  /** the file's size: with the first rows' bytes it tells how many ids to make room for (CSV; absent for XLSX) */
+  fileBytes?: number;
   /** the file's quick stamp (source/quick-stamp.ts), kept beside the hash; null when it may not be trusted */
   fileStamp?: string | null;
   limit?: number;
@@ -55,6 +59,7 @@ export class SheetPager {
   private width = 0;
   private updatedCol = -1;
   private readonly ids = new IdRegistry();
+  private idsReserved = false;
   /** the row fingerprints' seed: the stream's settings, and how the header was read */
   private seed: number;
   private state: Record<string, unknown>;
@@ -70,6 +75,7 @@ export class SheetPager {
 
   async *pages(batches: AsyncIterable<RowBatch>): AsyncGenerator<Page> {
     for await (const batch of batches) {
+      if (!this.idsReserved) this.reserveIds(batch);
       for (let i = 0; i < batch.rows.length; i++) {
         this.row(batch.rows[i], batch.numbers[i]);
         if (this.page.records.length + this.page.rejected.length >= PAGE_SIZE) {
@@ -85,6 +91,19 @@ export class SheetPager {
     const last = this.take();
     last.state = this.state;
     yield last;
+  }
+
+  /**
+   * The file's row count guessed from its first batch's bytes per row (5 % over), so the duplicate-id table is
+   * sized once instead of doubling: at 1,000,000 ids, 16 MB instead of 24 MB, and never 36 MB while it grows.
+   * A guess past MAX_RESERVED_IDS reserves that many; a low guess grows the table as before.
+   */
+  private reserveIds(batch: RowBatch): void {
+    const { fileBytes, limit } = this.o;
+    if (fileBytes === undefined || limit || batch.bytesRead === undefined || batch.rows.length === 0) return;
+    this.idsReserved = true;
+    const guess = Math.ceil(((batch.rows.length * fileBytes) / Math.max(1, batch.bytesRead)) * 1.05);
+    this.ids.reserve(Math.min(guess, MAX_RESERVED_IDS));
   }
 
   private row(row: Cells | SkippedRecord, rowNumber: number): void {

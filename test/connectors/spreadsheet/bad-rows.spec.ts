@@ -52,6 +52,24 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     expect(rejected[0].excerpt).toBe('D2,bad date,31.02.2025,100');
   });
 
+  it('finds duplicate ids across a whole file whose first rows mislead the guess of its row count (short, then long rows, and the reverse)', async () => {
+    // the duplicate-id table is sized from the first rows' bytes; a wrong guess must cost memory, never a duplicate
+    const rows = (n: number, title: (i: number) => string) => Array.from({ length: n }, (_, i) => `D${i},${title(i)},01.03.2025,1`);
+    const short = () => 't';
+    const long = () => 'x'.repeat(400);
+    for (const [name, body] of [
+      ['short-first.csv', [...rows(2_000, short), ...rows(30_000, long).map((r) => r.replace(/^D/, 'E'))]],
+      ['long-first.csv', [...rows(2_000, long), ...rows(30_000, short).map((r) => r.replace(/^D/, 'E'))]],
+    ] as const) {
+      const file = tmp.write(name, ['id,title,created_at,price', ...body, 'D5,again,01.03.2025,1', 'E29999,again,01.03.2025,1', 'D1999,again,01.03.2025,1'].join('\n'));
+      const { records, rejected } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+      expect([name, records.length]).toEqual([name, 32_000]);
+      expect([name, rejected.map((r) => r.reason)]).toEqual([name, [
+        'duplicate id "D5" (first at row 7)', 'duplicate id "E29999" (first at row 32001)', 'duplicate id "D1999" (first at row 2001)',
+      ]]);
+    }
+  });
+
   it('keeps stray quotes inside fields as text (real exports write ООО "Ромашка" unquoted)', async () => {
     const file = tmp.write('quotes.csv', 'id,title,created_at\nQ1,"fine ""quoted""",01.03.2025\nQ2,"bad"x,01.03.2025\nQ3,in"side,01.03.2025\n');
     const { records, rejected } = await readStream<Deal>({ deals: { path: file } }, 'deals');

@@ -102,6 +102,26 @@ describe('id registry', () => {
     expect(ids.remember('id-19999', 99_999)).toBe(20_001);
     expect(ids.remember('new', 5)).toBe(0);
   });
+
+  it('reserves its table once for the ids a reader expects, and still grows past a low guess', () => {
+    const ids = new IdRegistry();
+    for (let i = 0; i < 100; i++) ids.remember(`early-${i}`, i + 2);
+    ids.reserve(50_000);
+    const reserved = ids.slots;
+    expect(reserved).toBeGreaterThanOrEqual(50_000 / 0.75);
+    expect(reserved).toBeLessThan(50_000 / 0.75 + 10);
+    for (let i = 0; i < 49_900; i++) expect(ids.remember(`id-${i}`, i + 200)).toBe(0);
+    expect(ids.slots).toBe(reserved);
+    // what came before the reservation is still known, and so is the rest
+    expect(ids.remember('early-7', 1)).toBe(9);
+    expect(ids.remember('id-49899', 1)).toBe(50_099);
+    for (let i = 49_900; i < 60_000; i++) expect(ids.remember(`id-${i}`, i + 200)).toBe(0);
+    expect(ids.slots).toBe(reserved * 2);
+    expect(ids.remember('id-123', 1)).toBe(323);
+    expect(ids.remember('early-99', 1)).toBe(101);
+    ids.reserve(10); // never shrinks
+    expect(ids.slots).toBe(reserved * 2);
+  });
 });
 
 describe('text sniffing', () => {
