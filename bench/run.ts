@@ -125,10 +125,13 @@ async function main() {
   const sink = await startSink(join(DIST, 'bench', 'sink.js'), 0);
   const slowSink = await startSink(join(DIST, 'bench', 'sink.js'), 50);
   const cases: Case[] = [];
+  /** the same loop again after cases 1 and 2: did the machine's speed hold while full_vs_glue was measured? */
+  let csvParseAfter: number | null = null;
   try {
     const fast = engineConfig('engine-fast', sink.url);
     cases.push(await glue('1 glue script, full', sink.url));
     cases.push(await engineSync('2 engine, full sync', fast, ['--full'], DEALS));
+    csvParseAfter = await csvParseRate();
     cases.push(await engineSync('3 engine, no-change resync', fast, [], DEALS));
     writeDeals(join(WORK, 'deals.csv'), DEALS, 100);
     cases.push(await engineSync('4 engine, 1 % changed', fast, [], DEALS));
@@ -152,6 +155,8 @@ async function main() {
     peak_rss_mb: round(Math.max(full.peak_rss_mb, nochange.peak_rss_mb, changed.peak_rss_mb, slow.peak_rss_mb)),
     sandbox_ingest_per_s: ingest === null ? null : Math.round(ingest),
     csv_parse_rows_per_s: csvParse,
+    csv_parse_rows_per_s_after_full: csvParseAfter,
+    machine_speed_change_pct: csvParse && csvParseAfter ? Math.round((csvParseAfter / csvParse - 1) * 100) : null,
     real_service_estimate: realServiceEstimate(DEALS),
     cases: cases.map((c) => ({ name: c.name, orders: c.orders, seconds: round(c.seconds), process_wall_s: round(c.wall_ms / 1000), orders_per_s: Math.round(rate(c)), cpu_s: round(c.cpu_ms / 1000), peak_rss_mb: round(c.peak_rss_mb), exit_code: c.code })),
   };
@@ -162,6 +167,9 @@ async function main() {
 }
 
 const round = (n: number) => Math.round(n * 100) / 100;
+/** a bare loop's rate moved more than this between before case 1 and after case 2: the run was not quiet */
+const SPEED_CHANGE_WARN_PCT = 10;
+const SPEED_CHECK_MIN_DEALS = 200_000;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function printTable(r: Record<string, any>) {
@@ -186,6 +194,12 @@ function printTable(r: Record<string, any>) {
     console.log(`\nThis machine: a bare csv-parse loop over the same deals file reads ${fmt(r.csv_parse_rows_per_s)} rows/s. The 50 ms ratio (the glue`);
     console.log("script's waits of 50 ms per batch do not shrink on a faster machine, the work does) and the sandbox rate move with");
     console.log("the machine's speed; the other ratios much less.");
+  }
+  const steady = r.deals >= SPEED_CHECK_MIN_DEALS; // a shorter loop is mostly node's start, and jitters
+  if (steady && r.machine_speed_change_pct !== null && Math.abs(r.machine_speed_change_pct) > SPEED_CHANGE_WARN_PCT) {
+    console.log(`\nWARNING: the machine's speed changed while cases 1 and 2 ran: the same loop read ${fmt(r.csv_parse_rows_per_s_after_full)} rows/s`);
+    console.log(`after them against ${fmt(r.csv_parse_rows_per_s)} before (${r.machine_speed_change_pct > 0 ? '+' : ''}${r.machine_speed_change_pct} %). Something else ran on this machine; full_vs_glue`);
+    console.log('compares two processes that got different shares of it. Run the benchmark again on a quiet machine.');
   }
   console.log(`\nAgainst the real service the project budget (8 requests/s, 4,000/h by default) sets the pace, not the engine:`);
   for (const e of r.real_service_estimate) {
