@@ -95,7 +95,7 @@ export class SheetPager {
 
   /**
    * The file's row count guessed from its first batch's bytes per row (5 % over), so the duplicate-id table is
-   * sized once instead of doubling: at 1,000,000 ids, 16 MB instead of 24 MB, and never 36 MB while it grows.
+   * sized once instead of doubling: at 1,000,000 ids, about 17 MB instead of 24 MB, and never 36 MB while it grows.
    * A guess past MAX_RESERVED_IDS reserves that many; a low guess grows the table as before.
    */
   private reserveIds(batch: RowBatch): void {
