@@ -113,6 +113,48 @@ describe('config reload of a running daemon (POST /api/config/reload)', () => {
   });
 });
 
+describe('config reload of the scoped admin tokens (admin.tokens)', () => {
+  const dir = tempDir('reload-tokens');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  const LEAVING = 'scoped-token-of-a-client-who-leaves';
+  const STAYING = 'scoped-token-of-a-client-who-stays';
+  const JOINING = 'scoped-token-of-a-client-who-joins';
+  let running: RunningDaemon;
+
+  const tokensConfig = (tokens: { name: string; token: string; role?: string }[]) => ({
+    admin: { tokens: tokens.map((t) => ({ ...t, projects: ['default'] })) },
+  });
+  const status = async (token: string) => (await api(running.url, token, '/api/connections')).status;
+
+  beforeAll(async () => {
+    writeConfig(file, dataDir, [sheet('keep', '*/15 * * * *')], tokensConfig([{ name: 'leaving', token: LEAVING }, { name: 'staying', token: STAYING }]));
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, file);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  it('takes a token away, adds one and changes a role at once, without a restart; nothing else waits for one', async () => {
+    expect([await status(LEAVING), await status(STAYING), await status(JOINING)]).toEqual([200, 200, 401]);
+    const syncAs = (token: string) => api(running.url, token, '/api/connections/keep/sync', { method: 'POST', body: '{}' });
+    expect((await syncAs(STAYING)).status).toBe(403); // a viewer
+
+    writeConfig(file, dataDir, [sheet('keep', '*/15 * * * *')], tokensConfig([
+      { name: 'staying', token: STAYING, role: 'operator' }, { name: 'joining', token: JOINING },
+    ]));
+    const { status: reloaded, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect({ reloaded, body }).toEqual({ reloaded: 200, body: { file: resolve(file), added: [], changed: [], removed: [], restart_required: [] } });
+
+    expect([await status(LEAVING), await status(STAYING), await status(JOINING)]).toEqual([401, 200, 200]);
+    const started = await syncAs(STAYING); // now an operator
+    expect(started.status).toBe(202);
+    await waitForFinishedRun(running.url, TOKEN, 'keep', (started.body as { run_id: number }).run_id);
+  }, 60_000);
+});
+
 describe('config reload during a run', () => {
   const dir = tempDir('reload-run');
   const file = join(dir.path, 'tracker-sync.yaml');

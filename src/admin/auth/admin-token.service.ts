@@ -14,23 +14,21 @@ interface ScopedDigest {
 /**
  * The admin API's bearer tokens. The full token: `ADMIN_TOKEN`, else config `admin.token`, else a token generated
  * on the first start and kept in `<data_dir>/admin-token` (printed once, to stdout, when it is created; never logged,
- * never printed again). The scoped tokens of `admin.tokens`: each sees its projects only (README "Scoped admin tokens").
- * Only digests are kept, and every candidate is compared with every token in constant time.
+ * never printed again). The scoped tokens of `admin.tokens`: each sees its projects only (README "Scoped admin tokens");
+ * they are read from the running config, so a reload that adds, changes or removes one takes effect at once (a
+ * token taken away stops working without a restart). Only digests are kept, and every candidate is compared with
+ * every token in constant time.
  */
 @Injectable()
 export class AdminTokenService implements OnApplicationBootstrap {
   private digest: Buffer | null = null;
-  private readonly scoped: ScopedDigest[];
+  /** the scoped tokens' digests, and the `admin.tokens` list they were made from */
+  private scoped: { from: unknown; digests: ScopedDigest[] } | null = null;
 
   constructor(
     private readonly config: TrackerSyncConfig,
     private readonly adapterHost: HttpAdapterHost,
-  ) {
-    this.scoped = (config.admin?.tokens ?? []).map((t) => ({
-      digest: sha256(t.token),
-      principal: { kind: 'scoped', name: t.name, projects: [...t.projects], role: t.role },
-    }));
-  }
+  ) {}
 
   /** Only a process that serves HTTP needs the token (the CLI's application context has no adapter). */
   onApplicationBootstrap(): void {
@@ -60,10 +58,25 @@ export class AdminTokenService implements OnApplicationBootstrap {
   private principalOf(candidate: string): AdminPrincipal | null {
     const digest = sha256(candidate);
     let found: AdminPrincipal | null = timingSafeEqual(digest, this.ensureToken()) ? FULL_ACCESS : null;
-    for (const scoped of this.scoped) {
+    for (const scoped of this.scopedDigests()) {
       if (timingSafeEqual(digest, scoped.digest) && !found) found = scoped.principal;
     }
     return found;
+  }
+
+  /** made again when a reload has put another `admin.tokens` list in the running config */
+  private scopedDigests(): ScopedDigest[] {
+    const tokens = this.config.admin?.tokens ?? [];
+    if (this.scoped?.from !== tokens) {
+      this.scoped = {
+        from: tokens,
+        digests: tokens.map((t) => ({
+          digest: sha256(t.token),
+          principal: { kind: 'scoped', name: t.name, projects: [...t.projects], role: t.role },
+        })),
+      };
+    }
+    return this.scoped.digests;
   }
 
   private ensureToken(): Buffer {

@@ -30,8 +30,10 @@ export class ConfigReloadRefusedError extends Error {
  * Reads the config file again (SIGHUP, POST /api/config/reload) and, when it loads, puts its connections in
  * place of the running ones: rows written, cron jobs of the added, changed and removed connections rebuilt.
  * Everything reads `config.connections` when it starts something, and a run keeps the connection object it
- * started with, so runs in flight finish under the old settings. The other sections (server, store, tracker,
- * ...) are wired at start: a change there is reported as needing a restart and the running values stay.
+ * started with, so runs in flight finish under the old settings. The scoped admin tokens (`admin.tokens`) are
+ * taken too: the admin API reads them at each request, so a token taken away stops working at once. The other
+ * sections (server, store, tracker, the rest of admin, ...) are wired at start: a change there is reported as
+ * needing a restart and the running values stay.
  */
 @Injectable()
 export class ConfigReloadService {
@@ -68,11 +70,13 @@ export class ConfigReloadService {
       throw refused;
     }
     const answer = { file, ...connectionChanges(this.config, next), restart_required: sectionsChanged(this.config, next) };
+    const tokens = tokenChanges(this.config, next);
     this.config.connections.splice(0, this.config.connections.length, ...next.connections);
+    this.config.admin.tokens = next.admin.tokens;
     this.scrubber.learn(next);
     await this.connections.syncFromConfig();
     await this.scheduler.rebuild([...answer.added, ...answer.changed, ...answer.removed]);
-    this.logger.log(reloadLine(answer));
+    this.logger.log(reloadLine(answer, tokens));
     // what the connectors warn about at start, for the connections that are new or changed
     const touched = new Set([...answer.added, ...answer.changed]);
     const fresh = { ...next, connections: next.connections.filter((c) => touched.has(c.id)) } as TrackerSyncConfig;
@@ -91,16 +95,32 @@ function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig):
   };
 }
 
+/** The sections that changed and wait for a restart: all but the connections and the scoped admin tokens. */
 function sectionsChanged(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   keys.delete('connections');
-  const section = (config: TrackerSyncConfig, key: string) => JSON.stringify((config as unknown as Record<string, unknown>)[key]);
+  const section = (config: TrackerSyncConfig, key: string) => {
+    const value = (config as unknown as Record<string, unknown>)[key];
+    return JSON.stringify(key === 'admin' && value ? { ...value, tokens: undefined } : value);
+  };
   return [...keys].filter((key) => section(before, key) !== section(after, key)).sort();
 }
 
-function reloadLine(answer: ConfigReloadAnswer): string {
+/** The scoped tokens added, changed and removed, by name (never the token itself). */
+function tokenChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
+  const old = new Map((before.admin?.tokens ?? []).map((t) => [t.name, JSON.stringify(t)]));
+  const now = new Map((after.admin?.tokens ?? []).map((t) => [t.name, JSON.stringify(t)]));
+  return [
+    ...[...now.keys()].filter((name) => !old.has(name)).map((name) => `${name} added`),
+    ...[...now.keys()].filter((name) => old.has(name) && old.get(name) !== now.get(name)).map((name) => `${name} changed`),
+    ...[...old.keys()].filter((name) => !now.has(name)).map((name) => `${name} removed`),
+  ];
+}
+
+function reloadLine(answer: ConfigReloadAnswer, tokens: string[]): string {
   const parts = (['added', 'changed', 'removed'] as const).filter((k) => answer[k].length).map((k) => `${k} ${answer[k].join(', ')}`);
   const connections = parts.length ? `connections ${parts.join('; ')}` : 'no connection changed';
+  const scoped = tokens.length ? `; admin tokens: ${tokens.join(', ')}` : '';
   const restart = answer.restart_required.length ? `; ${answer.restart_required.join(', ')} changed too: they take effect at the next restart` : '';
-  return `config ${answer.file} reloaded: ${connections}${restart}`;
+  return `config ${answer.file} reloaded: ${connections}${scoped}${restart}`;
 }
