@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { querySqlite } from '../faults/support/sqlite-file';
 import { SandboxHarness } from './sandbox-harness';
 
 /** Fault injection: the configured fraction of requests fails (429, 500, too late, dropped); latency is added. */
@@ -28,6 +32,35 @@ describe('sandbox fault injection', () => {
       for (const kind of ['429', '500', 'timeout', 'dropped']) expect(kinds.get(kind) ?? 0).toBeGreaterThan(0);
     } finally {
       await sandbox.close();
+    }
+  });
+
+  it('carries out a request answered too late, and closes only after it (no SQLITE_BUSY from a statement cut short)', async () => {
+    // every request is faulted; a quarter answer too late: the client gives up at 300 ms, the write lands at 400 ms
+    const dir = mkdtempSync(join(tmpdir(), 'sandbox-late-'));
+    const db = join(dir, 'sandbox.sqlite');
+    const sandbox = await SandboxHarness.start({ db, faults: 1, clientTimeoutMs: 150, seed: 'none' });
+    try {
+      let late: string | null = null;
+      for (let i = 0; i < 60 && late === null; i++) {
+        const id = `late-${i}`;
+        try {
+          const response = await fetch(`${sandbox.baseUrl}/project/add-orders?project=${sandbox.projectId}`, {
+            method: 'POST', headers: { 'Api-key': sandbox.apiKey, 'Content-Type': 'application/json' },
+            body: JSON.stringify([{ id, date_create: '2025-03-10 12:00:00+0000', name: 'late order' }]), signal: AbortSignal.timeout(300),
+          });
+          await response.text();
+        } catch (error) {
+          if ((error as Error).name === 'TimeoutError') late = id;
+        }
+      }
+      expect(late).not.toBeNull();
+      await sandbox.close(); // at once: the late request's handler is still waiting to write
+      const rows = await querySqlite<{ id: string }>(db, 'SELECT id FROM sb_order WHERE id = ?', [late]);
+      expect(rows).toEqual([{ id: late }]);
+    } finally {
+      await sandbox.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
