@@ -73,8 +73,13 @@ function fromDateTime(text: string): number {
   if (!match) return NaN;
   const year = +match[1], month = +match[2], day = +match[3], hour = +match[4], minute = +match[5];
   const second = match[6] === undefined ? 0 : +match[6];
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
   const offset = match[7] === undefined ? DEFAULT_DATE_OFFSET_MINUTES : offsetMinutes(match[7]);
+  return instantMs(year, month, day, hour, minute, second, offset);
+}
+
+/** The instant of a wall-clock date and time at an offset (minutes east of UTC); NaN when it is no real date. */
+function instantMs(year: number, month: number, day: number, hour: number, minute: number, second: number, offset: number): number {
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
   return Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000;
 }
 
@@ -106,8 +111,7 @@ function fromFixedDateTime(t: string): number {
     if (hours < 0 || minutes < 0) return NOT_FIXED;
     offset = sign * (hours * 60 + minutes);
   }
-  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month) || hour > 23 || minute > 59 || second > 59) return NaN;
-  return Date.UTC(year, month - 1, day, hour, minute, second) - offset * 60_000;
+  return instantMs(year, month, day, hour, minute, second, offset);
 }
 
 /** the number of `count` ASCII digits at `at`, -1 when one of them is not a digit */

@@ -85,14 +85,25 @@ export class ConfigReloadService {
   }
 }
 
-function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): { added: string[]; changed: string[]; removed: string[] } {
-  const old = new Map(before.connections.map((c) => [c.id, JSON.stringify(c)]));
-  const now = new Set(after.connections.map((c) => c.id));
+interface KeyedChanges {
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** The entries of a list added, changed (any value) and removed, by their key: connections by id, tokens by name. */
+function changesByKey<T>(before: readonly T[], after: readonly T[], keyOf: (entry: T) => string): KeyedChanges {
+  const old = new Map(before.map((entry) => [keyOf(entry), JSON.stringify(entry)]));
+  const now = new Set(after.map(keyOf));
   return {
-    added: after.connections.filter((c) => !old.has(c.id)).map((c) => c.id),
-    changed: after.connections.filter((c) => old.has(c.id) && old.get(c.id) !== JSON.stringify(c)).map((c) => c.id),
-    removed: before.connections.filter((c) => !now.has(c.id)).map((c) => c.id),
+    added: after.filter((entry) => !old.has(keyOf(entry))).map(keyOf),
+    changed: after.filter((entry) => old.has(keyOf(entry)) && old.get(keyOf(entry)) !== JSON.stringify(entry)).map(keyOf),
+    removed: before.filter((entry) => !now.has(keyOf(entry))).map(keyOf),
   };
+}
+
+function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): KeyedChanges {
+  return changesByKey(before.connections, after.connections, (c) => c.id);
 }
 
 /** The sections that changed and wait for a restart: all but the connections and the scoped admin tokens. */
@@ -106,15 +117,10 @@ function sectionsChanged(before: TrackerSyncConfig, after: TrackerSyncConfig): s
   return [...keys].filter((key) => section(before, key) !== section(after, key)).sort();
 }
 
-/** The scoped tokens added, changed and removed, by name (never the token itself). */
+/** The scoped tokens added, changed and removed, by name (never the token itself), for the log line. */
 function tokenChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
-  const old = new Map((before.admin?.tokens ?? []).map((t) => [t.name, JSON.stringify(t)]));
-  const now = new Map((after.admin?.tokens ?? []).map((t) => [t.name, JSON.stringify(t)]));
-  return [
-    ...[...now.keys()].filter((name) => !old.has(name)).map((name) => `${name} added`),
-    ...[...now.keys()].filter((name) => old.has(name) && old.get(name) !== now.get(name)).map((name) => `${name} changed`),
-    ...[...old.keys()].filter((name) => !now.has(name)).map((name) => `${name} removed`),
-  ];
+  const changes = changesByKey(before.admin?.tokens ?? [], after.admin?.tokens ?? [], (t) => t.name);
+  return (['added', 'changed', 'removed'] as const).flatMap((kind) => changes[kind].map((name) => `${name} ${kind}`));
 }
 
 function reloadLine(answer: ConfigReloadAnswer, tokens: string[]): string {
