@@ -1,13 +1,17 @@
 # Starts a throw-away PostgreSQL for the store's tests and exports its URL.
 # Usage (from .ci/run or a shell):  source .ci/postgres.sh
-#   exports TEST_DATABASE_URL = postgres://tracker:tracker@127.0.0.1:$PG_TEST_PORT/tracker_sync_test
+#   exports TEST_DATABASE_URL = postgres://tracker:tracker@127.0.0.1:<port>/tracker_sync_test
+#   (a free port, or PG_TEST_PORT when set: a server already answering there is reused)
 #   (not DATABASE_URL: that would switch every daemon the other suites start to this one database;
 #   set PG_TEST_EXPORT_DATABASE_URL=1 to export it too, e.g. to try a daemon by hand)
 # Installs Debian's postgresql when initdb/pg_ctl are missing; runs the server as an unprivileged user
 # (PostgreSQL refuses to run as root) in a temp folder, on a loopback port, socket under /tmp.
-# Sourcing twice reuses the running server. `pg_test_stop` stops it (also run at the shell's exit).
+# Sourcing twice in one shell reuses the running server. `pg_test_stop` stops it (also run at the shell's exit).
 
-PG_TEST_PORT="${PG_TEST_PORT:-55432}"
+# a fixed default port met whatever else listened there (another checkout's server, with its own data)
+if [ -z "${PG_TEST_PORT:-}" ]; then
+  PG_TEST_PORT="$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
+fi
 PG_TEST_USER_OS="${PG_TEST_USER_OS:-pgtest}"
 PG_TEST_DB="${PG_TEST_DB:-tracker_sync_test}"
 
