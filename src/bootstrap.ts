@@ -88,10 +88,10 @@ function embeddedSandbox(config: TrackerSyncConfig): SandboxOptions {
   };
 }
 
-/** JSON log lines of a connection name its project where the config names projects (read at each line: a reload adds connections). */
-function projectOfConnection(config: TrackerSyncConfig): ((connectionId: string) => string | undefined) | undefined {
-  if (!hasNamedProjects(config)) return undefined;
+/** JSON log lines of a connection name its project where the config names projects (read at each line: a reload adds projects and connections). */
+function projectOfConnection(config: TrackerSyncConfig): (connectionId: string) => string | undefined {
   return (connectionId) => {
+    if (!hasNamedProjects(config)) return undefined;
     const connection = config.connections.find((c) => c.id === connectionId);
     return connection ? projectNameOf(connection) : undefined;
   };

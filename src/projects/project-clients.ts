@@ -24,10 +24,10 @@ export interface ProjectClientsOptions {
   onRequest?: (event: TrackerRequestEvent, project: string) => void;
 }
 
-/** A connection names a project the running config does not hold (added by a reload: restart the daemon). */
+/** A connection names a project the running config does not hold. */
 export class UnknownProjectError extends Error {
   constructor(readonly project: string) {
-    super(`project "${project}" is not under projects: of the running config (a project added by a reload needs a restart)`);
+    super(`project "${project}" is not under projects: of the running config`);
   }
 }
 
@@ -38,6 +38,8 @@ interface Built {
 
 export class ProjectClients {
   private readonly built = new Map<string, Built>();
+  /** clients of projects a reload changed or removed: runs that started with them finish on them; closed at the end */
+  private readonly retired: Built[] = [];
 
   constructor(private readonly options: ProjectClientsOptions | { single: TrackerClient }) {}
 
@@ -79,14 +81,28 @@ export class ProjectClients {
     return this.client(this.projectOf(connection));
   }
 
+  /**
+   * A reload changed or removed these projects (their number, key, URL or rate_limit): the next use builds each
+   * from the running config again. Runs in flight keep the client they started with, as they keep their
+   * connection's settings.
+   */
+  retire(projects: readonly string[]): void {
+    for (const project of projects) {
+      const done = this.built.get(project);
+      if (!done) continue;
+      this.built.delete(project);
+      this.retired.push(done);
+    }
+  }
+
   /** The process is stopping: requests waiting for any budget give up (see SharedRequestBudget.stop). */
   stop(): void {
-    for (const { budget } of this.built.values()) budget?.stop();
+    for (const { budget } of [...this.built.values(), ...this.retired]) budget?.stop();
   }
 
   async close(): Promise<void> {
     if ('single' in this.options) return;
-    await Promise.all([...this.built.values()].map(({ client }) => client.close()));
+    await Promise.all([...this.built.values(), ...this.retired].map(({ client }) => client.close()));
   }
 
   /** Nest calls this when the module shuts down. */

@@ -10,6 +10,7 @@ import { createCliApp } from '../../src/cli/cli-app';
 import { askDaemonToReload } from '../../src/cli/daemon-reload';
 import type { CliOutput } from '../../src/cli/output/cli-output';
 import { SchedulerService } from '../../src/scheduler';
+import { TrackerClient } from '../../src/tracker/tracker-client';
 import { freePort } from '../support/spawn-entry';
 import { spawnDaemon } from './daemon-child';
 import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
@@ -153,6 +154,64 @@ describe('config reload of the scoped admin tokens (admin.tokens)', () => {
     expect(started.status).toBe(202);
     await waitForFinishedRun(running.url, TOKEN, 'keep', (started.body as { run_id: number }).run_id);
   }, 60_000);
+});
+
+describe('config reload of the projects (an agency\'s new client, a project\'s number corrected)', () => {
+  const dir = tempDir('reload-projects');
+  const file = join(dir.path, 'tracker-sync.yaml');
+  const dataDir = join(dir.path, 'data');
+  const deals = join(dir.path, 'deals.csv');
+  const KEY = 'sandbox-key-of-the-agency-reload-4b1';
+  let running: RunningDaemon;
+
+  /** A connection of `project` on four deals without visits (a fresh sandbox project lists them). */
+  const feeding = (id: string, project: string) => ({ id, connector: 'spreadsheet', project, settings: { deals: { path: deals, timezone: 'UTC' } } });
+  const write = (projects: Record<string, unknown>, connections: unknown[]) =>
+    writeConfig(file, dataDir, connections, { sandbox: { seed: 'none', api_key: KEY, projects: 4 }, projects });
+  /** orders in the sandbox's project `number` */
+  async function orders(number: string): Promise<number> {
+    const client = new TrackerClient({ baseUrl: `${running.url}/sandbox/api/v1`, apiKey: KEY, project: number, rateLimit: 'off', retries: 3, retryBaseMs: 200 });
+    try {
+      return (await client.orders.list({ limit: 1 } as never)).total;
+    } finally {
+      await client.close();
+    }
+  }
+  async function sync(id: string, kind: 'sync' | 'resync' = 'sync'): Promise<RunJson> {
+    const started = await api<{ run_id: number }>(running.url, TOKEN, `/api/connections/${id}/${kind}`, { method: 'POST', body: '{}' });
+    expect(started.status).toBe(202);
+    return waitForFinishedRun(running.url, TOKEN, id, started.body.run_id);
+  }
+
+  beforeAll(async () => {
+    writeFileSync(deals, ['id,title,status,created_at,updated_at,price,visit_id', ...[1, 2, 3, 4].map((i) => `D${i},Deal ${i},0,2025-03-01 10:00,2025-03-01 11:00,${100 + i},`)].join('\n') + '\n');
+    write({ acme: { project: '2' } }, [feeding('acme-sheet', 'acme')]);
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'info' }, file);
+  }, 60_000);
+
+  afterAll(async () => {
+    await running?.stop();
+    dir.remove();
+  });
+
+  it('takes a project added and one whose number changed, without a restart: the next runs land in the new projects', async () => {
+    expect((await sync('acme-sheet')).status).toBe('succeeded');
+    expect(await orders('2')).toBe(4);
+
+    // a new client (globex, project 3) with its connection, and acme's number corrected from 2 to 4
+    write({ acme: { project: '4' }, globex: { project: '3' } }, [feeding('acme-sheet', 'acme'), feeding('globex-sheet', 'globex')]);
+    const { status, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect({ status, body }).toEqual({ status: 200, body: { file: resolve(file), added: ['globex-sheet'], changed: [], removed: [], restart_required: [] } });
+    expect(running.output.text()).toContain('projects: globex added, acme changed');
+
+    const globex = await sync('globex-sheet');
+    expect({ status: globex.status, error: globex.error }).toEqual({ status: 'succeeded', error: null });
+    expect(await orders('3')).toBe(4);
+    expect((await sync('acme-sheet', 'resync')).status).toBe('succeeded');
+    expect([await orders('2'), await orders('4')]).toEqual([4, 4]);
+    const listed = await api<{ projects: { name: string; number: string | null; connections: string[] }[] }>(running.url, TOKEN, '/api/projects');
+    expect(listed.body.projects.map((p) => [p.name, p.number, p.connections])).toEqual([['default', null, []], ['acme', '4', ['acme-sheet']], ['globex', '3', ['globex-sheet']]]);
+  }, 90_000);
 });
 
 describe('config reload during a run', () => {

@@ -13,10 +13,10 @@ export class ConfigController {
   @AdminScope('installation')
   @HttpCode(200)
   @ApiOperation({
-    summary: 'read the config file again and take its connections (as SIGHUP does)',
+    summary: 'read the config file again and take its connections, projects and scoped tokens (as SIGHUP does)',
     description:
-      'Connections added, changed and removed take effect now (rows, schedules); runs in flight finish under the old ' +
-      'settings. A file that does not load is refused with its problems and the running config stays. Other sections ' +
+      'Connections added, changed and removed take effect now (rows, schedules), and so do the projects and the scoped ' +
+      'admin tokens; runs in flight finish under the old settings. A file that does not load is refused with its problems and the running config stays. Other sections ' +
       'are listed in `restart_required` when they changed: they take effect at the next restart.',
   })
   @ApiOkResponse({ type: ConfigReloadResponse })

@@ -3,6 +3,7 @@ import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { startupWarnings } from '../../connectors/startup-warnings';
 import { ConnectionsService } from '../../engine';
+import { ProjectClients } from '../../projects/project-clients';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { SCHEDULE_CONTROL, ScheduleControl } from '../connections/schedule-control';
 
@@ -30,10 +31,12 @@ export class ConfigReloadRefusedError extends Error {
  * Reads the config file again (SIGHUP, POST /api/config/reload) and, when it loads, puts its connections in
  * place of the running ones: rows written, cron jobs of the added, changed and removed connections rebuilt.
  * Everything reads `config.connections` when it starts something, and a run keeps the connection object it
- * started with, so runs in flight finish under the old settings. The scoped admin tokens (`admin.tokens`) are
- * taken too: the admin API reads them at each request, so a token taken away stops working at once. The other
- * sections (server, store, tracker, the rest of admin, ...) are wired at start: a change there is reported as
- * needing a restart and the running values stay.
+ * started with, so runs in flight finish under the old settings. The projects (`projects:`) are taken too: an
+ * agency's new client needs no restart; a project changed or removed gets a new client (and budget) at its next
+ * use, runs in flight keep theirs. So are the scoped admin tokens (`admin.tokens`): the admin API reads them at
+ * each request, so a token taken away stops working at once. The other sections (server, store, tracker, the
+ * rest of admin, ...) are wired at start: a change there is reported as needing a restart and the running values
+ * stay.
  */
 @Injectable()
 export class ConfigReloadService {
@@ -48,6 +51,7 @@ export class ConfigReloadService {
     @Inject(SCHEDULE_CONTROL) private readonly scheduler: ScheduleControl,
     private readonly scrubber: SecretScrubber,
     @Optional() @Inject(ConfigSource) private readonly source: ConfigSource | null,
+    @Optional() @Inject(ProjectClients) private readonly clients: ProjectClients | null,
   ) {}
 
   /** @throws ConfigReloadRefusedError with every problem of the file; the running config is then untouched. */
@@ -71,12 +75,16 @@ export class ConfigReloadService {
     }
     const answer = { file, ...connectionChanges(this.config, next), restart_required: sectionsChanged(this.config, next) };
     const tokens = tokenChanges(this.config, next);
+    const projects = projectChanges(this.config, next);
+    // projects before connections: a connection added for a new project finds it
+    this.config.projects = next.projects;
+    this.clients?.retire([...projects.changed, ...projects.removed]);
     this.config.connections.splice(0, this.config.connections.length, ...next.connections);
     this.config.admin.tokens = next.admin.tokens;
     this.scrubber.learn(next);
     await this.connections.syncFromConfig();
     await this.scheduler.rebuild([...answer.added, ...answer.changed, ...answer.removed]);
-    this.logger.log(reloadLine(answer, tokens));
+    this.logger.log(reloadLine(answer, namedChanges(projects), tokens));
     // what the connectors warn about at start, for the connections that are new or changed
     const touched = new Set([...answer.added, ...answer.changed]);
     const fresh = { ...next, connections: next.connections.filter((c) => touched.has(c.id)) } as TrackerSyncConfig;
@@ -106,10 +114,17 @@ function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig):
   return changesByKey(before.connections, after.connections, (c) => c.id);
 }
 
-/** The sections that changed and wait for a restart: all but the connections and the scoped admin tokens. */
+/** The projects (`projects:` blocks) added, changed and removed, by name. */
+function projectChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): KeyedChanges {
+  const blocks = (config: TrackerSyncConfig) => Object.entries(config.projects ?? {});
+  return changesByKey(blocks(before), blocks(after), ([name]) => name);
+}
+
+/** The sections that changed and wait for a restart: all but the connections, the projects and the scoped admin tokens. */
 function sectionsChanged(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   keys.delete('connections');
+  keys.delete('projects');
   const section = (config: TrackerSyncConfig, key: string) => {
     const value = (config as unknown as Record<string, unknown>)[key];
     return JSON.stringify(key === 'admin' && value ? { ...value, tokens: undefined } : value);
@@ -119,14 +134,19 @@ function sectionsChanged(before: TrackerSyncConfig, after: TrackerSyncConfig): s
 
 /** The scoped tokens added, changed and removed, by name (never the token itself), for the log line. */
 function tokenChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): string[] {
-  const changes = changesByKey(before.admin?.tokens ?? [], after.admin?.tokens ?? [], (t) => t.name);
+  return namedChanges(changesByKey(before.admin?.tokens ?? [], after.admin?.tokens ?? [], (t) => t.name));
+}
+
+/** `acme added`, `globex changed`, ... */
+function namedChanges(changes: KeyedChanges): string[] {
   return (['added', 'changed', 'removed'] as const).flatMap((kind) => changes[kind].map((name) => `${name} ${kind}`));
 }
 
-function reloadLine(answer: ConfigReloadAnswer, tokens: string[]): string {
+function reloadLine(answer: ConfigReloadAnswer, projects: string[], tokens: string[]): string {
   const parts = (['added', 'changed', 'removed'] as const).filter((k) => answer[k].length).map((k) => `${k} ${answer[k].join(', ')}`);
   const connections = parts.length ? `connections ${parts.join('; ')}` : 'no connection changed';
+  const named = projects.length ? `; projects: ${projects.join(', ')}` : '';
   const scoped = tokens.length ? `; admin tokens: ${tokens.join(', ')}` : '';
   const restart = answer.restart_required.length ? `; ${answer.restart_required.join(', ')} changed too: they take effect at the next restart` : '';
-  return `config ${answer.file} reloaded: ${connections}${scoped}${restart}`;
+  return `config ${answer.file} reloaded: ${connections}${named}${scoped}${restart}`;
 }
