@@ -81,7 +81,7 @@ function config(dir: string): string {
     'sandbox: { seed: none, projects: 3 }',
     'projects:',
     '  acme: { project: "2" }',
-    '  beta: { project: "3" }',
+    '  beta: { project: "3", rate_limit: { per_second: 6, per_hour: 3000 } }',
     'admin:',
     `  token: ${FULL}`,
     '  tokens:',
@@ -240,8 +240,9 @@ describe('scoped admin tokens on every admin route', () => {
     const byName = Object.fromEntries(body.projects.map((p) => [p.name, p]));
     expect(byName.default).toMatchObject({ connections: [], last_runs: {}, open_rejections: { total: 0, by_connection: {} } });
     expect(byName.default.budget).toEqual(expect.objectContaining({ per_second: 8, per_hour: 4000, used_this_second: expect.any(Number), used_this_hour: expect.any(Number) }));
-    expect(byName.acme).toMatchObject({ number: '2', connections: [ACME], budget: null });
-    expect(byName.beta).toMatchObject({ number: '3', connections: [BETA] });
+    // each project's own budget: acme takes tracker.rate_limit's share, beta its own
+    expect(byName.acme).toMatchObject({ number: '2', connections: [ACME], budget: expect.objectContaining({ per_second: 8, per_hour: 4000 }) });
+    expect(byName.beta).toMatchObject({ number: '3', connections: [BETA], budget: expect.objectContaining({ per_second: 6, per_hour: 3000 }) });
     for (const [name, id] of [['acme', ACME], ['beta', BETA]]) {
       const runs = await api<{ runs: { id: number; direction: string }[] }>(running.url, FULL, `/api/runs?connection=${id}&limit=50`);
       const lastSync = runs.body.runs.find((run) => run.direction !== 'outbound')!;

@@ -13,7 +13,7 @@ export interface ProjectBudgetStats {
 @Injectable()
 export class ProjectBudgets {
   constructor(
-    @Optional() private readonly clients: ProjectClients | null,
+    @Optional() @Inject(ProjectClients) private readonly clients: ProjectClients | null,
     @Optional() @Inject(SharedRequestBudget) private readonly shared: SharedRequestBudget | null,
   ) {}
 
