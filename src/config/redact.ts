@@ -45,7 +45,7 @@ export function redactUrl(text: string): string {
   try {
     url = new URL(text);
   } catch {
-    return text;
+    return maskUnparsedUrl(text);
   }
   let changed = false;
   if (url.password) {
@@ -63,6 +63,29 @@ export function redactUrl(text: string): string {
     }
   }
   return changed ? url.toString().replace(/%2A%2A%2A/g, REDACTED) : text;
+}
+
+/** Keys whose value is a URL: `url`, `base_url`, `webhook_url`, `redirect_uri`, `endpoint`, `dsn` ... */
+const URL_KEY = /(^|_)(url|uri|endpoint|dsn)$/;
+
+export function isUrlKey(key: string): boolean {
+  return URL_KEY.test(normalizeKey(key));
+}
+
+/**
+ * A URL that does not parse (a config value reported as wrong, `hooks.slack.com/services/…` without its scheme):
+ * no parser can tell which part is secret, so its credentials and everything after the host are masked. The
+ * scheme and host stay, enough to see what is wrong with it.
+ */
+export function maskUnparsedUrl(text: string): string {
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
+  let rest = text.slice(scheme.length);
+  const at = rest.search(/[/?#]/);
+  const authority = at < 0 ? rest : rest.slice(0, at);
+  const credentials = authority.lastIndexOf('@');
+  if (credentials >= 0) rest = `${REDACTED}${rest.slice(credentials)}`;
+  const end = rest.search(/[/?#]/);
+  return scheme + (end < 0 ? rest : `${rest.slice(0, end + 1)}${REDACTED}`);
 }
 
 function normalizeKey(key: string): string {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
 import { redactSecrets } from '../config/redact';
-import { collectSecretValues, projectSecrets, scrubKnownSecrets, scrubText } from './secret-values';
+import { configSecretValues, scrubKnownSecrets, scrubText } from './secret-values';
 
 /**
  * Keeps secrets out of every admin answer and CLI line: values under secret-looking keys are masked
- * (redactSecrets), and each secret the configuration holds (connection settings, the service's
- * Api-key and each project's, the admin token) is cut out of any text, e.g. a connector's error that echoes its request.
+ * (redactSecrets), and each secret the configuration holds (configSecretValues) is cut out of any text, e.g. a
+ * connector's error that echoes its request.
  */
 @Injectable()
 export class SecretScrubber {
@@ -21,15 +21,7 @@ export class SecretScrubber {
    * under the old settings may still echo them.
    */
   learn(config: TrackerSyncConfig): void {
-    const found = new Set<string>(this.secrets);
-    for (const connection of config.connections ?? []) collectSecretValues({ ...connection.settings, webhook_secret: connection.webhook?.secret }, found);
-    collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, found);
-    // each project's key (and a password in its base URL): one client's view must never show another's key
-    collectSecretValues(projectSecrets(config), found);
-    collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, found);
-    // alert channels: bot tokens, SMTP passwords, and webhook URLs whole (Slack's carries its token in the path)
-    for (const alert of config.alerts ?? []) collectSecretValues({ bot_token: alert.bot_token, webhook_url: alert.type === 'email' ? undefined : alert.url, url: alert.url }, found);
-    this.secrets = [...found];
+    this.secrets = [...configSecretValues(config, new Set(this.secrets))];
   }
 
   scrub<T>(value: T): T {

@@ -4,9 +4,24 @@ import { isSecretKey, REDACTED } from '../config/redact';
 /** Shorter strings are not scrubbed from text: replacing "1" everywhere would garble answers. */
 const MIN_SECRET_LENGTH = 4;
 
-/** The `projects:` blocks' keys and URLs, as collectSecretValues reads them (secret keys, passwords in URLs). */
-export function projectSecrets(config: Pick<TrackerSyncConfig, 'projects'>): Record<string, unknown>[] {
-  return Object.values(config.projects ?? {}).map((block) => ({ api_key: block?.api_key, base_url: block?.base_url }));
+/**
+ * Every secret a config holds: the connections' settings and webhook secrets, the service's key and each
+ * project's (and a password in a base URL), the admin token and each scoped token, the alerts' bot tokens, SMTP
+ * passwords and webhook URLs, whole and in parts (Slack's carries its token in the path; a receiver's error may
+ * echo its path and query without the host).
+ */
+export function configSecretValues(config: TrackerSyncConfig, into = new Set<string>()): Set<string> {
+  for (const connection of config.connections ?? []) collectSecretValues({ ...connection.settings, webhook_secret: connection.webhook?.secret }, into);
+  collectSecretValues({ api_key: config.tracker?.api_key, sandbox_api_key: config.sandbox?.api_key }, into);
+  collectSecretValues(Object.values(config.projects ?? {}).map((block) => ({ api_key: block?.api_key, base_url: block?.base_url })), into);
+  collectSecretValues({ token: config.admin?.token, env_token: process.env.ADMIN_TOKEN }, into);
+  // one client's scoped token must never show in what another client (or a log) reads
+  for (const scoped of config.admin?.tokens ?? []) collectSecretValues({ token: scoped.token }, into);
+  for (const alert of config.alerts ?? []) {
+    collectSecretValues({ bot_token: alert.bot_token, url: alert.url }, into);
+    if (alert.type !== 'email' && alert.url) for (const part of [alert.url, ...urlSecretParts(alert.url)]) into.add(part);
+  }
+  return into;
 }
 
 /** Every secret string found under a secret-looking key of `value` (and passwords inside URLs). */
@@ -23,6 +38,30 @@ export function collectSecretValues(value: unknown, into = new Set<string>(), se
     for (const [key, item] of Object.entries(value)) collectSecretValues(item, into, secretKey || isSecretKey(key));
   }
   return into;
+}
+
+/** Parts of a secret URL that no other config value holds */
+const LONG_PART = 16;
+const QUERY_VALUE = 8;
+
+/**
+ * The parts of a secret URL (an alert's webhook) that a receiver's error may echo without the rest: its path with
+ * its query, each query value of 8 characters or more, each path segment of 16 or more (Slack's and Discord's
+ * tokens). Shorter parts (`/hook`, `services`) are left: cutting them out of every text would garble answers.
+ */
+export function urlSecretParts(text: string): string[] {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return [];
+  }
+  const parts: string[] = [];
+  const pathAndQuery = url.pathname + url.search;
+  if (pathAndQuery.length >= LONG_PART) parts.push(pathAndQuery);
+  for (const value of url.searchParams.values()) if (value.length >= QUERY_VALUE) parts.push(value, encodeURIComponent(value));
+  for (const segment of url.pathname.split('/')) if (segment.length >= LONG_PART) parts.push(segment);
+  return parts;
 }
 
 /** Cuts every known secret out of every string of `value` (a deep copy; keys are kept). */
