@@ -3,6 +3,7 @@ import { AlertConfig, TrackerSyncConfig } from '../config';
 import { redactUrl } from '../config/redact';
 import { SyncService } from '../engine';
 import { MetricsService } from '../observability/metrics.service';
+import type { DeliveryFilter } from '../store/repositories/alert.store';
 import { StoreRepositories } from '../store/store-repositories';
 import { AlertDispatcher, DeliveryResult, DispatchOptions } from './alert-dispatcher';
 import { AlertEvaluator, DEFAULT_CHECK_INTERVAL_MS } from './alert-evaluator';
@@ -89,7 +90,7 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
     return this.store.alerts.active();
   }
 
-  deliveries(filter: { alertId?: string; connectionId?: string; connectionIds?: readonly string[] }, page: { limit: number; offset: number }) {
+  deliveries(filter: DeliveryFilter, page: { limit: number; offset: number }) {
     return this.store.alerts.deliveries(filter, page);
   }
 }

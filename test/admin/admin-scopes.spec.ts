@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { ModulesContainer } from '@nestjs/core';
 import { ADMIN_SCOPE } from '../../src/admin/auth/admin-scope.decorator';
+import { StoreRepositories } from '../../src/store/store-repositories';
 import { api, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
 
 const FULL = 'full-admin-token-0001';
@@ -231,6 +232,23 @@ describe('scoped admin tokens on every admin route', () => {
     ]);
     const betaAlerts = (await api<{ alerts: { id: string }[] }>(running.url, TOKENS.betaOperator, '/api/alerts')).body.alerts;
     expect(betaAlerts.map((a) => a.id)).toEqual(['beta-watch', 'both-watch']);
+  });
+
+  it("shows a scoped token the conditions and messages of its alerts only, not an installation-wide alert's on its connection", async () => {
+    const alerts = running.daemon.app.get(StoreRepositories).alerts;
+    for (const alertId of ['ops', 'acme-ops']) {
+      await alerts.raise({ alertId, connectionId: ACME, event: 'run_failed' }, { runId: acmeRun, message: `${alertId} fired` }, 60_000);
+      const delivery = await alerts.addDelivery({ alert_id: alertId, type: 'webhook', event: 'run_failed', connection_id: ACME, run_id: acmeRun, reminder: false, message: `${alertId} fired` });
+      await alerts.updateDelivery(delivery.id, { status: 'failed', attempts: 1, last_error: `SMTP of ${alertId} refused` });
+    }
+    type Listed = { active: { alert_id: string }[]; deliveries: { alert_id: string }[]; total: number };
+    const ids = (listed: Listed) => ({ active: new Set(listed.active.map((a) => a.alert_id)), deliveries: new Set(listed.deliveries.map((d) => d.alert_id)) });
+    const ofAcme = ids((await api<Listed>(running.url, TOKENS.acmeViewer, '/api/alerts?limit=100')).body);
+    expect({ active: ofAcme.active.has('ops'), deliveries: ofAcme.deliveries.has('ops') }).toEqual({ active: false, deliveries: false });
+    expect({ active: ofAcme.active.has('acme-ops'), deliveries: ofAcme.deliveries.has('acme-ops') }).toEqual({ active: true, deliveries: true });
+    expect((await api<Listed>(running.url, TOKENS.acmeViewer, '/api/alerts?alert=ops')).body.total).toBe(0);
+    const ofAll = ids((await api<Listed>(running.url, FULL, '/api/alerts?limit=100')).body);
+    expect({ active: ofAll.active.has('ops'), deliveries: ofAll.deliveries.has('ops') }).toEqual({ active: true, deliveries: true });
   });
 
   it('GET /api/projects: each project with its number, connections, their last syncs, budget and open rejections', async () => {

@@ -22,16 +22,19 @@ export class AlertsController {
   @ApiOkResponse({ type: AlertListResponse })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   async list(@Query() query: AlertsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<AlertListResponse> {
-    // a scoped token sees its connections' conditions and messages, and the alerts that name one of them
+    // a scoped token sees the alerts that name one of its connections or projects, and of those alone the
+    // conditions and messages of its connections (an installation-wide alert's ids and errors are not its to see)
     const seen = scope.all ? null : new Set(scope.connectionIds(this.config));
-    const connectionIds = seen ? [...seen] : undefined;
+    const alerts = seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen, scope)) : this.alerts.configured();
+    const alertIds = seen ? alerts.map((a) => a.id) : undefined;
+    const visible = (alertId: string, connectionId: string) => !seen || (seen.has(connectionId) && alertIds!.includes(alertId));
     const [active, page] = await Promise.all([
       this.alerts.active(),
-      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds }, { limit: query.limit, offset: query.offset }),
+      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds: seen ? [...seen] : undefined, alertIds }, { limit: query.limit, offset: query.offset }),
     ]);
     return {
-      alerts: seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen, scope)) : this.alerts.configured(),
-      active: active.filter((s) => !seen || seen.has(s.connection_id)).map((s) => ({
+      alerts,
+      active: active.filter((s) => visible(s.alert_id, s.connection_id)).map((s) => ({
         alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
       })),
       deliveries: page.rows.map((d) => ({ ...d })),

@@ -15,6 +15,13 @@ export interface AlertKey {
 
 export type NewAlertDelivery = Pick<AlertDeliveryRow, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message'>;
 
+export interface DeliveryFilter {
+  alertId?: string;
+  connectionId?: string;
+  connectionIds?: readonly string[];
+  alertIds?: readonly string[];
+}
+
 /**
  * Alert conditions and deliveries. Every send is claimed with a conditional UPDATE whose affected-row count
  * says who won (as LeaseStore does): with several daemons on one store, each alert, reminder and recovery is
@@ -79,11 +86,18 @@ export class AlertStore {
     return result.affected ?? 0;
   }
 
-  /** Newest first, and how many match. */
-  /** Newest first; `connectionIds`: of these connections only (an empty list: none; a test message has no connection). */
-  async deliveries(filter: { alertId?: string; connectionId?: string; connectionIds?: readonly string[] }, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
+  /**
+   * Newest first, and how many match. `connectionIds`: of these connections only (an empty list: none; a test
+   * message has no connection); `alertIds`: of these alerts only (an empty list: none).
+   */
+  async deliveries(filter: DeliveryFilter, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
     const where: FindOptionsWhere<AlertDeliveryEntity> = {};
     if (filter.alertId) where.alert_id = filter.alertId;
+    if (filter.alertIds) {
+      const ids = filter.alertId ? filter.alertIds.filter((id) => id === filter.alertId) : filter.alertIds;
+      if (!ids.length) return { rows: [], total: 0 };
+      where.alert_id = In([...ids]);
+    }
     if (filter.connectionId) where.connection_id = filter.connectionId;
     if (filter.connectionIds) {
       const ids = filter.connectionId ? filter.connectionIds.filter((id) => id === filter.connectionId) : filter.connectionIds;
