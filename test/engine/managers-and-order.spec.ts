@@ -43,6 +43,33 @@ describeStores('engine: managers diff and stream order', (driver) => {
     expect(h.service.managers.size).toBe(3);
   });
 
+  it('keeps a manager whose row the source rejects (it is still there, with a typo): only those gone are deleted', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.managers = managers();
+    await h.run();
+    h.service.calls.length = 0;
+    // m3's row now fails the connector's own check (an empty name), m2's the service's rules (no phone, no email)
+    h.source.managers = [managers()[0], { id: 'm2', name: 'Boris' }];
+    h.source.rejected = [{ id: 'm3', field: 'name', reason: 'the name is empty', ref: 'managers.csv row 4' }];
+    h.source.rejectedStream = 'managers';
+    const run = await h.run();
+    expect(run.rejected.map((r: { external_id: string }) => r.external_id).sort()).toEqual(['m2', 'm3']);
+    expect(h.service.callsTo('/manager/delete')).toHaveLength(0);
+    expect([...h.service.managers.keys()].sort()).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('deletes nothing when a whole read of the managers finds none at all (an empty export), and says so', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.managers = managers();
+    await h.run();
+    h.source.managers = [];
+    const run = await h.run();
+    expect(run.status).toBe('succeeded');
+    expect(h.service.callsTo('/manager/delete')).toHaveLength(0);
+    expect(h.service.managers.size).toBe(3);
+    expect(h.logger.lines.join('\n')).toMatch(/warn .*managers: the source holds none; the 3 known are not deleted/);
+  });
+
   it('a manager with neither phone nor email is rejected by the checks', async () => {
     h = await new EngineHarness({ driver }).start();
     h.source.managers = [{ id: 'm9', name: 'Nobody' }];

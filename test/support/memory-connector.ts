@@ -14,6 +14,8 @@ export interface MemorySource {
   honourWindow: boolean;
   /** rows the "file" could not parse */
   rejected: RejectedInput[];
+  /** the stream whose first page carries `rejected` (default deals) */
+  rejectedStream?: StreamName;
   /** yield the first page again after it (a looping paginator) */
   repeatFirstPage: boolean;
   /** give Page.hashes (a cheap hash of the "raw row"), as a file connector does */
@@ -70,7 +72,7 @@ export const memoryConnector = defineConnector<MemorySettings>({
       const records = inWindow.slice(i, i + s.pageSize).map((r) => structuredClone(r));
       const page: Page = { records, refs: records.map((r) => `${stream} ${r.id}`) };
       if (s.hashes) page.hashes = records.map((r) => rawRowHash(r));
-      if (stream === 'deals' && i === 0 && s.rejected.length) page.rejected = s.rejected;
+      if (stream === (s.rejectedStream ?? 'deals') && i === 0 && s.rejected.length) page.rejected = s.rejected;
       if (stream === 'deals' && s.state && i + s.pageSize >= inWindow.length) page.state = s.state;
       yield page;
       if (s.repeatFirstPage && index === 0) yield { ...page, records: page.records.map((r) => structuredClone(r)) };

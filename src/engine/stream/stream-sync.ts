@@ -144,6 +144,8 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
       this.counters.read++;
       this.counters.rejected++;
       this.rejections.fromConnector(input);
+      // a record the source still holds, rejected for a typo, is not gone: it must not be deleted from the service
+      if (input.id) this.seen?.add(input.id);
     }
     const mapped = (page as Partial<OffloadedPage>).mapped;
     for (let i = 0; i < page.records.length; i++) {
@@ -281,6 +283,11 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     });
     const missing = known.filter((id) => !this.seen!.has(id));
     if (!missing.length) return undefined;
+    if (this.seen.size === 0) {
+      // an export that came out empty (a failed report, a wrong filter) would delete every manager of the service
+      this.run.logger.warn(`${this.stream}: the source holds none; the ${known.length} known are not deleted (delete them in the service if they are gone)`);
+      return undefined;
+    }
     const context: HandlerContext = { tracker: this.run.tracker, connectionId: this.run.connectionId, log: (m) => this.run.logger.warn(m) };
     const deleted = await handler.onCompleteRead(context, missing);
     this.run.logger.log(`${this.stream}: deleted ${deleted.length} gone from the source (${deleted.slice(0, 10).join(', ')}${deleted.length > 10 ? ', …' : ''})`);
