@@ -9,13 +9,19 @@ export class MappingError extends Error {
   }
 }
 
-/** The service takes prices as strings; a number that would print in exponent form or is not finite is refused. */
+/** Below a millionth, String() prints a number in exponent form (1e-7): as money it is a formula's rounding noise. */
+const LEAST_MONEY = 1e-6;
+
+/**
+ * The service takes prices as strings, in plain decimals: a number too large for them or not finite is refused,
+ * and one below a millionth (`=0.1+0.2-0.3` is 5.55e-17) is sent as "0".
+ */
 export function moneyText(value: number | null | undefined, field: string, allowNegative = false): string | null {
   if (value === null || value === undefined) return null;
   if (typeof value !== 'number' || !Number.isFinite(value)) throw new MappingError(field, `${String(value)} is not a finite number`);
   if (!allowNegative && value < 0) throw new MappingError(field, `${value} is negative`);
   if (Math.abs(value) >= 1e15) throw new MappingError(field, `${value} is too large`);
-  return String(value);
+  return Math.abs(value) < LEAST_MONEY ? '0' : String(value);
 }
 
 export function finiteNumber(value: number | null | undefined, field: string): number | undefined {

@@ -36,6 +36,11 @@ describe('deals stream: mapping and handler', () => {
     expect('fields' in dealToAddOrder(deal())).toBe(false);
   });
 
+  it('sends the money it sends as text in plain decimals: rounding noise below a millionth is "0", never exponent form', () => {
+    expect(dealToAddOrder(deal({ price: 0.1 + 0.2 - 0.3, cost: 1e-7 }))).toMatchObject({ price: '0', cost: '0' });
+    expect(dealToAddOrder(deal({ price: 0.000001, cost: 999999999999999 }))).toMatchObject({ price: '0.000001', cost: '999999999999999' });
+  });
+
   it('names the field a deal cannot be mapped on', () => {
     expect(() => dealToAddOrder(deal({ price: -1 }))).toThrow(new MappingError('price', '-1 is negative'));
     expect(() => dealToAddOrder(deal({ products: [{ id: 'p', name: 'x', quantity: 1, cost: Number.NaN }] }))).toThrow(new MappingError('products[0].cost', 'NaN is not a finite number'));
