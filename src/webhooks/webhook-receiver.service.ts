@@ -22,7 +22,7 @@ export type HookAnswer = 202 | 401 | 413 | 429;
 /**
  * What a webhook call does. The answer is decided at once, before any work (verification is a few hashes):
  * 401 for a call that does not prove it comes from the connection's CRM (the reason only in the log and the
- * metric), 413 for a body over 1 MB, 429 beyond 10 calls a second, else 202. After the answer: a paused
+ * metric), 413 for a verified call whose body is over 1 MB, 429 beyond 10 calls a second, else 202. After the answer: a paused
  * connection records the call and runs nothing; any other re-arms its debounce, and when it fires the one
  * trigger path starts an incremental run (trigger `webhook`), or queues exactly one follow-up when a run is
  * going. The payload is never read for data: the run reads the CRM as a scheduled run does.
@@ -71,16 +71,19 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
       if (connection) this.note(connection.id, 'refused');
       return 401;
     }
+    // verified first, whatever its size: a 413 to a caller that proves nothing would tell it the connection exists.
+    // An oversized body was not kept, so a signature over the body cannot verify: that call gets the 401 too.
+    const refusal = this.refusal(connection, hook);
+    if (refusal) {
+      const why = hook.tooLarge ? `its body is over 1 MB and it was not verified (${refusal})` : refusal;
+      this.logger.warn(`connection ${connection.id}: webhook call refused: ${why}`);
+      this.note(connection.id, 'refused');
+      return 401;
+    }
     if (hook.tooLarge) {
       this.logger.warn(`connection ${connection.id}: webhook call refused: its body is over 1 MB`);
       this.note(connection.id, 'too_large');
       return 413;
-    }
-    const refusal = this.refusal(connection, hook);
-    if (refusal) {
-      this.logger.warn(`connection ${connection.id}: webhook call refused: ${refusal}`);
-      this.note(connection.id, 'refused');
-      return 401;
     }
     if (!this.rate.take(connection.id)) {
       this.note(connection.id, 'rate_limited');

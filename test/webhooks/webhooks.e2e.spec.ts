@@ -167,6 +167,15 @@ describe('webhooks: POST /hooks/{connection} starts the sync', () => {
     expect(await d.metric('pipedrive', 'too_large')).toBe(1);
   }, 30_000);
 
+  it('a body over 1 MB from a caller that proves nothing is answered 401, as a connection that does not exist', async () => {
+    const padding = JSON.stringify({ padding: 'x'.repeat(1024 * 1024 + 10) });
+    const forged = { ...call('pipedrive', '1001', { secret: 'not-the-secret' }), body: padding };
+    const nowhere = { ...forged, path: forged.path.replace('/hooks/pipedrive', '/hooks/no-such-connection') };
+    expect(nowhere.path).toContain('/hooks/no-such-connection');
+    expect([(await sendHook(d.url, forged)).status, (await sendHook(d.url, nowhere)).status]).toEqual([401, 401]);
+    expect(await d.metric('pipedrive', 'too_large')).toBe(1);
+  }, 30_000);
+
   it('/metrics counts the calls by connection and outcome; the admin API shows each connection\'s last call', async () => {
     for (const id of PRESET_NAMES) expect({ id, accepted: await d.metric(id, 'accepted') }).toEqual({ id, accepted: 1 });
     const anonymous = await api(d.url, null, '/api/webhooks');
