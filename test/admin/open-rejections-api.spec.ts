@@ -9,7 +9,7 @@ import { eventually, removeDir, startAdminApp, startSandbox, tempDataDir } from 
 
 const ADMIN_TOKEN = 'admin-token-for-open-rejections';
 const DEMO = join(__dirname, '..', '..', 'config', 'demo');
-const ITEM_KEYS = ['excerpt', 'external_id', 'field', 'first_seen', 'last_seen', 'reason', 'ref', 'run_id', 'source', 'stream'];
+const ITEM_KEYS = ['connection_id', 'excerpt', 'external_id', 'field', 'first_seen', 'last_seen', 'reason', 'ref', 'run_id', 'source', 'stream'];
 
 /**
  * The demo flow of issue 19 item 5 over real HTTP: the bundled demo export (copied), the spreadsheet connector,

@@ -59,7 +59,7 @@ describe('cli rejected', () => {
     const body = JSON.parse(result.stdout);
     expect(body).toEqual({
       rejected: [{
-        stream: 'deals', external_id: 'r3', ref: 'deals.csv row 4', field: 'created_at', reason: '"31.02.2025" is not a valid date',
+        connection_id: 'sheet', stream: 'deals', external_id: 'r3', ref: 'deals.csv row 4', field: 'created_at', reason: '"31.02.2025" is not a valid date',
         excerpt: null, source: 'connector', run_id: 2, first_seen: expect.any(String), last_seen: expect.any(String),
       }],
       total: 1, limit: 100, offset: 0,

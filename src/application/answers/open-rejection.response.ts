@@ -3,6 +3,7 @@ import type { OpenRejectionRow } from '../../store';
 
 /** One problem of a source record that is rejected and not fixed yet. */
 export class OpenRejectionResponse {
+  @ApiProperty({ example: 'acme-amo', description: 'the connection that read it (scripts merge several connections\' lists)' }) connection_id: string;
   @ApiProperty({ example: 'deals' }) stream: string;
   @ApiProperty({ description: "the record's id in the source ('' when the row had none)", example: 'D-10004' }) external_id: string;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'file and row, or the CRM record', example: 'deals.csv row 5' }) ref: string | null;
@@ -17,6 +18,7 @@ export class OpenRejectionResponse {
 
 export function toOpenRejectionResponse(row: OpenRejectionRow): OpenRejectionResponse {
   return {
+    connection_id: row.connection_id,
     stream: row.stream,
     external_id: row.external_id,
     ref: row.ref,
