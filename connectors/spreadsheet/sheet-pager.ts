@@ -3,11 +3,13 @@ import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
 import { CellReader } from './mapping/cell-reader';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';
-import { columnLetter, resolveLayout } from './mapping/sheet-layout';
+import { columnLetter, layoutSignature, resolveLayout } from './mapping/sheet-layout';
+import { OTHER_COLUMNS_SENT } from './mapping/stream-fields';
 import { Cells, RowBatch, SkippedRecord, UncachedFormula } from './rows/sheet-rows';
 import { DEFAULT_TIMEZONE, SheetSource } from './settings';
 import { SheetSourceError } from './source/sheet-error';
-import { dateReading } from './values/dates';
+import { UnreadColumns } from './unread-columns';
+import { dateReading, wallDateText } from './values/dates';
 import { IdRegistry } from './values/id-registry';
 import { FLAG_BOM, FLAG_NUL, FLAG_REPLACEMENT_CHAR, hashRow, lastRowFlags, seedOf } from './values/row-hash';
 
@@ -58,14 +60,19 @@ export class SheetPager {
   private readonly headerRow: number;
   private reader?: CellReader;
   private mapper?: RowMapper;
+  /** the header's columns up to its last name; `headerCells` counts its trailing empty cells too */
   private width = 0;
+  private headerCells = 0;
+  private unread?: UnreadColumns;
   private updatedCol = -1;
   private readonly ids = new IdRegistry();
   private idsReserved = false;
   /** rows handed to the pager so far (for the guess of the file's row count) */
   private rowsSeen = 0;
-  /** the row fingerprints' seed: the stream's settings, and how the header was read */
+  /** the row fingerprints' seed: the stream's settings, and what the header maps each column to */
   private seed: number;
+  /** events without an id column: the seed of the row hash that is their id (see header()) */
+  private eventIdSeed?: number;
   private state: Record<string, unknown>;
   private page = newPage();
   private sent = 0;
@@ -92,6 +99,8 @@ export class SheetPager {
     }
     if (!this.reader) throw new SheetSourceError(`${this.o.sheetName}: no header row found at row ${this.headerRow} or below`);
     if (this.o.signal?.aborted) return;
+    const unread = this.unread!.warning(this.o.sheetName);
+    if (unread) this.o.warn(unread);
     const last = this.take();
     last.state = this.state;
     yield last;
@@ -133,10 +142,17 @@ export class SheetPager {
     const reading = dateReading(source.timezone ?? DEFAULT_TIMEZONE, source.date_format);
     this.reader = new CellReader(layout, reading, source.status_map);
     this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
-    this.width = layout.header.length;
+    this.width = layout.width;
+    this.headerCells = layout.header.length;
+    this.unread = new UnreadColumns(layout);
     this.updatedCol = layout.index.updated_at ?? -1;
-    // rows read before repeated names were kept apart lost values: their fingerprints differ, so they are sent again
-    if (layout.repeated.length > 0) this.seed = seedOf(`${this.o.seed}|repeated header names kept apart`);
+    // a renamed column (`Сумма` -> `price`) changes what every row sends though no row changed: they are sent again
+    this.seed = seedOf(`${this.o.seed}|${layoutSignature(layout, OTHER_COLUMNS_SENT.has(this.o.stream))}`);
+    if (this.o.stream === 'events' && layout.index.id === undefined) {
+      // such an event's id is a hash of its row, seeded as before the layout joined the seed (repeated names
+      // included): a renamed data column re-sends the events under their ids instead of sending second copies
+      this.eventIdSeed = layout.repeated.length > 0 ? seedOf(`${this.o.seed}|repeated header names kept apart`) : this.o.seed;
+    }
     for (const { name, columns, as } of layout.repeated) {
       this.o.warn(
         `${this.o.sheetName}: the header has ${JSON.stringify(name)} ${columns.length} times (columns ${columns.map(columnLetter).join(', ')}); ` +
@@ -151,22 +167,22 @@ export class SheetPager {
   private dataRow(cells: Cells, rowNumber: number): void {
     const hash = hashRow(cells, this.seed);
     const flags = lastRowFlags();
+    const rowHash = this.eventIdSeed === undefined ? hash : hashRow(cells, this.eventIdSeed);
     if (flags & (FLAG_REPLACEMENT_CHAR | FLAG_NUL)) {
       const what = flags & FLAG_NUL ? 'binary data (NUL bytes)' : 'bytes that are not valid in the detected encoding (mixed encodings?)';
       return this.reject(rowNumber, this.idOf(cells), '', `the row contains ${what}`, excerpt(cells, this.o.delimiter));
     }
     if (flags & FLAG_BOM) stripBoms(cells);
-    if (this.o.strictWidth && cells.length !== this.width && !onlyEmptyBeyond(cells, this.width)) {
-      const reason = `the row has ${cells.length} columns, the header has ${this.width}`;
-      return this.reject(rowNumber, this.idOf(cells), '', reason, excerpt(cells, this.o.delimiter));
-    }
+    const misfit = this.o.strictWidth ? this.widthProblem(cells) : null;
+    if (misfit) return this.reject(rowNumber, this.idOf(cells), '', misfit, excerpt(cells, this.o.delimiter));
+    this.unread!.note(cells, rowNumber);
     if (!this.o.strictWidth) {
       const uncached = this.uncachedFormula(cells, rowNumber);
       if (uncached) return this.reject(rowNumber, this.idOf(cells), uncached.field, uncached.reason, excerpt(cells, this.o.delimiter));
     }
     const r = this.reader!;
     r.start(cells);
-    const record = this.mapper!(hash);
+    const record = this.mapper!(rowHash);
     const id = record ? record.id : this.idOf(cells);
     const first = id === '' ? 0 : this.ids.remember(id, rowNumber);
     if (!record) return this.reject(rowNumber, id, r.failedField, r.failedReason, excerpt(cells, this.o.delimiter));
@@ -178,6 +194,18 @@ export class SheetPager {
     this.page.refs.push(`${this.o.sheetName} row ${rowNumber}`);
     this.page.hashes.push(hash);
     if (this.o.limit && ++this.sent >= this.o.limit) this.stopped = true;
+  }
+
+  /**
+   * CSV: a row has a cell for each column the header names. A trailing delimiter on the header line (empty cells
+   * after its last name) or on the row (empty cells past the header's end) is no column of its own.
+   */
+  private widthProblem(cells: Cells): string | null {
+    if (cells.length < this.width) return `the row has ${cells.length} columns, the header has ${this.width}`;
+    if (cells.length > this.headerCells && !onlyEmptyBeyond(cells, this.headerCells)) {
+      return `the row has ${cells.length} columns, the header has ${this.headerCells}`;
+    }
+    return null;
   }
 
   /** false for rows before the window (already synced) and after it (deferred: the hash is withheld) */
@@ -194,7 +222,7 @@ export class SheetPager {
     return true;
   }
 
-  /** XLSX: the first cell of the header's columns that holds a formula without a cached value */
+  /** XLSX: the first cell of the header's columns holding a formula without a usable cached value (none, or an error) */
   private uncachedFormula(cells: Cells, rowNumber: number): { field: string; reason: string } | null {
     const end = Math.min(cells.length, this.width);
     for (let col = 0; col < end; col++) {
@@ -202,9 +230,11 @@ export class SheetPager {
       if (!(cell instanceof UncachedFormula)) continue;
       const { layout } = this.reader!;
       const field = Object.keys(layout.index).find((name) => layout.index[name] === col) ?? layout.header[col];
-      const reason =
-        `the cell ${columnLetter(col)}${rowNumber} (column ${JSON.stringify(layout.header[col])}) holds the formula ${cell} without a cached value: ` +
-        'the file was saved by a program that does not calculate formulas; open and save it in Excel or LibreOffice, or paste the values';
+      const where = `the cell ${columnLetter(col)}${rowNumber} (column ${JSON.stringify(layout.header[col])}) holds the formula ${cell}`;
+      const reason = cell.errorResult
+        ? `${where} whose saved result is an error (#DIV/0!, #N/A, #VALUE! or the like): correct the formula or the cells it reads`
+        : `${where} without a cached value: ` +
+          'the file was saved by a program that does not calculate formulas; open and save it in Excel or LibreOffice, or paste the values';
       return { field, reason };
     }
     return null;
@@ -247,9 +277,7 @@ function isEmptyRow(cells: Cells): boolean {
   return true;
 }
 
-/** a trailing delimiter (more cells than the header, all empty) is tolerated */
 function onlyEmptyBeyond(cells: Cells, width: number): boolean {
-  if (cells.length < width) return false;
   for (let i = width; i < cells.length; i++) if (cells[i] !== '') return false;
   return true;
 }
@@ -265,7 +293,7 @@ function excerpt(cells: Cells, delimiter: string): string {
   let text = '';
   for (let i = 0; i < cells.length && text.length <= EXCERPT_CHARS; i++) {
     const cell = cells[i];
-    text += (i > 0 ? delimiter : '') + (cell instanceof Date ? cell.toISOString() : String(cell ?? ''));
+    text += (i > 0 ? delimiter : '') + (cell instanceof Date && !Number.isNaN(cell.getTime()) ? wallDateText(cell) : String(cell ?? ''));
   }
   return clip(text);
 }

@@ -6,6 +6,7 @@ import {
   serialToInstant,
   wallDateToCalendarDate,
   wallDateToInstant,
+  wallDateText,
 } from '../values/dates';
 import { parseNumber } from '../values/numbers';
 import type { SheetLayout } from './sheet-layout';
@@ -47,7 +48,7 @@ export class CellReader {
     return at === undefined ? -1 : at;
   }
 
-  /** trimmed text, null when empty or absent */
+  /** trimmed text, null when empty or absent; a Date cell as the wall time Excel shows (no offset: it has none) */
   text(col: number): string | null {
     if (col < 0 || col >= this.cells.length) return null;
     const value = this.cells[col];
@@ -56,7 +57,7 @@ export class CellReader {
       return text === '' ? null : text;
     }
     if (value === null || value === undefined || value === '') return null;
-    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+    if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : wallDateText(value);
     return String(value);
   }
 
@@ -124,7 +125,7 @@ export class CellReader {
 
   quoted(col: number): string {
     const value = this.cells[col];
-    const text = value instanceof Date ? value.toISOString() : String(value);
+    const text = value instanceof Date && !Number.isNaN(value.getTime()) ? wallDateText(value) : String(value);
     return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
   }
 

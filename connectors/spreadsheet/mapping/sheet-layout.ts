@@ -26,6 +26,10 @@ export interface SheetLayout {
   products: ProductColumns[];
   /** other columns whose name the header repeats: each kept as its own custom field, `Name (2)`, ... */
   repeated: Array<{ name: string; columns: number[]; as: string[] }>;
+  /** columns up to the last named one: empty header cells after it are a trailing delimiter, not columns */
+  width: number;
+  /** columns before `width` whose header cell is empty: their cells are not read */
+  unnamed: number[];
 }
 
 export function columnLetter(index: number): string {
@@ -128,11 +132,30 @@ function requireColumns(stream: StreamName, index: Record<string, number>, heade
 function finishLayout(header: string[], index: Record<string, number>): SheetLayout {
   const used = new Set(Object.values(index));
   const extraColumns: number[] = [];
+  const unnamed: number[] = [];
   header.forEach((name, i) => {
-    if (!used.has(i) && name !== '') extraColumns.push(i);
+    if (name === '') unnamed.push(i);
+    else if (!used.has(i)) extraColumns.push(i);
   });
+  let width = header.length;
+  while (width > 0 && header[width - 1] === '') width--;
   const { names, repeated } = distinctNames(extraColumns.map((i) => header[i]), extraColumns);
-  return { header, index, extraColumns, extraNames: names, products: productGroups(index), repeated };
+  return {
+    header, index, extraColumns, extraNames: names, products: productGroups(index), repeated, width, unnamed: unnamed.filter((i) => i < width),
+  };
+}
+
+/**
+ * What each column feeds, as text: its canonical field, its custom-field name (when the stream sends other
+ * columns), or nothing. Part of the row fingerprints' seed: a header rename that changes what a row sends
+ * (`Сумма` -> `price`) re-sends every row, one that does not (`Price` -> `price`) re-sends none.
+ */
+export function layoutSignature(layout: SheetLayout, sendsOtherColumns: boolean): string {
+  const feeds: string[] = new Array<string>(layout.header.length).fill('');
+  for (const [field, at] of Object.entries(layout.index)) feeds[at] = `field ${field}`;
+  if (sendsOtherColumns) layout.extraColumns.forEach((col, k) => (feeds[col] = `custom ${layout.extraNames[k]}`));
+  while (feeds.length > 0 && feeds[feeds.length - 1] === '') feeds.pop();
+  return JSON.stringify(feeds);
 }
 
 /** The custom fields' names, a repeated one numbered from its second column on: `Комментарий`, `Комментарий (2)`. */

@@ -28,6 +28,9 @@ export const REQUIRED_COLUMNS: Record<StreamName, ReadonlyArray<readonly string[
   events: [['name']],
 };
 
+/** Streams that send the columns no field claims: as custom fields (deals, clients) or event data. */
+export const OTHER_COLUMNS_SENT: ReadonlySet<StreamName> = new Set<StreamName>(['deals', 'clients', 'events']);
+
 /** Other names a header may use for a field. */
 export const FIELD_ALIASES: Record<string, string> = { phones: 'phone', emails: 'email' };
 

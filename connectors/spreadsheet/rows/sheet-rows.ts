@@ -22,13 +22,16 @@ export function overlongRow(bytes: number, excerpt: string): SkippedRecord {
 
 /**
  * An XLSX formula cell saved without its cached result (written by a program that does not calculate, e.g. a
- * script): its value is unknown, so the row is rejected naming the cell, never read as an empty cell.
+ * script), or with an error as its result (`#DIV/0!`): its value is unknown, so the row is rejected naming the
+ * cell, never read as an empty cell.
  */
 export class UncachedFormula {
   constructor(
     /** the formula without '=', or for a cell sharing another's formula, that cell's address */
     readonly formula: string,
     readonly shared: boolean,
+    /** a result was saved, and it is an error (which one, exceljs's streaming reader does not keep) */
+    readonly errorResult = false,
   ) {}
 
   toString(): string {

@@ -2,7 +2,22 @@ import type ExcelJS from 'exceljs';
 import type { Readable } from 'stream';
 
 /** exceljs's row events of one worksheet. */
-export type WorksheetEvents = AsyncIterable<Array<{ eventType: string; value: { number: number; values: unknown[] } }>>;
+export type WorksheetEvents = AsyncIterable<Array<{ eventType: string; value: XlsxRow }>>;
+
+/** What is used of an exceljs Row: its values, and a cell's model where `values` loses what a cell holds. */
+export interface XlsxRow {
+  number: number;
+  values: unknown[];
+  findCell(col: number): { model: CellModel } | undefined;
+}
+
+/** a cell's model; formula cells have `formula` or `sharedFormula`, and `result` when a value was saved */
+export interface CellModel {
+  type: number;
+  formula?: string;
+  sharedFormula?: string;
+  result?: unknown;
+}
 
 /** One worksheet of an XLSX file. */
 export interface XlsxSheet {

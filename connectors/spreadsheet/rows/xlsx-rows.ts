@@ -1,10 +1,12 @@
 import type { ReadGuard } from '../source/read-guard';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { Cells, RowBatch, UncachedFormula } from './sheet-rows';
-import { openXlsxSheets, XlsxSheet } from './xlsx-archive';
+import { CellModel, openXlsxSheets, XlsxRow, XlsxSheet } from './xlsx-archive';
 import { whyNotXlsx } from './xlsx-diagnosis';
 
 const BATCH_ROWS = 1000;
+/** exceljs's ValueType.Formula (exceljs itself is loaded only when an XLSX is read) */
+const FORMULA_TYPE = 6;
 
 /**
  * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming worksheet reader: the
@@ -51,7 +53,7 @@ async function* worksheetBatches(sheet: XlsxSheet, guard: ReadGuard | undefined)
   for await (const events of sheet.rows()) {
     for (const { eventType, value } of events) {
       if (eventType !== 'row') continue;
-      batch.rows.push(rowCells(value.values));
+      batch.rows.push(rowCells(value));
       batch.numbers.push(value.number);
     }
     if (batch.rows.length >= BATCH_ROWS) {
@@ -65,10 +67,26 @@ async function* worksheetBatches(sheet: XlsxSheet, guard: ReadGuard | undefined)
 }
 
 /** exceljs row values are 1-based and sparse; cells become plain values. */
-function rowCells(values: unknown[]): Cells {
+function rowCells(row: XlsxRow): Cells {
+  const values = row.values;
   const cells: Cells = new Array(Math.max(values.length - 1, 0));
-  for (let i = 1; i < values.length; i++) cells[i - 1] = plainCell(values[i]);
+  for (let i = 1; i < values.length; i++) {
+    const value = values[i];
+    const model = value !== null && typeof value === 'object' && !(value instanceof Date) ? row.findCell(i)?.model : undefined;
+    cells[i - 1] = model?.type === FORMULA_TYPE ? formulaCell(model) : plainCell(value);
+  }
   return cells;
+}
+
+/**
+ * A formula cell from its model: `values` drops a falsy result (a cached 0 or "" looked like no cached value at
+ * all) and the model keeps it. The streaming reader reads a cached error (`<v>#DIV/0!</v>`) as a number: NaN.
+ */
+function formulaCell(model: CellModel): unknown {
+  const { result, formula } = model;
+  if (typeof result === 'number' && Number.isNaN(result)) return new UncachedFormula(formula ?? '', false, true);
+  if (result !== undefined) return plainCell(result);
+  return typeof formula === 'string' ? new UncachedFormula(formula, false) : new UncachedFormula(String(model.sharedFormula), true);
 }
 
 function plainCell(value: unknown): unknown {
@@ -76,10 +94,6 @@ function plainCell(value: unknown): unknown {
   if (typeof value !== 'object' || value instanceof Date) return value;
   const v = value as Record<string, unknown>;
   if (Array.isArray(v.richText)) return (v.richText as Array<{ text?: string }>).map((part) => part.text ?? '').join('');
-  if ('formula' in v || 'sharedFormula' in v) {
-    if (v.result !== undefined) return plainCell(v.result);
-    return typeof v.formula === 'string' ? new UncachedFormula(v.formula, false) : new UncachedFormula(String(v.sharedFormula), true);
-  }
   if ('result' in v) return plainCell(v.result);
   if (typeof v.text === 'string') return v.text;
   if (typeof v.error === 'string') return v.error;

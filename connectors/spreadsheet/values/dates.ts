@@ -15,6 +15,8 @@ const MAX_SERIAL = 2_958_466; // 9999-12-31
 const MIN_TEXT_SERIAL = 1000;
 const MIN_UNIX_SECONDS = 1_000_000_000;
 const MAX_UNIX_SECONDS = 9_999_999_999;
+/** Excel's pivot for two-digit years: 00-29 are 20xx, 30-99 are 19xx ('05.03.80' is a birth date in 1980) */
+const TWO_DIGIT_YEAR_PIVOT = 30;
 
 /** How ambiguous slash dates are read: `DD/MM/YYYY` (default) or `MM/DD/YYYY`. */
 export interface DateReading {
@@ -80,6 +82,16 @@ export function wallDateToCalendarDate(date: Date): string | null {
   return Number.isNaN(date.getTime()) ? null : isoDay(date.getTime());
 }
 
+/**
+ * A Date cell as text, the wall time Excel shows: 'YYYY-MM-DD HH:MM:SS', or 'YYYY-MM-DD' at midnight. Never an
+ * ISO instant: exceljs puts the wall time in UTC fields, so toISOString() would send 14:05 Moscow time as 14:05Z.
+ */
+export function wallDateText(date: Date): string {
+  const wall = Math.round(date.getTime() / 1000) * 1000; // to the second, as serials are read
+  const time = new Date(wall).toISOString().slice(11, 19);
+  return time === '00:00:00' ? isoDay(wall) : `${isoDay(wall)} ${time}`;
+}
+
 export function isoDay(wallMs: number): string {
   const d = new Date(wallMs);
   return formatDay(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate());
@@ -135,7 +147,7 @@ function parseDayFirst(text: string, first: number, sep: number, monthFirst: boo
   if (digitsRead < 1 || digitsRead > 2 || text.charCodeAt(pos) !== sep) return KIND_INVALID;
   pos++;
   const y = readNumber(text);
-  if (digitsRead === 2) year = 2000 + y;
+  if (digitsRead === 2) year = y < TWO_DIGIT_YEAR_PIVOT ? 2000 + y : 1900 + y;
   else if (digitsRead === 4) year = y;
   else return KIND_INVALID;
   const swap = monthFirst && sep === 47;

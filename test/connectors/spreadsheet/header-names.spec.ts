@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { join } from 'path';
-import type { Deal } from '../../../src/connectors/canonical';
+import type { CustomEvent, Deal } from '../../../src/connectors/canonical';
 import type { SheetSource } from '../../../connectors/spreadsheet/settings';
 import { readStream, tempDir } from './read-helper';
 
@@ -66,5 +66,75 @@ describe('spreadsheet connector: repeated header names', () => {
     const first = await readStream({ deals: { path: plain } }, 'deals');
     const second = await readStream({ deals: { path: repeated } }, 'deals');
     expect(first.hashes[0]).not.toBe(second.hashes[0]);
+  });
+});
+
+/** The row fingerprints cover what the header maps each column to: a rename that changes what is sent re-sends. */
+describe('spreadsheet connector: a renamed header column', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+
+  it('re-sends every row once when the rename changes what is sent, and none when it changes nothing sent', async () => {
+    const read = async (header: string) => {
+      const file = tmp.write('q.csv', `${header}\nHR1;a;0;01.01.2026;500\n`);
+      const { records, hashes } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+      return { sent: [records[0].price, records[0].custom_fields], hash: hashes[0] };
+    };
+    const custom = await read('id;title;status;created_at;Сумма');
+    const price = await read('id;title;status;created_at;price');
+    expect([custom.sent, price.sent]).toEqual([[null, { Сумма: '500' }], [500, undefined]]);
+    expect(price.hash).not.toBe(custom.hash);
+    // another custom-field name is another field of the service
+    expect((await read('id;title;status;created_at;сумма')).hash).not.toBe(custom.hash);
+    // a recognised name in other letter case, spaces around it, a trailing delimiter: the same fields are sent
+    expect((await read('ID;Title;status;created_at; PRICE ')).hash).toBe(price.hash);
+    expect((await read('id;title;status;created_at;price;')).hash).toBe(price.hash);
+  });
+
+  it('does not re-send rows of a stream that sends no other columns when one of those is renamed', async () => {
+    const read = async (header: string) => {
+      const file = tmp.write('costs.csv', `${header}\nyandex;01.03.2025;31.03.2025;500;note\n`);
+      return (await readStream({ expenses: { path: file } }, 'expenses')).hashes[0];
+    };
+    expect(await read('channel;from_date;to_date;marketing_cost;Комментарий')).toBe(await read('channel;from_date;to_date;marketing_cost;Заметка'));
+  });
+
+  it('re-sends the events of a renamed data column under the ids they had: no second copies', async () => {
+    const read = (header: string) => readStream<CustomEvent>({ events: { path: tmp.write('events.csv', `${header}\nsignup,123,10\n`) } }, 'events');
+    const before = await read('name,visit_id,amount');
+    const after = await read('name,visit_id,sum');
+    expect(after.records[0]).toEqual({ id: before.records[0].id, name: 'signup', visit_id: '123', data: { sum: '10' } });
+    expect(after.hashes[0]).not.toBe(before.hashes[0]);
+  });
+});
+
+/** A header cell left empty: its column is not read, and data under it is named in the log, once. */
+describe('spreadsheet connector: empty header cells', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+
+  it('reads a row under a header with a trailing delimiter, as it reads a row with one', async () => {
+    const file = tmp.write('trailing.csv', 'id;title;status;created_at;price;\nTR1;a;0;01.01.2026;1\nTR2;b;0;01.01.2026;2;\nTR3;c;0;01.01.2026\n');
+    const { records, rejected, logs } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(records.map((d) => [d.id, d.price, d.custom_fields])).toEqual([['TR1', 1, undefined], ['TR2', 2, undefined]]);
+    expect(rejected.map((r) => [r.id, r.reason])).toEqual([['TR3', 'the row has 4 columns, the header has 5']]);
+    expect(logs.filter((line) => line.startsWith('WARN'))).toEqual([]);
+  });
+
+  it('says once which columns hold data under an empty header cell, and reads the rest of the row', async () => {
+    const file = tmp.write('holes.csv', 'id;title;;status;created_at;price;\nEH1;a;middle;0;01.01.2026;1;tail\nEH2;b;;0;01.01.2026;2;\nEH3;c;x;0;01.01.2026;3;\n');
+    const { records, rejected, logs } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(rejected).toEqual([]);
+    expect(records.map((d) => [d.id, d.status, d.price, d.custom_fields])).toEqual([['EH1', '0', 1, undefined], ['EH2', '0', 2, undefined], ['EH3', '0', 3, undefined]]);
+    expect(logs.filter((line) => line.startsWith('WARN'))).toEqual([
+      'WARN holes.csv: columns C, G hold data under an empty header cell (first at row 2); it is not read',
+    ]);
+  });
+
+  it('says nothing of an empty header cell whose column is empty', async () => {
+    const file = tmp.write('gap.csv', 'id;;created_at\nG1;;01.01.2026\n');
+    const { records, logs } = await readStream({ deals: { path: file } }, 'deals');
+    expect(records).toHaveLength(1);
+    expect(logs.filter((line) => line.startsWith('WARN'))).toEqual([]);
   });
 });

@@ -51,6 +51,15 @@ describe('spreadsheet dates', () => {
     (text) => expect(parseInstant(text, moscow)).toBeNaN(),
   );
 
+  it("reads a two-digit year as Excel does: 00-29 are 20xx, 30-99 are 19xx", () => {
+    expect(parseCalendarDate('05.03.80', moscow)).toBe('1980-03-05');
+    expect(parseCalendarDate('05.03.30', moscow)).toBe('1930-03-05');
+    expect(parseCalendarDate('05.03.29', moscow)).toBe('2029-03-05');
+    expect(parseCalendarDate('05/03/00', moscow)).toBe('2000-03-05');
+    expect(iso(parseInstant('31.12.99 23:00', moscow))).toBe('1999-12-31T20:00:00.000Z');
+    expect(iso(parseInstant('03/05/75', dateReading('Europe/Moscow', 'MM/DD/YY')))).toBe('1975-03-04T21:00:00.000Z');
+  });
+
   it('reads calendar dates without a zone shift', () => {
     expect(parseCalendarDate('17.05.1990', moscow)).toBe('1990-05-17');
     expect(parseCalendarDate('1990-05-17', moscow)).toBe('1990-05-17');

@@ -112,6 +112,53 @@ describe('spreadsheet connector: XLSX files', () => {
     ]);
   });
 
+  it('reads a formula whose cached result is 0 or empty text as that value', async () => {
+    const path = join(tmp.dir, 'falsy-results.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'created_at', 'price', 'Комментарий']);
+    sheet.addRow(['Z1', '2025-01-01', { formula: '5-5', result: 0 }, { formula: 'IF(TRUE,"","x")', result: '' }]);
+    await workbook.xlsx.writeFile(path);
+    const { records, rejected } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(rejected).toEqual([]);
+    expect(records.map((d) => [d.id, d.price, d.custom_fields])).toEqual([['Z1', 0, { Комментарий: null }]]);
+  });
+
+  it('rejects a row whose formula cell saved an error as its result, saying so', async () => {
+    const path = join(tmp.dir, 'error-result.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'created_at', 'price']);
+    sheet.addRow(['E1', '2025-01-01', { formula: '1/0', result: { error: '#DIV/0!' } }]); // <c t="e"><f>1/0</f><v>#DIV/0!</v></c>
+    await workbook.xlsx.writeFile(path);
+    const { records, rejected } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(records).toEqual([]);
+    expect(rejected).toEqual([
+      expect.objectContaining({
+        id: 'E1', field: 'price', ref: 'error-result.xlsx row 2',
+        reason: 'the cell C2 (column "price") holds the formula =1/0 whose saved result is an error (#DIV/0!, #N/A, #VALUE! or the like): correct the formula or the cells it reads',
+      }),
+    ]);
+  });
+
+  it('sends a date cell read as text as the wall time Excel shows, without an offset; created_at takes it in the timezone', async () => {
+    const path = join(tmp.dir, 'date-text.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'created_at', 'Оплата', 'День', 'price']);
+    const wall = new Date(Date.UTC(2025, 11, 31, 14, 5)); // exceljs: the wall time 31.12.2025 14:05 in UTC fields
+    sheet.addRow(['D1', wall, wall, new Date(Date.UTC(2025, 11, 31)), 1]);
+    sheet.addRow(['D2', wall, null, null, 'abc']);
+    for (const cell of ['B2', 'C2', 'B3']) sheet.getCell(cell).numFmt = 'dd.mm.yyyy hh:mm';
+    sheet.getCell('D2').numFmt = 'dd.mm.yyyy';
+    await workbook.xlsx.writeFile(path);
+    const { records, rejected } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(records.map((d) => [d.id, d.created_at.toISOString(), d.custom_fields])).toEqual([
+      ['D1', '2025-12-31T11:05:00.000Z', { Оплата: '2025-12-31 14:05:00', День: '2025-12-31' }],
+    ]);
+    expect(rejected).toEqual([expect.objectContaining({ id: 'D2', excerpt: 'D2\t2025-12-31 14:05:00\t\t\tabc' })]);
+  });
+
   it('names a known binary file given as XLSX by what it is', async () => {
     const path = join(tmp.dir, 'scan.xlsx');
     writeFileSync(path, Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 3])]));
