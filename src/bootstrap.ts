@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { ConfigSource, loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
 import { hasNamedProjects, projectNameOf } from './config/project-targets';
@@ -121,6 +121,7 @@ function trackerTarget(config: TrackerSyncConfig, port: number, sandbox: Sandbox
     baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}/${SANDBOX_PATH}`,
     apiKey: sandbox.apiKey!,
     project: SANDBOX_PROJECT,
+    service: `the embedded sandbox (${sandbox.db === ':memory:' ? sandbox.db : resolve(sandbox.db)})`,
   };
 }
 

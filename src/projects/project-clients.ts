@@ -145,6 +145,6 @@ export function clientOptionsOf(target: ProjectTarget, defaults: TrackerClientOp
   const common = {
     timeoutMs: defaults.timeoutMs, retries: defaults.retries, retryBaseMs: defaults.retryBaseMs, rateLimit: target.rateLimit, configKey: `projects.${target.name}`,
   };
-  if (!target.baseUrl) return { ...common, baseUrl: defaults.baseUrl, apiKey: defaults.apiKey, project: target.project };
+  if (!target.baseUrl) return { ...common, baseUrl: defaults.baseUrl, apiKey: defaults.apiKey, project: target.project, service: defaults.service };
   return { ...common, baseUrl: target.baseUrl, apiKey: target.apiKey ?? '', project: target.project };
 }

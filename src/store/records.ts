@@ -18,6 +18,8 @@ export interface ConnectionRow {
   created_at: string;
   /** ISO-8601 UTC */
   updated_at: string;
+  /** the service and project its records were last sent to; null before its first run (kept by upsert) */
+  target?: string | null;
 }
 
 /** How far a stream of a connection is fully acknowledged (highest updated_at covered). */

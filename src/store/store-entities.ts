@@ -23,6 +23,7 @@ import { OutboundRuns1764800000000 } from './migrations/1764800000000-outbound-r
 import { LeadDeliveryEntity } from './entities/lead-delivery.entity';
 import { LeadDelivery1764900000029 } from './migrations/1764900000029-lead-delivery';
 import { RateLimits1765000000000 } from './migrations/1765000000000-rate-limits';
+import { ConnectionTarget1765100000000 } from './migrations/1765100000000-connection-target';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -42,4 +43,4 @@ export const STORE_ENTITIES = [
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029, RateLimits1765000000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029, RateLimits1765000000000, ConnectionTarget1765100000000];

@@ -37,6 +37,8 @@ export interface TrackerClientOptions {
   logger?: TrackerLogger;
   /** Called after every HTTP attempt (metrics). */
   onRequest?: (event: TrackerRequestEvent) => void;
+  /** What names the service in `target` when its URL does not (the embedded sandbox, whose port changes at each start); default the base URL. */
+  service?: string;
 }
 
 /** The typed client of the service: one sub-client per section of the specification. */
@@ -60,11 +62,15 @@ export class TrackerClient {
   /** The project-wide budget this client keeps to ('off': none), for callers that plan what a read will cost. */
   readonly rateLimit: RateLimitBudget | 'off';
 
+  /** The service and project this client sends to, e.g. `https://host/api/v1 project 12345` (no credentials): what a connection's store rows were sent to. */
+  readonly target: string;
+
   private readonly http: TrackerHttp;
 
   constructor(private readonly options: TrackerClientOptions) {
     if (!options.baseUrl) throw new Error('tracker client: baseUrl is required');
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+    this.target = `${options.service ?? withoutCredentials(options.baseUrl)} project ${options.project ?? '(the key\'s own)'}`;
     this.http = new TrackerHttp({
       baseUrl: options.baseUrl,
       apiKey: options.apiKey,
@@ -112,5 +118,17 @@ export class TrackerClient {
   /** Nest calls this when the module shuts down. */
   onModuleDestroy(): Promise<void> {
     return this.close();
+  }
+}
+
+/** A base URL as a name: without user and password, without a trailing slash. */
+function withoutCredentials(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    url.username = '';
+    url.password = '';
+    return url.toString().replace(/\/+$/, '');
+  } catch {
+    return baseUrl.replace(/\/+$/, '');
   }
 }

@@ -194,7 +194,7 @@ describe('config reload of the projects (an agency\'s new client, a project\'s n
     dir.remove();
   });
 
-  it('takes a project added and one whose number changed, without a restart: the next runs land in the new projects', async () => {
+  it('takes a project added and one whose number changed, without a restart: the next runs land in the new projects, whole', async () => {
     expect((await sync('acme-sheet')).status).toBe('succeeded');
     expect(await orders('2')).toBe(4);
 
@@ -207,8 +207,12 @@ describe('config reload of the projects (an agency\'s new client, a project\'s n
     const globex = await sync('globex-sheet');
     expect({ status: globex.status, error: globex.error }).toEqual({ status: 'succeeded', error: null });
     expect(await orders('3')).toBe(4);
-    expect((await sync('acme-sheet', 'resync')).status).toBe('succeeded');
+    // an incremental run: the deals acknowledged by project 2 say nothing of project 4, so each is sent there
+    const moved = await sync('acme-sheet');
+    expect({ status: moved.status, sent: moved.streams.deals.sent }).toEqual({ status: 'succeeded', sent: 4 });
     expect([await orders('2'), await orders('4')]).toEqual([4, 4]);
+    expect(running.output.text()).toMatch(/records now go to the embedded sandbox \(.*\) project 4, not the embedded sandbox \(.*\) project 2: what was sent there is forgotten/);
+    expect((await sync('acme-sheet')).streams.deals).toMatchObject({ read: 0, sent: 0 }); // and from then on, as before
     const listed = await api<{ projects: { name: string; number: string | null; connections: string[] }[] }>(running.url, TOKEN, '/api/projects');
     expect(listed.body.projects.map((p) => [p.name, p.number, p.connections])).toEqual([['default', null, []], ['acme', '4', ['acme-sheet']], ['globex', '3', ['globex-sheet']]]);
   }, 90_000);

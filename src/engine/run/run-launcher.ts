@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ConnectionConfig, syncOptionsOf } from '../../config/config.schema';
 import type { StreamName } from '../../connectors/canonical';
+import { ConnectionStore } from '../../store/repositories/connection.store';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { OpenRejectionStore } from '../../store/repositories/open-rejection.store';
 import { RecordStateStore } from '../../store/repositories/record-state.store';
@@ -34,6 +35,7 @@ export class RunLauncher {
     private readonly recordStates: RecordStateStore,
     private readonly openRejections: OpenRejectionStore,
     private readonly cursors: CursorStore,
+    private readonly connectionRows: ConnectionStore,
     private readonly runs: RunStore,
     private readonly rejected: RejectedRecordStore,
     private readonly lookup: ConnectionLookup,
@@ -43,6 +45,8 @@ export class RunLauncher {
 
   async execute(connection: ConnectionConfig, run: LaunchedRun, logger: RunScope['logger']): Promise<RunOutcome> {
     const { definition, settings } = this.lookup.connector(connection);
+    const tracker = this.lookup.tracker(connection);
+    await this.forgetAnotherTarget(connection.id, tracker.target, logger);
     const streams: RunScope['streams'] = {};
     const scope: RunScope = {
       runId: run.runId,
@@ -50,7 +54,7 @@ export class RunLauncher {
       writer: this.writer,
       recordStates: this.recordStates,
       openRejections: this.openRejections,
-      tracker: this.lookup.tracker(connection),
+      tracker,
       logger,
       signal: run.signal,
       streams,
@@ -78,6 +82,18 @@ export class RunLauncher {
     };
     const session = { definition, settings, connectionId: connection.id, logger, signal: run.signal, workDir: request.workDir, secrets: request.secrets };
     return withConnectorSession(session, (opened) => new RunExecutor(scope, this.cursors, { ...request, session: opened }).execute());
+  }
+
+  /**
+   * A connection moved to another project or service (its `project:`, the project's number, `base_url`; the embedded
+   * sandbox left for the real service): what it sent before went elsewhere, so it is forgotten and this run sends
+   * every record. Without that, the fingerprints would keep every unchanged record from the new target for good.
+   */
+  private async forgetAnotherTarget(connectionId: string, target: string, logger: RunScope['logger']): Promise<void> {
+    const before = await this.connectionRows.switchTarget(connectionId, target);
+    if (before) {
+      logger.warn(`records now go to ${target}, not ${before}: what was sent there is forgotten (fingerprints, cursors, file states), and this run sends every record`);
+    }
   }
 
   /** The run as stored, with its outcome; a bare summary when the store cannot be read. */

@@ -27,4 +27,8 @@ export class ConnectionEntity implements ConnectionRow {
   /** ISO-8601 UTC */
   @Column({ type: 'varchar', length: 32 })
   updated_at: string;
+
+  /** the service and project its records were last sent to (TrackerClient.target); null before its first run */
+  @Column({ type: 'varchar', length: 500, nullable: true })
+  target: string | null;
 }
