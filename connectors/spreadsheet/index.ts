@@ -50,6 +50,9 @@ export const spreadsheetConnector = defineConnector<SpreadsheetSettings>({
   startupWarnings(settings) {
     return missingLocalFiles(settings);
   },
+
+  /** the deals sheet's own status_map (`check` compares its targets with the project's statuses) */
+  statusMap: (settings) => settings.deals?.status_map,
 });
 
 async function* failing(error: Error): AsyncGenerator<Page> {

@@ -230,6 +230,11 @@ export interface ConnectorDefinition<S extends object = any> {
    */
   stageMapping?(settings: S, catalog: SourceCatalog, context: Omit<ReadContext<S>, 'state'>): StageMapping;
   /**
+   * Where the settings keep the map of the source's stages to the service's status ids (optional; absent: the
+   * settings' `status_map`, as the generic CRM keeps it): `check` warns of each target the project lacks.
+   */
+  statusMap?(settings: S): Record<string, string> | undefined;
+  /**
    * Problems that do not stop the daemon but will fail a run (a local file that is not there yet), checked
    * cheaply and synchronously at start-up; each is logged as a warning naming the connection.
    */

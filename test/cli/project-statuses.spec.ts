@@ -41,6 +41,7 @@ describe('the project\'s statuses: check and statuses: register', () => {
     expect(visits.status).toBe(200);
     const { status_map: statusMap, ...withoutMap } = amoSettings(crm.url);
     expect(statusMap).toEqual({ '142': '1', '143': '2', '*': '0' });
+    writeFileSync(join(dir, 'deals.csv'), 'id,title,status,created_at\nD1,Sofa,won,2025-03-01 10:00\n');
     config = join(dir, 'config.yaml');
     writeFileSync(config, stringify({
       data_dir: join(dir, 'data'),
@@ -48,6 +49,8 @@ describe('the project\'s statuses: check and statuses: register', () => {
       connections: [
         { id: 'amo-mapped', connector: 'generic-crm', settings: amoSettings(crm.url) },
         { id: 'amo-own', connector: 'generic-crm', statuses: 'register', settings: withoutMap },
+        // a spreadsheet keeps its status_map under its deals sheet
+        { id: 'sheet', connector: 'spreadsheet', settings: { deals: { path: join(dir, 'deals.csv'), status_map: { won: '99', new: '0' } } } },
       ],
     }));
   });
@@ -70,6 +73,13 @@ describe('the project\'s statuses: check and statuses: register', () => {
     const json = JSON.parse((await runCliInProcess(['check', 'amo-mapped', '--json', '--config', config])).stdout);
     expect(json).toMatchObject({ ok: true, warnings: [expect.stringContaining('target "1"')], project_statuses: expect.any(Array) });
     expect(JSON.stringify(json)).not.toContain(TOKEN);
+  });
+
+  it("check of a spreadsheet warns about its deals sheet's status_map target the project does not know", async () => {
+    const check = await runCliInProcess(['check', 'sheet', '--config', config]);
+    expect(check.code).toBe(0);
+    const warnings = check.stderr.split('\n').filter((line) => line.includes('warning:'));
+    expect(warnings).toEqual([expect.stringContaining('status_map: target "99" (for "won") is not a status of the project')]);
   });
 
   it('check of a statuses: register connection names the CRM stages the next run registers', async () => {

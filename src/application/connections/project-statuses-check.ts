@@ -25,7 +25,7 @@ export class ProjectStatusesCheck {
     definition: ConnectorDefinition | undefined,
     context: Omit<ReadContext, 'state'>,
   ): Promise<ProjectStatusesReview> {
-    const statusMap = statusMapOf(connection.settings);
+    const statusMap = statusMapOf(definition?.statusMap ? definition.statusMap(connection.settings as never) : connection.settings?.status_map);
     const register = connection.statuses === 'register';
     if (!statusMap && !register) return { warnings: [] };
     let statuses: OrderStatusDefinition[];
@@ -41,8 +41,7 @@ export class ProjectStatusesCheck {
   }
 }
 
-function statusMapOf(settings: Record<string, unknown> | undefined): Record<string, string> | undefined {
-  const map = settings?.status_map;
+function statusMapOf(map: unknown): Record<string, string> | undefined {
   if (!map || typeof map !== 'object' || Array.isArray(map)) return undefined;
   return Object.fromEntries(Object.entries(map as Record<string, unknown>).map(([stage, target]) => [stage, String(target)]));
 }
