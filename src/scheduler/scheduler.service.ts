@@ -241,20 +241,22 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
    */
   private async startRunOnStart(): Promise<void> {
     const enabled = new Map((await this.listConnections()).map((c) => [c.id, !c.paused]));
-    const due: string[] = [];
+    const due: { id: string; request: RunRequest }[] = [];
     for (const connection of this.config.connections) {
       if (!enabled.get(connection.id)) continue;
       // the last *sync*: outbound runs after it neither hide it nor, interrupted themselves, start one
       const last = await this.runs.latestOf(connection.id, { direction: 'sync' });
-      const interrupted = last?.status === 'interrupted';
-      if (interrupted) this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; resuming from its checkpoint`);
-      if (connection.run_on_start || interrupted) due.push(connection.id);
+      if (last?.status === 'interrupted') {
+        const request = resumed(last);
+        this.logger.log(`connection ${connection.id}: run ${last.id} was interrupted; ${request.mode === 'incremental' ? 'resuming from its checkpoint' : `its ${describeResumed(request)} starts again`}`);
+        due.push({ id: connection.id, request });
+      } else if (connection.run_on_start) due.push({ id: connection.id, request: INCREMENTAL });
     }
     // as many as there are slots start now (awaited: their runs exist once the daemon is up); the rest in turn
-    for (const id of due) {
+    for (const { id, request } of due) {
       const slot = this.slots.tryTake();
-      if (slot) await this.startRun(id, 'startup', slot);
-      else void this.slots.take(`${id}:sync`).then((later) => later && this.startRun(id, 'startup', later));
+      if (slot) await this.startRun(id, 'startup', slot, request);
+      else void this.slots.take(`${id}:sync`).then((later) => later && this.startRun(id, 'startup', later, request));
     }
     if (this.slots.waiting > 0) {
       this.logger.log(`${this.slots.waiting} start-up runs wait for a slot: ${this.slots.limit} go at once (scheduler.concurrency)`);
@@ -321,10 +323,10 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   }
 
   /** A start-up run, not waited for; a run already going (another daemon's) is not an error: it is skipped. */
-  private async startRun(connectionId: string, trigger: RunTrigger, slot: ReleaseSlot): Promise<void> {
+  private async startRun(connectionId: string, trigger: RunTrigger, slot: ReleaseSlot, request: RunRequest = INCREMENTAL): Promise<void> {
     let done: Promise<unknown> | undefined;
     try {
-      const outcome = await this.triggers.trigger({ connectionId, trigger, request: { kind: 'sync', mode: 'incremental' }, whenBusy: 'skip' });
+      const outcome = await this.triggers.trigger({ connectionId, trigger, request, whenBusy: 'skip' });
       if (outcome.status === 'started') {
         done = outcome.done;
         this.logger.log(`connection ${connectionId}: run ${outcome.runId} started (${trigger})`);
@@ -339,6 +341,25 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   private async listConnections(): Promise<ScheduledConnection[]> {
     return (await this.connections.list()) as ScheduledConnection[];
   }
+}
+
+const INCREMENTAL: RunRequest = { kind: 'sync', mode: 'incremental' };
+
+type SyncRequest = Extract<RunRequest, { kind: 'sync' }>;
+
+/**
+ * What an interrupted sync continues as. An incremental run (or a retry) goes on from its checkpoint. A full
+ * resync, or one from a date, was asked for so that every record (from then) is sent again: it starts again whole,
+ * since what it had not re-sent yet cannot be told from what it had (both have fingerprints).
+ */
+function resumed(run: { mode: string; since: string | null }): SyncRequest {
+  if (run.mode === 'full') return { kind: 'sync', mode: 'full' };
+  if (run.mode === 'since' && run.since) return { kind: 'sync', mode: 'since', since: run.since };
+  return { kind: 'sync', mode: 'incremental' };
+}
+
+function describeResumed(request: SyncRequest): string {
+  return request.mode === 'since' ? `run from ${request.since}` : 'full resync';
 }
 
 /** The slot is the run's until it ends (however it ends); a tick that started nothing gives it back now. */

@@ -13,7 +13,7 @@ describe('scheduler at start-up: interrupted syncs resume, outbound runs do not 
   let sandbox: { app: INestApplication; url: string };
   let app: INestApplication | undefined;
   const dataDir = tempDataDir();
-  const connections = ['sync-then-leads', 'leads-only'].map((id) => ({ id, connector: 'test-source', settings: { token: GOOD_TOKEN, deals: 2 } }));
+  const connections = ['sync-then-leads', 'leads-only', 'full-resync'].map((id) => ({ id, connector: 'test-source', settings: { token: GOOD_TOKEN, deals: 2 } }));
   const options = { dataDir, adminToken: 'startup-resume-admin-token', connections };
 
   beforeAll(async () => {
@@ -31,6 +31,7 @@ describe('scheduler at start-up: interrupted syncs resume, outbound runs do not 
       row('sync-then-leads', 'leads', 'succeeded', 5),
       row('leads-only', 'incremental', 'succeeded', 10),
       row('leads-only', 'leads', 'interrupted', 5),
+      { ...row('full-resync', 'full', 'interrupted', 5), direction: 'sync', flow: null },
     ] as never);
     await app.close();
     ({ app } = await startAdminApp(sandbox.url, options));
@@ -51,6 +52,15 @@ describe('scheduler at start-up: interrupted syncs resume, outbound runs do not 
       return found.length > 0 && found;
     });
     expect(runs.map((r) => r.direction)).toEqual(['sync']);
+  });
+
+  it('starts an interrupted full resync again as a full resync (an incremental run would read nothing of an unchanged source)', async () => {
+    const runs = await eventually(async () => {
+      const found = await startupRuns('full-resync');
+      return found.length > 0 && found;
+    });
+    expect(runs.map((r) => [r.direction, r.mode])).toEqual([['sync', 'full']]);
+    expect((await startupRuns('sync-then-leads')).map((r) => r.mode)).toEqual(['incremental']);
   });
 
   it('starts no sync for an interrupted lead pass', async () => {
