@@ -1,5 +1,5 @@
 import { CommanderError } from 'commander';
-import { ConfigError } from '../config';
+import { ConfigError, TrackerSyncConfig } from '../config';
 import { InvalidRunOptionsError, UnknownConnectionError, UnknownRunError } from '../engine';
 import { DiscoveryError } from '../discovery/discovery.service';
 import { CliApp, createCliApp } from './cli-app';
@@ -44,7 +44,7 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
     app = await createCliApp(argv, env);
     return await command({ ...app.context, json });
   } catch (error) {
-    return reportFailure(out, error, env);
+    return reportFailure(out, error, env, app?.context.config);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -55,10 +55,14 @@ async function withApp(argv: string[], env: NodeJS.ProcessEnv, out: CliOutput, c
 /**
  * Every failure is one line on stderr and exit 1, never a stack trace: the user's mistakes (config, unknown
  * connection or run, options that make no sense) as they are, anything else after the program's name.
- * LOG_LEVEL=debug adds the stack, for a bug report.
+ * LOG_LEVEL=debug adds the stack, for a bug report. An unknown connection is followed by the configured ones (a typo's
+ * fix at hand; the CLI sees the whole config, where the admin API must not list other projects' connections).
  */
-export function reportFailure(out: CliOutput, error: unknown, env: NodeJS.ProcessEnv = process.env): number {
-  if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError || error instanceof DiscoveryError) {
+export function reportFailure(out: CliOutput, error: unknown, env: NodeJS.ProcessEnv = process.env, config?: Pick<TrackerSyncConfig, 'connections'>): number {
+  if (error instanceof UnknownConnectionError && config) {
+    const ids = config.connections.map((c) => c.id);
+    out.error(`${error.message} (the config's connections: ${ids.length ? ids.join(', ') : 'none'})`);
+  } else if (error instanceof ConfigError || error instanceof UnknownConnectionError || error instanceof UnknownRunError || error instanceof InvalidRunOptionsError || error instanceof DiscoveryError) {
     out.error(error.message);
   } else {
     out.error(`tracker-sync: ${error instanceof Error ? error.message : String(error)}`);

@@ -192,7 +192,8 @@ describe('cli admin commands', () => {
     expect(await cli('retry', '999')).toMatchObject({ code: 1, stdout: '', stderr: 'run 999 does not exist\n' });
     expect((await cli('retry', 'abc')).code).toBe(1);
     for (const command of ['pause', 'resume', 'reset']) {
-      expect(await cli(command, 'nope')).toMatchObject({ code: 1, stderr: 'connection "nope" is not configured\n' });
+      // the CLI sees the whole config: it names the connections there are
+      expect(await cli(command, 'nope')).toMatchObject({ code: 1, stderr: 'connection "nope" is not configured (the config\'s connections: sheet)\n' });
     }
   });
 });
