@@ -26,7 +26,7 @@ export async function openRows(sheet: LocalSheet, source: SheetSource, stream: s
     return { batches: readXlsxRows(sheet.file, source.sheet, sheet.name, guard), delimiter: '\t', strictWidth: false };
   }
   const shape = await sniffText(sheet.file, source, sheet.format === 'tsv');
-  const shown = shape.delimiter === '\t' ? 'TAB' : shape.delimiter;
+  const shown = `${shape.delimiter === '\t' ? 'TAB' : shape.delimiter}${shape.sepLine ? "; its first line is Excel's sep= line, skipped" : ''}`;
   logger?.log(`${stream}: reading ${sheet.name} (${sheet.format}, ${shape.encoding} by ${shape.detectedBy}, delimiter ${shown})`);
   return { batches: readCsvRows(sheet.file, shape, sheet.name, plainDelimited, guard), delimiter: shape.delimiter, strictWidth: true };
 }

@@ -21,9 +21,15 @@ export function multiValues(value: unknown): string[] {
   return texts;
 }
 
-/** '+7 (495) 123-45-67' -> '+74951234567': digits only, a leading + kept. */
+/** An extension at the end of a phone: `доб. 12`, `доб12`, `ext. 12`, `x12`, `#12` (any case). */
+const EXTENSION = /(?:доб\.?|ext\.?|x|#)\s*\d+\s*$/iu;
+
+/**
+ * '+7 (495) 123-45-67' -> '+74951234567': digits only, a leading + kept. An extension is cut first: its digits
+ * glued to the number would make another, wrong phone ('8-916-000-00-06 доб. 12' is 89160000006, not ...0612).
+ */
 export function normalizePhone(text: string): string | null {
-  const trimmed = text.trim();
+  const trimmed = text.trim().replace(EXTENSION, '');
   const digits = trimmed.replace(/\D/g, '');
   if (digits.length === 0) return null;
   return trimmed.startsWith('+') ? `+${digits}` : digits;

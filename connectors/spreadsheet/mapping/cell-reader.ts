@@ -12,6 +12,24 @@ import { parseNumber } from '../values/numbers';
 import type { SheetLayout } from './sheet-layout';
 
 /**
+ * The engine refuses a price of 10^15 or more (src/engine/mappings/mapping-error.ts), printing the number it got:
+ * `99999999999999999999` comes out as `100000000000000000000`, without the column. Checked here first, so the
+ * rejection quotes the cell as written and names its column. No count or amount of a sheet comes near it, and from
+ * 2^53 (about 9 * 10^15) a number no longer even holds its whole digits.
+ */
+const TOO_LARGE = 1e15;
+
+/** what is wrong with a number read from a cell, or null */
+function numberProblem(n: number, allowNegative: boolean): string | null {
+  // parseNumber gives NaN for text that is no number (`abc`, `12 тыс. руб.`); Infinity for one that overflows (`1e400`)
+  if (Number.isNaN(n)) return 'is not a number';
+  if (!Number.isFinite(n)) return 'is not a finite number';
+  if (n < 0 && !allowNegative) return 'is negative';
+  if (Math.abs(n) >= TOO_LARGE) return 'is too large, over 15 digits';
+  return null;
+}
+
+/**
  * Reads typed values out of the current row. One instance per stream, reused for every row (no object or
  * closure per row); the first failure is kept as (field, reason) and turns the row into a rejected input.
  */
@@ -67,7 +85,7 @@ export class CellReader {
     return text;
   }
 
-  /** a finite number; negative only when allowed */
+  /** a finite number below TOO_LARGE; negative only when allowed. A failure quotes the cell as written. */
   number(col: number, field: string, allowNegative = false): number | null {
     if (col < 0 || col >= this.cells.length) return null;
     const value = this.cells[col];
@@ -78,8 +96,8 @@ export class CellReader {
       if (text === null) return null;
       n = parseNumber(text);
     }
-    if (!Number.isFinite(n)) return this.fail(field, `${this.quoted(col)} is not a finite number${this.where(col, field)}`), null;
-    if (n < 0 && !allowNegative) return this.fail(field, `${this.quoted(col)} is negative${this.where(col, field)}`), null;
+    const wrong = numberProblem(n, allowNegative);
+    if (wrong !== null) return this.fail(field, `${this.quoted(col)} ${wrong}${this.where(col, field)}`), null;
     return n;
   }
 

@@ -23,8 +23,26 @@ const CHUNK_BYTES = 32 * 1024;
  */
 export async function* readCsvRows(file: string, shape: TextShape, name: string, plainDelimited: boolean, guard?: ReadGuard): AsyncGenerator<RowBatch> {
   const input = new FileChunks(file, CHUNK_BYTES, guard);
-  if (plainDelimited) yield* readPlainRows(input, shape);
-  else yield* new CsvRowReader(input, shape, name).batches();
+  const batches = plainDelimited ? readPlainRows(input, shape) : new CsvRowReader(input, shape, name).batches();
+  yield* shape.sepLine ? withoutSepLine(batches) : batches;
+}
+
+/**
+ * Drops row 1, Excel's `sep=X` line (text-sniff.ts), from either reader's batches. The rows after it keep their
+ * numbers: messages name the lines a person sees in the file, and the header is row 2.
+ */
+async function* withoutSepLine(batches: AsyncGenerator<RowBatch>): AsyncGenerator<RowBatch> {
+  let dropped = false;
+  for await (const batch of batches) {
+    if (!dropped && batch.rows.length > 0) {
+      dropped = true;
+      if (batch.numbers[0] === 1) {
+        batch.rows.shift();
+        batch.numbers.shift();
+      }
+    }
+    yield batch;
+  }
 }
 
 class CsvRowReader {

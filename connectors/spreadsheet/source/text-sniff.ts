@@ -9,7 +9,10 @@ export type Delimiter = (typeof DELIMITERS)[number];
 
 export interface TextShape {
   encoding: SheetEncoding;
-  delimiter: Delimiter;
+  /** one of DELIMITERS, or any the file's `sep=` line names */
+  delimiter: string;
+  /** the file's first line is Excel's `sep=X`: it is not a row (the readers drop it, and still count it) */
+  sepLine: boolean;
   /** what chardet said when it was asked (for the log) */
   detectedBy: string;
 }
@@ -17,7 +20,8 @@ export interface TextShape {
 /**
  * Encoding and delimiter of a delimited text file, from its first 64 KB: a BOM or valid UTF-8 means UTF-8;
  * otherwise chardet decides, and as we support one legacy code page, anything else is read as Windows-1251.
- * The delimiter is the most frequent of , ; TAB outside quotes on the header line.
+ * The delimiter is the settings', else the one a `sep=X` first line names, else TAB for a TSV, else the most
+ * frequent of , ; TAB outside quotes on the header line.
  */
 export async function sniffText(file: string, source: SheetSource, tsv: boolean): Promise<TextShape> {
   const sample = await readSample(file);
@@ -25,8 +29,19 @@ export async function sniffText(file: string, source: SheetSource, tsv: boolean)
     ? { encoding: source.encoding, detectedBy: 'settings' }
     : detectEncoding(sample);
   const text = decodeSample(sample, encoding);
-  const delimiter: Delimiter = source.delimiter ?? (tsv ? '\t' : detectDelimiter(headerLine(text, source.header_row ?? 1)));
-  return { encoding, delimiter, detectedBy };
+  const named = sepLineDelimiter(text);
+  const delimiter = source.delimiter ?? named ?? (tsv ? '\t' : detectDelimiter(headerLine(text, source.header_row ?? 1)));
+  return { encoding, delimiter, sepLine: named !== null, detectedBy };
+}
+
+/**
+ * Excel, and the CRM exports made for it, may start a CSV with the line `sep=;` (or `sep=,`, `sep=<TAB>`) so that
+ * Excel splits it: the delimiter it names, or null when the first line (BOM removed) is not one. The delimiter
+ * must be one ASCII character and no quote or line break: the record framer compares it with single bytes.
+ */
+export function sepLineDelimiter(text: string): string | null {
+  const match = /^sep=([\t\x20-\x21\x23-\x7e])(?:\r\n|\n|\r|$)/.exec(text);
+  return match ? match[1] : null;
 }
 
 async function readSample(file: string): Promise<Buffer> {

@@ -49,9 +49,9 @@ const CASES: Case[] = [
     ids: ['B1'],
     rejected: [
       ['bad-prices.csv row 3', 'B2', 'price', /"-5" is negative/],
-      ['bad-prices.csv row 4', 'B3', 'price', /"NaN" is not a finite number/],
+      ['bad-prices.csv row 4', 'B3', 'price', /"NaN" is not a number/],
       ['bad-prices.csv row 5', 'B4', 'price', /"1e400" is not a finite number/],
-      ['bad-prices.csv row 6', 'B5', 'price', /"ten" is not a finite number/],
+      ['bad-prices.csv row 6', 'B5', 'price', /"ten" is not a number/],
     ],
   },
   { file: 'duplicate-ids.csv', ids: ['B1', 'B2'], rejected: [['duplicate-ids.csv row 4', 'B1', 'id', /duplicate id "B1" \(first at row 2\)/]] },

@@ -38,10 +38,10 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     const summary = rejected.map((r) => [r.ref, r.id, r.field, r.reason]);
     expect(summary).toEqual([
       ['deals.csv row 3', 'D2', 'created_at', '"31.02.2025" is not a valid date'],
-      ['deals.csv row 4', 'D3', 'price', '"abc" is not a finite number'],
+      ['deals.csv row 4', 'D3', 'price', '"abc" is not a number'],
       ['deals.csv row 5', 'D4', 'price', '"-5" is negative'],
       ['deals.csv row 6', 'D5', 'price', '"1e400" is not a finite number'],
-      ['deals.csv row 7', 'D6', 'price', '"NaN" is not a finite number'],
+      ['deals.csv row 7', 'D6', 'price', '"NaN" is not a number'],
       ['deals.csv row 8', '', 'id', 'is empty'],
       ['deals.csv row 9', 'D7', '', 'the row has 5 columns, the header has 4'],
       ['deals.csv row 10', 'D8', '', 'the row has 2 columns, the header has 4'],
@@ -50,6 +50,29 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
       ['deals.csv row 14', 'D11', 'created_at', '"01.03.2025 25:00" is not a valid date'],
     ]);
     expect(rejected[0].excerpt).toBe('D2,bad date,31.02.2025,100');
+  });
+
+  it('quotes a bad number as the cell writes it and names its column: too large, a multiplier, an overflow', async () => {
+    const file = tmp.write(
+      'amounts.csv',
+      [
+        'Номер;Дата;Сумма;Себестоимость',
+        'A;01.03.2025;"99999999999999999999";1',
+        'B;01.03.2025;12 тыс. руб.;1',
+        'C;01.03.2025;1;1 000 000 000 000 000,00',
+        'D;01.03.2025;999 999 999 999 999;0',
+        'E;01.03.2025;1e400;1',
+      ].join('\n'),
+    );
+    const columns = { id: 'Номер', created_at: 'Дата', price: 'Сумма', cost: 'Себестоимость' };
+    const { records, rejected } = await readStream<Deal>({ deals: { path: file, columns } }, 'deals');
+    expect(records.map((d) => [d.id, d.price])).toEqual([['D', 999999999999999]]);
+    expect(rejected.map((r) => [r.ref, r.field, r.reason])).toEqual([
+      ['amounts.csv row 2', 'price', '"99999999999999999999" is too large, over 15 digits (column "Сумма")'],
+      ['amounts.csv row 3', 'price', '"12 тыс. руб." is not a number (column "Сумма")'],
+      ['amounts.csv row 4', 'cost', '"1 000 000 000 000 000,00" is too large, over 15 digits (column "Себестоимость")'],
+      ['amounts.csv row 6', 'price', '"1e400" is not a finite number (column "Сумма")'],
+    ]);
   });
 
   it('finds duplicate ids across a whole file whose first rows mislead the guess of its row count (short, then long rows, and the reverse)', async () => {

@@ -1,6 +1,8 @@
 import iconv from 'iconv-lite';
 import { join } from 'path';
 import type { Client, Deal, Manager } from '../../../src/connectors/canonical';
+import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { sepLineDelimiter } from '../../../connectors/spreadsheet/source/text-sniff';
 import { FIXTURES, readStream, tempDir } from './read-helper';
 
 describe('spreadsheet connector: CSV files', () => {
@@ -123,7 +125,7 @@ describe('spreadsheet connector: CSV files', () => {
     );
     expect(logs.join('\n')).toMatch(/windows-1251/);
     expect(records.map((d) => [d.id, d.price, d.cost])).toEqual([['A', 48990, 500], ['B', 48990.5, 1000]]);
-    expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['C', 'price', '"около 900 руб." is not a finite number (column "Сумма")']]);
+    expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['C', 'price', '"около 900 руб." is not a number (column "Сумма")']]);
   });
 
   it('reads status history and JSON products', async () => {
@@ -176,5 +178,53 @@ describe('spreadsheet connector: CSV files', () => {
     const file = tmp.write('many.csv', ['id,created_at', ...Array.from({ length: 50 }, (_, i) => `R${i},2025-01-01`)].join('\n'));
     const { records } = await readStream({ deals: { path: file } }, 'deals', { limit: 5 });
     expect(records).toHaveLength(5);
+  });
+});
+
+describe("spreadsheet connector: Excel's `sep=X` first line", () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  const deals = (...rows: string[]) => ['id;created_at;price', ...rows];
+
+  it('takes the delimiter from it and skips it, rows keeping their line numbers (a plain file, split directly)', async () => {
+    const file = tmp.write('sep-plain.csv', ['sep=;', ...deals('A;2025-01-01;1,5', 'B;31.02.2025;2')].join('\n'));
+    const { records, refs, rejected, logs } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(records.map((d) => [d.id, d.price])).toEqual([['A', 1.5]]);
+    expect(refs).toEqual(['sep-plain.csv row 3']);
+    expect(rejected.map((r) => [r.ref, r.field])).toEqual([['sep-plain.csv row 4', 'created_at']]);
+    expect(logs.join('\n')).toMatch(/delimiter ;; its first line is Excel's sep= line, skipped/);
+  });
+
+  it('does the same after a BOM, with CRLF line ends and quoted cells (read by csv-parse)', async () => {
+    const lines = ['\uFEFFsep=,', 'id,title,created_at,price', 'A,"Стол, дуб",2025-01-01,"1,5"', 'B,x,31.02.2025,2', 'C,"never closed,2025-01-01,1'];
+    const file = tmp.write('sep-quoted.csv', lines.join('\r\n'));
+    const read = readStream<Deal>({ deals: { path: file } }, 'deals');
+    await expect(read).rejects.toThrow(/sep-quoted.csv row 5: a quote opened in this row is never closed/);
+    const ok = tmp.write('sep-quoted-ok.csv', lines.slice(0, 4).join('\r\n') + '\r\n');
+    const { records, refs, rejected } = await readStream<Deal>({ deals: { path: ok } }, 'deals');
+    expect(records.map((d) => [d.id, d.title, d.price])).toEqual([['A', 'Стол, дуб', 1.5]]);
+    expect(refs).toEqual(['sep-quoted-ok.csv row 3']);
+    expect(rejected.map((r) => r.ref)).toEqual(['sep-quoted-ok.csv row 4']);
+  });
+
+  it('names a TAB, and is skipped whatever header_row says; a delimiter in the settings wins over it', async () => {
+    const tab = tmp.write('sep-tab.csv', ['sep=\t', 'id\tcreated_at', 'A\t2025-01-01'].join('\n'));
+    expect((await readStream({ deals: { path: tab, header_row: 2 } }, 'deals')).refs).toEqual(['sep-tab.csv row 3']);
+    const said = tmp.write('sep-said.csv', ['sep=,', 'id;created_at;note', 'A;2025-01-01;x,y'].join('\n'));
+    const { records } = await readStream<Deal>({ deals: { path: said, delimiter: ';' } }, 'deals');
+    expect(records.map((d) => [d.id, d.custom_fields])).toEqual([['A', { note: 'x,y' }]]);
+  });
+
+  it('is skipped by check as by a read', async () => {
+    const file = tmp.write('sep-check.csv', ['sep=;', ...deals('A;2025-01-01;1')].join('\n'));
+    const context = { connectionId: 'test', settings: { deals: { path: file } }, logger: { log: () => undefined, warn: () => undefined }, state: null };
+    expect(await spreadsheetConnector.check({ deals: { path: file } }, context)).toMatchObject({ ok: true });
+  });
+
+  it('is only exactly `sep=` and one character on the first line', () => {
+    expect(sepLineDelimiter('sep=;\r\nid;x')).toBe(';');
+    expect(sepLineDelimiter('sep=|')).toBe('|');
+    expect(sepLineDelimiter('sep=\t\nid')).toBe('\t');
+    for (const text of ['sep=;;\n', 'sep=\n', 'sep="\n', ' sep=;\n', 'SEP=;\n', 'id;sep=;\n', 'id\nsep=;\n']) expect(sepLineDelimiter(text)).toBeNull();
   });
 });
