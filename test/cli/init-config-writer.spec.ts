@@ -5,7 +5,7 @@
 import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Pair, parse, Scalar, YAMLMap } from 'yaml';
-import { ConfigDocument } from '../../src/cli/init/config-writer';
+import { ConfigDocument, UneditableConfigError } from '../../src/cli/init/config-writer';
 import { validateConfig } from '../../src/config';
 import { removeDir, tempDir } from './cli-harness';
 
@@ -142,5 +142,27 @@ describe('ConfigDocument: init edits the config file in place', () => {
       'data_dir: ./data   # the store\nconnections:    # none yet\n  - id: amo\n    connector: generic-crm\n    schedule: "*/15 * * * *"\n' +
         '    settings:\n      preset: amocrm\n      base_url: http://127.0.0.1:9\n      token: ${AMO_TOKEN}\nlog:\n  level: warn\n',
     );
+  });
+
+  it("adds a project to the shipped config's `projects: {}`: the block in its place, the comments kept", () => {
+    const path = join(dir, 'tracker-sync.yaml');
+    copyFileSync('config/tracker-sync.yaml', path);
+    const before = readFileSync(path, 'utf8');
+    expect(before).toMatch(/^projects: \{\}\n#  acme:\n/m);
+    const config = ConfigDocument.read(path);
+    config.addProject('acme', { project: '2' });
+
+    expect(config.text()).toBe(before.replace(/^projects: \{\}\n/m, 'projects:\n  acme:\n    project: "2"\n'));
+    expect(parse(config.text()).projects).toEqual({ acme: { project: '2' } });
+  });
+
+  it('says what it cannot edit (a flow mapping with entries) and what to change by hand, never that the file is invalid', () => {
+    const path = join(dir, 'flow.yaml');
+    writeFileSync(path, 'projects: { acme: { project: "2" } }\n');
+    const config = ConfigDocument.read(path);
+    const adding = () => config.addProject('beta', { project: '3' });
+    expect(adding).toThrow(UneditableConfigError);
+    expect(adding).toThrow(`init cannot edit projects: in ${path}: it is a flow mapping ({...}) with entries; write it as one "name:" block per line, or add projects.beta by hand. Nothing was written.`);
+    expect(readFileSync(path, 'utf8')).toBe('projects: { acme: { project: "2" } }\n');
   });
 });

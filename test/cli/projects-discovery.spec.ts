@@ -123,6 +123,18 @@ describe('cli: the projects of the key', () => {
     expect(readFileSync(file, 'utf8')).toBe(`${written}  beta:\n    project: "3"\n`);
   }, 90_000);
 
+  it("init --project-name --project on the shipped config: its `projects: {}` takes the block, the comments kept", async () => {
+    const file = join(dir, 'shipped.yaml');
+    // the shipped file as it is, but for a sandbox hosting project 2 and no demo to seed
+    const shipped = readFileSync('config/tracker-sync.yaml', 'utf8').replace(/^(  seed: )demo/m, '$1none').replace(/^(  projects: )1/m, '$13');
+    writeFileSync(file, shipped);
+    const answer = await cliWith(['init', '--config', file, '--project-name', 'acme', '--project', '2'], { DATA_DIR: join(dir, 'data-shipped') });
+    expect(answer.stderr).toBe('');
+    expect(answer.code).toBe(0);
+    expect(answer.stdout).toContain(`wrote projects.acme (project 2) into ${file}\n`);
+    expect(readFileSync(file, 'utf8')).toBe(shipped.replace(/^projects: \{\}\n/m, 'projects:\n  acme:\n    project: "2"\n'));
+  }, 90_000);
+
   it('init --project-name on the service writes base_url and the key as ${VARIABLE}, only for a project the key sees', async () => {
     const file = join(dir, 'init-service.yaml');
     const start = `data_dir: ${join(dir, 'data-init-service')}\nlog:\n  level: warn\n`;

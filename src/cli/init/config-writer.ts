@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'fs';
 import { dirname } from 'path';
-import { Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap } from 'yaml';
+import { Document, isMap, isScalar, isSeq, Pair, parseDocument, Scalar, YAMLMap, YAMLSeq } from 'yaml';
 import { ConfigError, validateConfig } from '../../config';
 import type { SettingsValidator } from '../../config';
 import { appendSection, applyEdit, atBlockEnd, blockText, columnOf, scalarText, TextEdit, topPair, underEmptyKey } from './yaml-text-edits';
@@ -116,11 +116,11 @@ export class ConfigDocument {
     if (!pair) return appendSection(this.source, `connections:\n${blockText(node, INDENT, true)}`);
     const seq = pair.value;
     if (isSeq(seq) && seq.flow) {
-      if (seq.items.length > 0) throw new ConfigError(['connections: is a flow list ([...]): write it as a block list (one "- id: ..." per line) for init to add to it'], this.path);
-      // `connections: []` becomes `connections:` with the new item under it: one edit from `[` to the line's end
-      const [start, end] = seq.range!;
-      const below = underEmptyKey(this.source, pair, blockText(node, INDENT, true));
-      return { at: start, length: below.at - start, text: this.source.slice(end, below.at) + below.text };
+      if (seq.items.length > 0) {
+        throw new UneditableConfigError(this.path, 'connections:', 'it is a flow list ([...])', `write it as a block list (one "- id: ..." per line), or add the connection ${String(node.get('id'))} by hand`);
+      }
+      // `connections: []` becomes `connections:` with the new item under it
+      return replaceEmptyFlow(this.source, pair, seq, blockText(node, INDENT, true));
     }
     if (isSeq(seq)) return atBlockEnd(this.source, seq, blockText(node, columnOf(this.source, seq.range![0]), true));
     if (isScalar(seq) && seq.value === null) return underEmptyKey(this.source, pair, blockText(node, INDENT, true));
@@ -132,7 +132,11 @@ export class ConfigDocument {
     if (!pair) return appendSection(this.source, `projects:\n${blockText(entry, INDENT, false)}`);
     const map = pair.value;
     if (isScalar(map) && map.value === null) return underEmptyKey(this.source, pair, blockText(entry, INDENT, false));
-    if (!isMap(map) || map.flow) throw new ConfigError(['projects: must be a block mapping (one "name:" block per project) for init to add to it'], this.path);
+    // `projects: {}` (the shipped config) becomes `projects:` with the new block under it, as `connections: []` does
+    if (isMap(map) && map.flow && map.items.length === 0) return replaceEmptyFlow(this.source, pair, map, blockText(entry, INDENT, false));
+    if (!isMap(map) || map.flow) {
+      throw new UneditableConfigError(this.path, 'projects:', isMap(map) ? 'it is a flow mapping ({...}) with entries' : 'it is not a mapping', `write it as one "name:" block per line, or add projects.${entryName(entry)} by hand`);
+    }
     return atBlockEnd(this.source, map, blockText(entry, columnOf(this.source, map.range![0]), false));
   }
 
@@ -142,12 +146,41 @@ export class ConfigDocument {
     if (!pair) return appendSection(this.source, `tracker:\n${blockText(entry.contents as YAMLMap, INDENT, false)}`);
     const map = pair.value;
     if (isScalar(map) && map.value === null) return underEmptyKey(this.source, pair, blockText(entry.contents as YAMLMap, INDENT, false));
-    if (!isMap(map) || map.flow) throw new ConfigError(['tracker: must be a block mapping (one "key: value" per line) for init to set its keys'], this.path);
+    if (isMap(map) && map.flow && map.items.length === 0) return replaceEmptyFlow(this.source, pair, map, blockText(entry.contents as YAMLMap, INDENT, false));
+    if (!isMap(map) || map.flow) {
+      throw new UneditableConfigError(this.path, 'tracker:', isMap(map) ? 'it is a flow mapping ({...})' : 'it is not a mapping', `write it as one "key: value" per line, or set tracker.${key} by hand`);
+    }
     const existing = map.items.find((item) => isScalar(item.key) && item.key.value === key);
     if (!existing) return atBlockEnd(this.source, map, blockText(entry.contents as YAMLMap, columnOf(this.source, map.range![0]), false));
-    if (!isScalar(existing.value)) throw new ConfigError([`tracker.${key}: must be a single value for init to set it`], this.path);
+    if (!isScalar(existing.value)) throw new UneditableConfigError(this.path, `tracker.${key}:`, 'it is not a single value', `set tracker.${key} by hand`);
     return scalarEdit(this.source, existing.value, value);
   }
+}
+
+/**
+ * A valid file whose shape init's text edits cannot extend (a flow collection with entries, ...). Not a
+ * ConfigError: the daemon loads such a file, so the message names what init cannot edit and what to change by hand.
+ */
+export class UneditableConfigError extends Error {
+  constructor(path: string, what: string, why: string, instead: string) {
+    super(`init cannot edit ${what} in ${path}: ${why}; ${instead}. Nothing was written.`);
+    this.name = 'UneditableConfigError';
+  }
+}
+
+/** An empty flow collection (`key: {}`, `key: []`) replaced by a block holding `text`: one edit from its bracket to its line's end, the comment after it kept. */
+function replaceEmptyFlow(source: string, pair: Pair<Scalar, unknown>, flow: YAMLMap | YAMLSeq, text: string): TextEdit {
+  const [bracket, end] = flow.range!;
+  const below = underEmptyKey(source, pair, text);
+  const rest = source.slice(end, below.at);
+  // with no comment after the brackets, the space before them goes too (no trailing blank after `key:`)
+  const start = rest.trim() === '' ? bracket - /[ \t]*$/.exec(source.slice(0, bracket))![0].length : bracket;
+  return { at: start, length: below.at - start, text: rest + below.text };
+}
+
+function entryName(entry: YAMLMap): string {
+  const key = entry.items[0]?.key;
+  return isScalar(key) ? String(key.value) : String(key);
 }
 
 /** Only the scalar's own text is replaced: a comment after it keeps its place. */

@@ -13,7 +13,7 @@ import { askDaemonToReload } from '../daemon-reload';
 import { syncCommand } from '../commands/sync.command';
 import type { CliOutput } from '../output/cli-output';
 import { discoverLines } from '../output/discover.format';
-import { ConfigDocument } from './config-writer';
+import { ConfigDocument, UneditableConfigError } from './config-writer';
 import { answersFromFlags, ask, askAnswers, InitAnswers, InitCancelled, InitFlags, InitUsageError, projectFromFlags } from './init-answers';
 import type { ProjectAnswer, ProjectChoices } from './project-question';
 import { ProjectDiscoveryService, SANDBOX_SERVICE } from '../../application';
@@ -29,7 +29,7 @@ export async function initCommand(argv: string[], env: NodeJS.ProcessEnv, out: C
   try {
     return await init(argv, env, out, flags, interactive);
   } catch (error) {
-    if (error instanceof InitUsageError || error instanceof InitCancelled || error instanceof ConfigError) {
+    if (error instanceof InitUsageError || error instanceof InitCancelled || error instanceof ConfigError || error instanceof UneditableConfigError) {
       out.error(error.message);
       return error instanceof InitCancelled ? 130 : 1;
     }
