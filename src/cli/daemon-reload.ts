@@ -14,16 +14,21 @@ export const RESTART_HINT = 'restart the daemon or send it SIGHUP to take the ne
 
 /**
  * After a command wrote the config file: a running daemon of this config is asked to read it again, first
- * through its admin API (the address and token this config gives), else by SIGHUP to a daemon of the same
- * store on this host (its row in the store's `daemon` table: pid, heartbeat). Says plainly what happened, and
- * when no daemon could be reached, that one must be restarted or sent SIGHUP.
+ * through its admin API (the address and token this config gives; it answers which file it read), else by SIGHUP
+ * to a daemon of the same store on this host (its row in the store's `daemon` table: pid, heartbeat). The row
+ * does not say which file that daemon runs, and SIGHUP makes it read its own: the message says so instead of
+ * claiming it reads the file just written. When no daemon could be reached, that one must be restarted or sent SIGHUP.
  */
 export async function askDaemonToReload(ctx: CliContext, file: string, env: NodeJS.ProcessEnv, out: CliOutput): Promise<void> {
   const viaApi = await reloadThroughAdminApi(ctx.config, file, env, out);
   if (viaApi) return;
   const signalled = await signalLocalDaemons(ctx);
   if (signalled.length > 0) {
-    out.line(`sent SIGHUP to the running daemon (pid ${signalled.join(', ')}): it reads ${file} again and logs what changed`);
+    // the store's daemon row records no config file: a daemon of this store may run another file than the one written
+    out.line(
+      `sent SIGHUP to the running daemon of this store (pid ${signalled.join(', ')}): it reads its own config file again, ` +
+        `which may not be ${file}; if it runs another file, restart it with --config ${file}`,
+    );
     return;
   }
   out.line(`no running daemon was reached: ${RESTART_HINT}`);

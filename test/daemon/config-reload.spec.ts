@@ -296,13 +296,13 @@ describe('config reload of a daemon process: SIGHUP, and the CLI asking it', () 
     dir.remove();
   });
 
-  async function cliAsks(env: NodeJS.ProcessEnv): Promise<{ stdout: string[]; stderr: string[] }> {
+  async function cliAsks(env: NodeJS.ProcessEnv, written = file): Promise<{ stdout: string[]; stderr: string[] }> {
     const stdout: string[] = [];
     const stderr: string[] = [];
     const out: CliOutput = { line: (t) => stdout.push(t), error: (t) => stderr.push(t), isTTY: false };
-    const cli = await createCliApp(['node', 'cli.js', '--config', file], { PATH: process.env.PATH, LOG_LEVEL: 'error', ...env });
+    const cli = await createCliApp(['node', 'cli.js', '--config', written], { PATH: process.env.PATH, LOG_LEVEL: 'error', ...env });
     try {
-      await askDaemonToReload(cli.context, file, env, out);
+      await askDaemonToReload(cli.context, written, env, out);
     } finally {
       await cli.close();
     }
@@ -344,8 +344,23 @@ describe('config reload of a daemon process: SIGHUP, and the CLI asking it', () 
     const pid = child.proc.pid;
     // a port nobody listens on: the admin API is not reached, the store's daemon row (pid, this host) is
     const said = await cliAsks({ ADMIN_TOKEN: TOKEN, PORT: String(await freePort()) });
-    expect(said.stdout).toEqual([`sent SIGHUP to the running daemon (pid ${pid}): it reads ${file} again and logs what changed`]);
+    expect(said.stdout).toEqual([
+      `sent SIGHUP to the running daemon of this store (pid ${pid}): it reads its own config file again, which may not be ${file}; ` +
+        `if it runs another file, restart it with --config ${file}`,
+    ]);
     await child.waitFor(/reloaded: connections removed second/, 20_000);
+    expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'third']);
+  }, 60_000);
+
+  it('the CLI wrote another file of the same store: SIGHUP makes the daemon read its own, and the CLI does not claim otherwise', async () => {
+    const other = join(dir.path, 'other.yaml');
+    writeConfig(other, dataDir, [sheet('first'), sheet('fourth')], { server: { port: await freePort() } });
+    const said = await cliAsks({ ADMIN_TOKEN: TOKEN }, other);
+    expect(said.stdout).toHaveLength(1);
+    expect(said.stdout[0]).not.toContain(`it reads ${other} again`);
+    expect(said.stdout[0]).toContain(`it reads its own config file again, which may not be ${other}; if it runs another file, restart it with --config ${other}`);
+    // it read tracker-sync.yaml again (unchanged since), not other.yaml: no connection "fourth"
+    await child.waitFor(/reloaded: no connection changed/, 20_000);
     expect((await connections(url)).map((c) => c.id)).toEqual(['first', 'third']);
   }, 60_000);
 
