@@ -16,6 +16,7 @@ import { SharedRequestBudget } from './budget/shared-request-budget';
 import { mountQueueDashboard } from './admin/queues/queue-dashboard';
 import { RunsQueueView } from './cluster/runs-queue-view';
 import { AdminTokenService } from './admin/auth/admin-token.service';
+import { ADMIN_TOKEN_FILE, readTokenFile } from './config/admin-token-file';
 import { mountWebhookBody } from './webhooks/webhook-body';
 import { RunWorker } from './scheduler/run-worker';
 
@@ -43,6 +44,12 @@ function listen(server: Server, port: number, host: string): Promise<void> {
       resolve();
     });
   });
+}
+
+/** The generated admin token's file when this start uses it (not ADMIN_TOKEN nor admin.token), else null. */
+function storedTokenFile(boot: BootContext): string | null {
+  if (process.env.ADMIN_TOKEN?.trim() || boot.config.admin?.token?.trim()) return null;
+  return readTokenFile(boot.config.data_dir) ? `${boot.config.data_dir}/${ADMIN_TOKEN_FILE}` : null;
 }
 
 export async function createDaemonApp(options: PrepareOptions = {}): Promise<Daemon> {
@@ -73,9 +80,13 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       // bind first: Nest's listen() initialises the app (the scheduler's start-up runs) before it binds, so a port
       // in use started a run that the failed start then left `running`. Requests in the moment before init get 404.
       await listen(app.getHttpServer() as Server, boot.port, host);
+      // read before init, which generates the token file on the first start (and prints the token, once)
+      const tokenKeptEarlier = storedTokenFile(boot);
       await app.init();
       app.flushLogs();
       boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health, CRM webhooks /hooks)`);
+      // later starts print no token: say where it is (never the token itself), or the user is left searching
+      if (tokenKeptEarlier) boot.logger.info(`admin token: in ${tokenKeptEarlier} (generated at the first start; or set ADMIN_TOKEN)`);
       if (boot.sandbox) {
         boot.logger.info(`embedded sandbox: ${url}/${SANDBOX_PATH} (project 1, OpenAPI /${SANDBOX_DOCS_PATH}); set TRACKER_BASE_URL, TRACKER_API_KEY and TRACKER_PROJECT for the real service`);
       } else {

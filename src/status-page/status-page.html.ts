@@ -20,7 +20,7 @@ export const statusPageHtml = (flows: FlowListing[]): string => /* html */ `<!do
 <header><h1>tracker-sync</h1><span class="muted" id="updated"></span><span id="notice" role="status"></span><button id="logout" hidden>Forget token</button></header>
 <section id="login" hidden>
   <h2>Admin token</h2>
-  <p class="muted">Printed once by the daemon at its first start (or the <code>ADMIN_TOKEN</code> you set). Kept in this browser tab only.</p>
+  <p class="muted">Printed once by the daemon at its first start and kept in the file <code>&lt;data_dir&gt;/admin-token</code> (<code>./data/admin-token</code> by default; the daemon's start line names it), or the <code>ADMIN_TOKEN</code> you set. Kept in this browser tab only.</p>
   <form id="login-form"><input id="token" type="password" autocomplete="off" placeholder="token"><button class="primary" type="submit">Open</button></form>
   <p id="error" class="error"></p>
 </section>
