@@ -1,4 +1,5 @@
-import { BadRequestException, Body, Delete, Get, HttpCode, HttpException, HttpStatus, Param, Post, Query } from '@nestjs/common';
+import { BadRequestException, Body, Delete, Get, HttpCode, HttpException, HttpStatus, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import {
   ApiAcceptedResponse, ApiBadGatewayResponse, ApiBadRequestResponse, ApiConflictResponse, ApiNotFoundResponse, ApiOkResponse, ApiOperation, ApiParam,
 } from '@nestjs/swagger';
@@ -199,10 +200,17 @@ export class ConnectionsController {
   @AdminScope('connection')
   @ApiOperation({ summary: "each CRM stage and the status it is sent with (null: no status_map key covers it; with statuses: register, the stage's own id), with the last run's deals per stage" })
   @ApiOkResponse({ description: '{ stages, last_run, statuses: "map" | "register" }, or null for a connector without stages' })
-  stageMapping(@Param('id') id: string): Promise<StageMapping | null> {
-    return discoveryAnswer(() => this.discovery.stageMapping(id));
+  async stageMapping(@Param('id') id: string, @Res({ passthrough: true }) res: Response): Promise<StageMapping | typeof JSON_NULL> {
+    const mapping = await discoveryAnswer(() => this.discovery.stageMapping(id));
+    if (mapping !== null) return mapping;
+    // Nest answers a null result with an empty body, which is no JSON (the status page's res.json() threw on it)
+    res.type('application/json');
+    return JSON_NULL;
   }
 }
+
+/** The JSON text `null`, sent as it is (a string answer goes out unchanged). */
+const JSON_NULL = 'null';
 
 async function discoveryAnswer<T>(answer: () => Promise<T>): Promise<T> {
   try {
