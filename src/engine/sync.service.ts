@@ -235,7 +235,7 @@ export class SyncService implements OnApplicationShutdown {
     });
     let outcome: RunOutcome;
     try {
-      logger.log(`run started: mode ${run.mode}${run.since ? ` since ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${[...run.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
+      logger.log(`run started: mode ${run.mode}${run.since ? ` ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${[...run.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
       outcome = isOutboundFlow(run.mode)
         ? await this.outbounds.execute(connection, run.mode, run.runId, run.signal, logger)
         : await this.launcher.execute(connection, run, logger);

@@ -16,7 +16,8 @@ export async function syncCommand(ctx: CliContext, out: CliOutput, connectionId:
     out,
     connectionId,
     () => ctx.app.get(RunTriggerService).start(connectionId, 'cli', { kind: 'sync', mode, since }),
-    (runId) => `connection ${connectionId}: run ${runId} started (${mode}${since ? ` since ${since}` : ''})`,
+    // mode `since` names itself: "since 2025-09-01", not "since since 2025-09-01"
+    (runId) => `connection ${connectionId}: run ${runId} started (${since ? `since ${since}` : mode})`,
   );
 }
 
