@@ -35,7 +35,8 @@ export default defineConnector<GenericCrmSettings>({
       // lists read one after the other (more_requests), each sorted, are not one sorted sequence: the cursor
       // then moves at the stream's complete end, to the latest record read
       const sorted = !!incremental?.sorted && !(pages?.more_requests?.length);
-      return { name, incremental: !!incremental, sorted };
+      // a first read by id (Bitrix24's `first_read`) is not in updatedTime order: an old deal edited last comes first
+      return { name, incremental: !!incremental, sorted, firstReadUnsorted: sorted && !!pages?.first_read };
     });
   },
 

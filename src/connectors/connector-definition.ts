@@ -60,6 +60,12 @@ export interface StreamSpec {
   incremental: boolean;
   /** records arrive in ascending updated_at order; the engine checks it and fails loudly if not */
   sorted?: boolean;
+  /**
+   * with `sorted`: a read from the beginning (the first, a full resync) comes in another order (by id, as a CRM
+   * reads a large list fastest): the engine checks no order then and moves the cursor at its end, to the latest
+   * record read
+   */
+  firstReadUnsorted?: boolean;
 }
 
 /** The window of one read: the engine fixes it at the start of the run. */

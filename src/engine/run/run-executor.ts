@@ -121,7 +121,8 @@ export class RunExecutor {
     const offload = !useFingerprints || state === null;
     const read = this.reader(spec.name, window, state, mappingVersion, !!handler.sendsBytes, laterStreams, offload);
     return {
-      spec,
+      // a read from the beginning that comes in another order (firstReadUnsorted) is checked as unsorted
+      spec: since === null && spec.firstReadUnsorted ? { ...spec, sorted: false } : spec,
       handler,
       mappingVersion,
       window,
