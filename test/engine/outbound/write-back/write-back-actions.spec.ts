@@ -52,13 +52,15 @@ describe('write-back over CRM actions', () => {
     expect(await checkFlows(plugin, settings, context)).toEqual({ ok: true, message: "write_back: channel → f_1, city → f_2 (found in the CRM's field list)" });
   });
 
-  it('writes by field key, batch by batch; a refused batch and a deal refused inside an answer are rejected', async () => {
+  it('writes by field key, batch by batch; a deal refused inside an answer is rejected, a refused batch is asked again in halves', async () => {
     const deals: DealWrite[] = ['1', 'gone', 'locked', '4', '5'].map((id) => ({ id, values: { channel: 'SEO', city: 'Perm' } }));
     expect(await collect(writeDeals(plugin, deals, context))).toEqual([
       [{ id: '1', status: 'written' }, { id: 'gone', status: 'rejected', reason: 'no such deal' }],
-      [{ id: 'locked', status: 'rejected', reason: 'HTTP 409: locked' }, { id: '4', status: 'rejected', reason: 'HTTP 409: locked' }],
+      // the CRM refused the request of 'locked' and '4' whole: each alone again, and only 'locked' is refused
+      [{ id: 'locked', status: 'rejected', reason: 'HTTP 409: locked' }, { id: '4', status: 'written' }],
       [{ id: '5', status: 'written' }],
     ]);
+    expect(sent.map((request) => request.deals.map((deal: { id: string }) => deal.id))).toEqual([['1', 'gone'], ['locked', '4'], ['locked'], ['4'], ['5']]);
     expect(sent[0].deals[0]).toEqual({ id: '1', values: { f_1: 'SEO', f_2: 'Perm' }, fields: [{ id: 'f_1', value: 'SEO' }, { id: 'f_2', value: 'Perm' }] });
   });
 });

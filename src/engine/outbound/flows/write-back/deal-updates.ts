@@ -10,7 +10,8 @@ export const WRITE_BACK_ACTIONS = { required: ['update_deals'], optional: ['deal
  * The deals' values into the CRM, batch by batch (as many deals a request as `update_deals` takes), each batch's
  * outcomes as soon as the CRM answered, one per deal. `update_deals` takes `deals` ([{ id, values: { <field key>:
  * text }, fields: [{ id, value }] }]) and `id`, `values`, `fields` of the first, and answers the deals the CRM
- * refused inside its 2xx answer ([{ id, reason }]); the CRM refusing the request (a 4xx) refuses the batch's deals.
+ * refused inside its 2xx answer ([{ id, reason }]); the CRM refusing the request (a 4xx) is asked again in halves, so
+ * that only the deals it refuses on their own are rejected.
  * Anything else (the token, the network after retries, a field the CRM does not have) throws: the pass fails.
  */
 export async function* updateDeals(actions: CrmActions, plan: WriteBackFlowPlan, deals: DealWrite[], where: string, signal?: AbortSignal): AsyncGenerator<WriteOutcome[]> {
@@ -45,7 +46,12 @@ async function updateBatch(actions: CrmActions, batch: DealWrite[], keys: Partia
     answer = await actions.run('update_deals', { deals, id: deals[0].id, values: deals[0].values, fields: deals[0].fields });
   } catch (error) {
     if (!(error instanceof CrmActionRefusedError)) throw error;
-    return batch.map((deal) => ({ id: deal.id, status: 'rejected' as const, reason: error.reason }));
+    if (batch.length === 1) return [{ id: batch[0].id, status: 'rejected' as const, reason: error.reason }];
+    // the CRM refused the whole request for some of its deals (amoCRM: one deleted lead refuses its 49 neighbours):
+    // each half goes again until a refusal names one deal. Nothing of a refused request was applied, and an update
+    // sets values, so sending a deal again changes nothing; at most 2n-1 requests for n deals.
+    const half = Math.ceil(batch.length / 2);
+    return [...await updateBatch(actions, batch.slice(0, half), keys), ...await updateBatch(actions, batch.slice(half), keys)];
   }
   const refused = refusedIn(answer);
   return batch.map((deal) => (refused.has(deal.id)
