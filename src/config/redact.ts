@@ -72,20 +72,26 @@ export function isUrlKey(key: string): boolean {
   return URL_KEY.test(normalizeKey(key));
 }
 
+/** A path segment this long may be a token (Slack's, Bitrix24's webhook): shorter ones are words (`api`, `services`). */
+const TOKEN_LIKE_SEGMENT = 12;
+
 /**
  * A URL that does not parse (a config value reported as wrong, `hooks.slack.com/services/…` without its scheme):
- * no parser can tell which part is secret, so its credentials and everything after the host are masked. The
- * scheme and host stay, enough to see what is wrong with it.
+ * no parser can tell which part is secret, so its credentials, its query and any path segment long enough to be a
+ * token are masked. The rest stays, enough to see what is wrong with it.
  */
 export function maskUnparsedUrl(text: string): string {
   const scheme = /^[a-z][a-z0-9+.-]*:\/\//i.exec(text)?.[0] ?? '';
-  let rest = text.slice(scheme.length);
-  const at = rest.search(/[/?#]/);
-  const authority = at < 0 ? rest : rest.slice(0, at);
-  const credentials = authority.lastIndexOf('@');
-  if (credentials >= 0) rest = `${REDACTED}${rest.slice(credentials)}`;
+  const rest = text.slice(scheme.length);
   const end = rest.search(/[/?#]/);
-  return scheme + (end < 0 ? rest : `${rest.slice(0, end + 1)}${REDACTED}`);
+  const authority = end < 0 ? rest : rest.slice(0, end);
+  const at = authority.lastIndexOf('@');
+  const host = at < 0 ? authority : `${REDACTED}${authority.slice(at)}`;
+  if (end < 0) return scheme + host;
+  const tail = rest.slice(end);
+  const query = tail.search(/[?#]/);
+  const path = (query < 0 ? tail : tail.slice(0, query)).split('/').map((part) => (part.length >= TOKEN_LIKE_SEGMENT ? REDACTED : part)).join('/');
+  return scheme + host + path + (query < 0 ? '' : `${tail[query]}${REDACTED}`);
 }
 
 function normalizeKey(key: string): string {

@@ -79,7 +79,7 @@ describe('a secret inside a URL that does not load', () => {
       expect(problems).not.toContain(secret);
       expect(problems).toMatch(/\*\*\*/);
     }
-    expect(alert).toContain('hooks.slack.com/***');
-    expect(store).toContain('postgres://***@bad host/***');
+    expect(alert).toContain('hooks.slack.com/services/T0/B0/***');
+    expect(store).toContain('postgres://***@bad host/db');
   });
 });
