@@ -36,7 +36,7 @@ export default defineConnector<GenericCrmSettings>({
       // then moves at the stream's complete end, to the latest record read
       const sorted = !!incremental?.sorted && !(pages?.more_requests?.length);
       // a first read by id (Bitrix24's `first_read`) is not in updatedTime order: an old deal edited last comes first
-      return { name, incremental: !!incremental, sorted, firstReadUnsorted: sorted && !!pages?.first_read };
+      return { name, incremental: !!incremental, sorted, ...(sorted && pages?.first_read ? { firstReadUnsorted: true } : {}) };
     });
   },
 
