@@ -80,6 +80,11 @@ export class SyncService implements OnApplicationShutdown {
     return this.startInternal(connectionId, { mode: 'retry', trigger, onlyIds });
   }
 
+  /** How many records retryRejected(runId) would send again (distinct ids per stream, unresolved). */
+  async retryCount(runId: number): Promise<number> {
+    return idCount((await this.retries.idsOf(runId)).onlyIds);
+  }
+
   /**
    * An outbound flow (it reads the service and writes into the CRM): a run of its own (mode = the flow's name),
    * leased like a sync. Without a schedule of its own (e.g. `write_back.schedule`) the trigger path
@@ -235,7 +240,7 @@ export class SyncService implements OnApplicationShutdown {
     });
     let outcome: RunOutcome;
     try {
-      logger.log(`run started: mode ${run.mode}${run.since ? ` ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${[...run.onlyIds.values()].reduce((n, ids) => n + ids.size, 0)} rejected records)` : ''}`);
+      logger.log(`run started: mode ${run.mode}${run.since ? ` ${run.since}` : ''}, trigger ${run.trigger}${run.onlyIds ? ` (${idCount(run.onlyIds)} rejected records)` : ''}`);
       outcome = isOutboundFlow(run.mode)
         ? await this.outbounds.execute(connection, run.mode, run.runId, run.signal, logger)
         : await this.launcher.execute(connection, run, logger);
@@ -260,4 +265,10 @@ export class SyncService implements OnApplicationShutdown {
 /** "run 9 was left running", "runs 9, 10 were left running" */
 function leftRunning(ids: number[]): string {
   return ids.length === 1 ? `run ${ids[0]} was left running` : `runs ${ids.join(', ')} were left running`;
+}
+
+function idCount(onlyIds: ReadonlyMap<StreamName, ReadonlySet<string>>): number {
+  let count = 0;
+  for (const ids of onlyIds.values()) count += ids.size;
+  return count;
 }

@@ -129,6 +129,11 @@ export class RunTriggerService implements OnModuleDestroy {
    * Re-sends the unresolved rejected records of a run (mode retry): a run of that run's connection. A run going
    * is refused (RunInProgressError).
    */
+  /** How many records a retry of the run sends again (the CLI says so before the run's own line does). */
+  retryCount(runId: number): Promise<number> {
+    return this.sync.retryCount(runId);
+  }
+
   async retryRejected(runId: number, trigger: RunTrigger): Promise<{ runId: number; done: Promise<RunSummary> }> {
     if (this.queued) {
       const connectionId = await this.sync.connectionOfRun(runId);
