@@ -16,6 +16,7 @@ import { SharedRequestBudget } from './budget/shared-request-budget';
 import { mountQueueDashboard } from './admin/queues/queue-dashboard';
 import { RunsQueueView } from './cluster/runs-queue-view';
 import { AdminTokenService } from './admin/auth/admin-token.service';
+import { join } from 'node:path';
 import { ADMIN_TOKEN_FILE, readTokenFile } from './config/admin-token-file';
 import { mountWebhookBody } from './webhooks/webhook-body';
 import { RunWorker } from './scheduler/run-worker';
@@ -49,7 +50,7 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 /** The generated admin token's file when this start uses it (not ADMIN_TOKEN nor admin.token), else null. */
 function storedTokenFile(boot: BootContext): string | null {
   if (process.env.ADMIN_TOKEN?.trim() || boot.config.admin?.token?.trim()) return null;
-  return readTokenFile(boot.config.data_dir) ? `${boot.config.data_dir}/${ADMIN_TOKEN_FILE}` : null;
+  return readTokenFile(boot.config.data_dir) ? join(boot.config.data_dir, ADMIN_TOKEN_FILE) : null;
 }
 
 export async function createDaemonApp(options: PrepareOptions = {}): Promise<Daemon> {

@@ -71,17 +71,9 @@ function knownKeys(target: Function): string[] {
 export function formatValue(key: string, value: unknown): string {
   if (isSecretKey(key) && value !== undefined && value !== null && value !== '') return '"***"';
   // a wrong URL is shown without what could be a secret in it (its credentials, a token in its path or query)
-  if (isUrlKey(key) && typeof value === 'string' && !parsesAsUrl(value)) return JSON.stringify(maskUnparsedUrl(value));
+  if (isUrlKey(key) && typeof value === 'string' && !URL.canParse(value)) return JSON.stringify(maskUnparsedUrl(value));
   const text = JSON.stringify(redactSecrets(value)) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-function parsesAsUrl(text: string): boolean {
-  try {
-    return Boolean(new URL(text));
-  } catch {
-    return false;
-  }
 }
 
 /** Edits (insert, delete, substitute, swap two neighbours) between two keys: `delas` is one from `deals`. */
