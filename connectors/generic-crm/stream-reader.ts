@@ -116,7 +116,7 @@ async function* fetchList(
     yield raw;
     const next = way.paginator.next(state, answer, raw.length, raw);
     if (!next) return;
-    if (reslice.shouldRestart(next)) {
+    if (reslice.shouldRestart(next, way.definition)) {
       state = way.paginator.first();
       position.restarted();
     } else {
@@ -158,7 +158,7 @@ async function sendOrLeaveOut(inputs: StreamReadInputs, spec: RequestSpec): Prom
 
 /**
  * How far the read is through what the source said it holds (paginator.total_path): records fetched so far of
- * the total. A restarted slice (reslice_at) answers the total of what is left: what came before is added.
+ * the total. A restarted slice (reslice_at, reslice_each_page) answers the total of what is left: what came before is added.
  */
 class SourcePosition {
   private fetched = 0;

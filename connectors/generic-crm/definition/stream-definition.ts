@@ -53,6 +53,13 @@ export class PaginatorDefinition {
    * the read restarts with the cursor moved to the last record's updated_at (ids on the boundary deduplicated).
    */
   @IsOptional() @IsInt() @Min(1) reslice_at?: number;
+  /**
+   * A list sorted by modification time and paged by position (amoCRM's `page`, HubSpot's `after`, Bitrix24's
+   * `start`): each next page is asked from the last record's updated_at instead (ids on the boundary deduplicated).
+   * A record edited mid-read moves to the list's end and every record after it moves up one place: a read by
+   * position never sees the one that slid over the page boundary, and the cursor passes it.
+   */
+  @IsOptional() @IsBoolean() reslice_each_page?: boolean;
 }
 
 export class IncrementalDefinition {

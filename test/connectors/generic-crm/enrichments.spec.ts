@@ -119,9 +119,12 @@ describe('generic-crm enrichments', () => {
     const server = await startCrmServer(amocrm.handler);
     try {
       const until = new Date('2024-01-20T00:00:00Z');
-      await readAll(connector, 'deals', amocrm.settings(server.url), { since: new Date('2024-01-19T12:00:00Z'), until });
-      await readAll(connector, 'deals', amocrm.settings(server.url), { since: new Date('2024-01-10T00:00:00Z'), until });
-      const froms = server.requests.filter((r) => r.path === '/api/v4/leads' && r.query.get('page') === null).map((r) => r.query.get('filter[updated_at][from]'));
+      const froms: (string | null)[] = [];
+      for (const since of [new Date('2024-01-19T12:00:00Z'), new Date('2024-01-10T00:00:00Z')]) {
+        server.requests.length = 0;
+        await readAll(connector, 'deals', amocrm.settings(server.url), { since, until });
+        froms.push(server.requests.find((r) => r.path === '/api/v4/leads')!.query.get('filter[updated_at][from]'));
+      }
       expect(froms).toEqual([String(Date.parse('2024-01-19T00:00:00Z') / 1000), String(Date.parse('2024-01-10T00:00:00Z') / 1000)]);
     } finally {
       await server.close();

@@ -37,7 +37,8 @@ describe('generic-crm preset hubspot', () => {
     });
     const capped = () => ({
       ...hubspot.settings(''),
-      streams: { deals: { paginator: { reslice_at: 4 }, enrich: [] } },
+      // the cap alone: no restart after each page
+      streams: { deals: { paginator: { reslice_at: 4, reslice_each_page: false }, enrich: [] } },
     });
 
     it('re-slices on the last modification time when `after` would reach the cap, without duplicates or losses', async () => {
