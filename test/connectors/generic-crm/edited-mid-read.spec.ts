@@ -21,15 +21,16 @@ interface Case {
   since: Date | null;
 }
 
+/* eslint-disable @typescript-eslint/no-explicit-any */
 const amoPage = (request: FixtureRequest, answer: FixtureAnswer) =>
   request.method === 'GET' && request.path === '/api/v4/leads' && answer.body
-    ? (answer.body._embedded.leads as { id: number }[]).map((lead) => String(lead.id))
+    ? ((answer.body as any)._embedded.leads as { id: number }[]).map((lead) => String(lead.id))
     : null;
 const hubspotPage = (request: FixtureRequest, answer: FixtureAnswer) =>
-  request.path === '/crm/v3/objects/deals/search' ? (answer.body.results as { id: string }[]).map((deal) => deal.id) : null;
+  request.path === '/crm/v3/objects/deals/search' ? ((answer.body as any).results as { id: string }[]).map((deal) => deal.id) : null;
 const bitrixPage = (request: FixtureRequest, answer: FixtureAnswer) =>
   /crm\.item\.list/.test(request.path) && (request.query.get('entityTypeId') ?? request.body?.entityTypeId) == 2
-    ? (answer.body.result.items as { id: number }[]).map((item) => String(item.id))
+    ? ((answer.body as any).result.items as { id: number }[]).map((item) => String(item.id))
     : null;
 
 const cases: Case[] = [
