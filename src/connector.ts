@@ -8,9 +8,9 @@ export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
 /** lead delivery's errors (a lead the CRM refused; a create whose outcome is unknown, which any flow's CRM action throws) */
 export * from './connectors/lead-delivery';
-/** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep */
-export { backoffDelayMs, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
-export type { Backoff } from './http/retry-policy';
+/** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep, the marks of a spent daily quota */
+export { backoffDelayMs, dailyQuotaMark, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
+export type { Backoff, DailyQuotaMark, QuotaAnswer } from './http/retry-policy';
 /** the spacing of rate-limited requests, with the margin that keeps a CRM's window where requests arrive */
 export { FirstRequestGate, Spacer, spacingMs } from './http/rate-spacing';
 /** the cron check of the scheduler: why a schedule is not usable (undefined when it is) */

@@ -8,7 +8,7 @@ import { isPlainObject } from './definition/validators';
 import { LEGACY_FLOW_BLOCKS, ServedAction } from './flow-blocks';
 import { Requester } from './http/requester';
 import { RetryPolicy } from './http/retry-policy';
-import { RateBlockError, SourceError } from './http/source-error';
+import { DailyLimitError, RateBlockError, SourceError } from './http/source-error';
 import { readLookupPages } from './pagination/lead-pages';
 import { getPath } from './records/paths';
 import { GenericCrmSettings } from './settings';
@@ -130,6 +130,8 @@ class GenericCrmActions implements CrmActions {
         return await evaluateAnswer(at, action, answer.body, variables);
       } catch (error) {
         if (!(error instanceof SourceError)) throw error;
+        // a spent daily quota refused the write (nothing was taken) and no retry lifts it: the pass fails as it is
+        if (error instanceof DailyLimitError) throw error;
         const status = error.status;
         const rateRefusal = status === 429 || (status !== undefined && status !== 500 && status !== 502 && status !== 504 && this.retry.retryReason(status, JSON.stringify(error.answer ?? '')) !== null);
         if (rateRefusal && attempt <= RATE_RETRIES) {
@@ -180,7 +182,7 @@ class GenericCrmActions implements CrmActions {
 
 /** A 4xx that is neither the token's refusal nor the rate's: the record's. */
 function isRecordRefusal(error: SourceError): boolean {
-  return !error.credentialsRefused && !(error instanceof RateBlockError) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429;
+  return !error.credentialsRefused && !(error instanceof RateBlockError) && !(error instanceof DailyLimitError) && error.status !== undefined && error.status >= 400 && error.status < 500 && error.status !== 429;
 }
 
 /**

@@ -4,7 +4,7 @@ import { IsArray, IsBoolean, IsIn, IsObject, IsOptional, IsString, ValidateNeste
 import { IsOAuth2Complete, IsTokenWhereAuthNeedsIt } from './auth/token-required.validator';
 import { availablePresets } from './definition/presets';
 import { DiscoverDefinition } from './definition/discover-definition';
-import { AuthDefinition, BaseUrlRewriteDefinition, ErrorDefinition, KindRateLimitDefinition, RateBlockDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
+import { AuthDefinition, BaseUrlRewriteDefinition, DailyLimitDefinition, ErrorDefinition, KindRateLimitDefinition, RateBlockDefinition, RateLimitDefinition, RetryDefinition } from './definition/source-definition';
 import { StagesDefinition } from './definition/stages-definition';
 import { StreamsDefinition } from './definition/stream-definition';
 import { IsStringRecord } from './definition/validators';
@@ -39,6 +39,8 @@ export class GenericCrmSettings {
   @IsOptional() @ValidateNested() @Type(() => RetryDefinition) retry?: RetryDefinition;
   /** how the CRM answers while it blocks the address for too many requests (a preset's rule: amoCRM's 403) */
   @IsOptional() @ValidateNested() @Type(() => RateBlockDefinition) rate_block?: RateBlockDefinition;
+  /** how the CRM answers once its daily quota is spent: never retried, the run fails at once (a preset's rule: HubSpot's, Pipedrive's) */
+  @IsOptional() @ValidateNested() @Type(() => DailyLimitDefinition) daily_limit?: DailyLimitDefinition;
   /** error objects inside 2xx answers */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => ErrorDefinition) errors?: ErrorDefinition[];
   /** default zone of the CRM's dates written without an offset */

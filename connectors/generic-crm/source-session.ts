@@ -32,6 +32,7 @@ export function sourceSession(context: { connectionId: string; session?: unknown
         retry: retryOverride ? new RetryPolicy({ ...source.retry, ...retryOverride }) : retry,
         errors: source.errors ?? [],
         rateBlock: source.rate_block,
+        dailyLimit: source.daily_limit,
         redactor,
         where: `connection ${context.connectionId}, stream ${stream}`,
         timeoutMs: source.retry?.timeout_ms,

@@ -10,17 +10,78 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 /**
- * A 429 that says a daily quota is spent (HubSpot's body names its policy: `"policyName": "DAILY"`, reset at the
- * account's midnight): no wait of seconds or minutes helps, so it is never retried and the caller fails at once.
+ * How an API marks an answer of a spent daily quota: a refusal no wait of seconds or minutes lifts (it lasts until
+ * the API's day ends), so the caller fails at once instead of retrying it. The answer's status (default 429) and one
+ * sign in it: a header's value (Pipedrive: `x-daily-ratelimit-token-remaining: 0`), a value at a dotted path of its
+ * JSON body (HubSpot: `"policyName": "DAILY"`) or a text in its body. A mark with no sign marks nothing.
+ */
+export interface DailyQuotaMark {
+  /** the answer's HTTP status; default 429 */
+  status?: number;
+  /** a header (any case) whose value equals `equals` */
+  header?: string;
+  /** a dotted path of the JSON body whose value equals `equals` */
+  path?: string;
+  /** the header's or the path's value (compared as text) */
+  equals?: unknown;
+  /** a text the body contains */
+  body_contains?: string;
+}
+
+/** What a mark is looked for in: the status, the headers (by name, any case) and the body's text. */
+export interface QuotaAnswer {
+  status: number;
+  headers?: Record<string, unknown>;
+  body: string;
+}
+
+/** The first of `marks` the answer carries (the daily quota is spent), or undefined. */
+export function dailyQuotaMark(answer: QuotaAnswer, marks: readonly DailyQuotaMark[]): DailyQuotaMark | undefined {
+  let json: { parsed: unknown } | undefined;
+  const body = () => (json ??= { parsed: parseJson(answer.body) }).parsed;
+  return marks.find((mark) => {
+    if (answer.status !== (mark.status ?? 429)) return false;
+    if (mark.header !== undefined) return sameText(headerValue(answer.headers, mark.header), mark.equals);
+    if (mark.path !== undefined) return sameText(valueAt(body(), mark.path), mark.equals);
+    if (mark.body_contains !== undefined) return answer.body.includes(mark.body_contains);
+    return false;
+  });
+}
+
+/**
+ * HubSpot's case of `dailyQuotaMark` (a 429 whose JSON body has `"policyName": "DAILY"`, reset at the account's
+ * midnight), kept for plugins; the generic CRM connector reads each CRM's marks from its preset (`daily_limit`).
  */
 export function isDailyQuotaSpent(status: number, body: string): boolean {
-  if (status !== 429) return false;
+  return dailyQuotaMark({ status, body }, [{ path: 'policyName', equals: 'DAILY' }]) !== undefined;
+}
+
+function parseJson(text: string): unknown {
   try {
-    const parsed = JSON.parse(body) as { policyName?: unknown } | null;
-    return typeof parsed === 'object' && parsed !== null && parsed.policyName === 'DAILY';
+    return JSON.parse(text);
   } catch {
-    return false;
+    return undefined;
   }
+}
+
+function headerValue(headers: Record<string, unknown> | undefined, name: string): unknown {
+  const wanted = name.toLowerCase();
+  const found = Object.entries(headers ?? {}).find(([key]) => key.toLowerCase() === wanted);
+  return found?.[1];
+}
+
+function valueAt(value: unknown, path: string): unknown {
+  let at = value;
+  for (const key of path.split('.')) {
+    if (typeof at !== 'object' || at === null) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+function sameText(value: unknown, expected: unknown): boolean {
+  if (value === undefined || value === null || expected === undefined || expected === null) return false;
+  return String(value).trim() === String(expected).trim();
 }
 
 export interface Backoff {

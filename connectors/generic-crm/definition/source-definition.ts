@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Min, ValidateNested } from 'class-validator';
+import { ArrayNotEmpty, IsArray, IsIn, IsInt, IsNumber, IsOptional, IsPositive, IsString, Min, ValidateNested } from 'class-validator';
+import type { DailyQuotaMark } from 'tracker-sync/connector';
+import { NamesOneSignEach } from './validators';
 
 /** Source-wide parts shared by the streams: auth, rate limit, retries, errors in 200 answers. */
 
@@ -83,9 +85,37 @@ export class RetryDefinition {
   @IsOptional() @IsInt() @Min(1) max_attempts?: number;
   @IsOptional() @IsInt() @Min(0) base_ms?: number;
   @IsOptional() @IsInt() @Min(0) max_ms?: number;
+  /**
+   * a header holding the seconds until the CRM's rate limit lifts (Pipedrive's `x-ratelimit-reset`): a retried
+   * answer waits for it as for `Retry-After`, the longer of the two when both are there (capped at max_ms)
+   */
+  @IsOptional() @IsString() reset_header?: string;
   /** answers retried besides network errors, 429 and 5xx (e.g. Bitrix24's QUERY_LIMIT_EXCEEDED) */
   @IsOptional() @IsArray() @ValidateNested({ each: true }) @Type(() => RetryAnswerDefinition) extra?: RetryAnswerDefinition[];
   @IsOptional() @IsInt() @Min(1) timeout_ms?: number;
+}
+
+/**
+ * One answer that says the CRM's daily quota is spent (src/http/retry-policy.ts, `DailyQuotaMark`): its status
+ * (default 429) and one sign, `header` with `equals`, `path` (of the JSON body) with `equals`, or `body_contains`.
+ */
+export class DailyLimitAnswerDefinition implements DailyQuotaMark {
+  @IsOptional() @IsInt() status?: number;
+  @IsOptional() @IsString() header?: string;
+  @IsOptional() @IsString() path?: string;
+  @IsOptional() equals?: unknown;
+  @IsOptional() @IsString() body_contains?: string;
+}
+
+/**
+ * A CRM whose day's quota, once spent, refuses every request until the CRM's day ends (HubSpot's daily limit,
+ * Pipedrive's daily token budget): such an answer is never retried, the run fails at once saying so. A preset's rule.
+ */
+export class DailyLimitDefinition {
+  /** how the CRM marks it (any one of them) */
+  @IsArray() @ArrayNotEmpty() @ValidateNested({ each: true }) @Type(() => DailyLimitAnswerDefinition) @NamesOneSignEach() answers: DailyLimitAnswerDefinition[];
+  /** when the CRM lifts it, for the message (default: "usually at midnight in the account's time zone") */
+  @IsOptional() @IsString() resets?: string;
 }
 
 /** An error object inside a 2xx answer: present at `path` (or equal to `equals`) means failure. */

@@ -1,12 +1,12 @@
 import axios, { AxiosResponse } from 'axios';
-import { isDailyQuotaSpent, parseRetryAfterMs, sleep } from 'tracker-sync/connector';
+import { dailyQuotaMark, parseRetryAfterMs, sleep } from 'tracker-sync/connector';
 import { Authenticator, OutgoingRequest } from '../auth/authenticator';
-import { ErrorDefinition, RateBlockDefinition } from '../definition/source-definition';
+import { DailyLimitDefinition, ErrorDefinition, RateBlockDefinition } from '../definition/source-definition';
 import { getPath } from '../records/paths';
 import { Redactor } from './redactor';
 import { RetryPolicy } from './retry-policy';
 import { scheduleRequest, SourceLimits } from './source-limits';
-import { excerpt, RateBlockError, SourceError } from './source-error';
+import { DailyLimitError, excerpt, RateBlockError, SourceError } from './source-error';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -41,6 +41,8 @@ export interface RequesterOptions {
   errors: ErrorDefinition[];
   /** the CRM's block after too many requests (amoCRM: 403 after 429) */
   rateBlock?: RateBlockDefinition;
+  /** how the CRM answers once its daily quota is spent (HubSpot: 429 `policyName: DAILY`; Pipedrive: 429 with `x-daily-ratelimit-token-remaining: 0`) */
+  dailyLimit?: DailyLimitDefinition;
   redactor: Redactor;
   /** 'connection amo, stream deals' */
   where: string;
@@ -96,28 +98,32 @@ export class Requester {
       }
       const block = this.rateBlock(response.status, header(response, 'retry-after'));
       if (block) throw new RateBlockError(where(), `${block}: HTTP ${response.status}: ${this.options.redactor.redact(excerpt(text))}`, response.status, false, jsonOrUndefined(text));
+      const headers = flatHeaders(response);
+      const daily = this.options.dailyLimit;
+      if (daily && dailyQuotaMark({ status: response.status, headers, body: text }, daily.answers)) {
+        const answer = `HTTP ${response.status}: ${this.options.redactor.redact(excerpt(text))}`;
+        throw new DailyLimitError(where(), `${dailyQuotaSpent(daily.resets)} (${answer})`, response.status, false, jsonOrUndefined(text));
+      }
       const retryReason = retry.retryReason(response.status, text);
       const rule = retryReason ? retry.ruleFor(response.status, text) : undefined;
       if (retryReason && attempt < retry.attemptsFor(rule)) {
         const reset = rule?.reset_at_path
           ? { rule, at: getPath(jsonOrUndefined(text), rule.reset_at_path) ?? this.resets.get(spec.path)?.[rule.reset_at_path] }
           : undefined;
-        await sleep(retry.delayMs(attempt, header(response, 'retry-after'), reset), this.options.signal);
+        await sleep(retry.delayMs(attempt, headers, reset), this.options.signal);
         continue;
       }
       if (retryReason || response.status >= 400) {
         const gaveUp = retryReason ? ` (gave up after ${attempt} attempts)` : '';
         const refused = isCredentialRefusal(response.status, text, spec.recordWrite) ? `${CREDENTIALS_REFUSED}: ` : '';
         const answer = `HTTP ${response.status}${gaveUp}: ${this.options.redactor.redact(excerpt(text))}`;
-        const reason = isRouteGone(response.status)
-          ? `${this.notServed(spec.method, request.url)} (${answer})`
-          : isDailyQuotaSpent(response.status, text) ? `${DAILY_QUOTA_SPENT} (${answer})` : `${refused}${answer}`;
+        const reason = isRouteGone(response.status) ? `${this.notServed(spec.method, request.url)} (${answer})` : `${refused}${answer}`;
         throw new SourceError(where(), reason, response.status, !!refused, jsonOrUndefined(text));
       }
       const body = this.parse(text, response.status, where);
       this.checkErrorObject(body, response.status, where);
       this.rememberResets(spec.path, body);
-      return { status: response.status, headers: flatHeaders(response), body, url: where(), bytes: text.length };
+      return { status: response.status, headers, body, url: where(), bytes: text.length };
     }
   }
 
@@ -223,8 +229,13 @@ const AUTH_ERROR_CODE = /token|credential|auth|unauthori[sz]ed|forbidden|access.
 /** a 403 answer to a write that is about the token, not the record */
 const NAMES_CREDENTIALS = /token|credential|scope|api.?key|unauthori[sz]ed|authenticat/i;
 
-/** A 429 of a spent daily quota fails the run at once: retrying it for minutes would only spend more of the next day's. */
-const DAILY_QUOTA_SPENT = "the CRM's daily request limit is spent: the run stops without retrying; it can go again once the CRM resets the limit (usually at midnight in the account's time zone)";
+/**
+ * An answer of a spent daily quota (the source's `daily_limit`) fails the run at once: retrying it for minutes would
+ * not lift it, and a CRM may block an address that keeps asking (Pipedrive answers 403 to traffic that ignores its 429s).
+ */
+function dailyQuotaSpent(resets = "usually at midnight in the account's time zone"): string {
+  return `the CRM's daily request limit is spent: the run stops without retrying; it can go again once the CRM resets the limit (${resets})`;
+}
 
 function isRouteGone(status: number): boolean {
   return status === 404 || status === 410;

@@ -1,4 +1,4 @@
-import { backoffDelayMs, Backoff, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs } from 'tracker-sync/connector';
+import { backoffDelayMs, Backoff, isRetryableStatus, parseResetAtMs, parseRetryAfterMs } from 'tracker-sync/connector';
 import { RetryAnswerDefinition, RetryDefinition } from '../definition/source-definition';
 
 /** The longest wait for a reset time an answer names, unless its rule says otherwise (Bitrix24's window is 10 minutes). */
@@ -29,11 +29,11 @@ export class RetryPolicy {
     return (this.definition.extra ?? []).flatMap((rule) => (rule.reset_at_path ? [rule.reset_at_path] : []));
   }
 
-  /** why this answer deserves another attempt, or null */
+  /** why this answer deserves another attempt, or null (a spent daily quota, `daily_limit`, is the requester's to stop before) */
   retryReason(status: number, text: string): string | null {
     const extra = this.ruleFor(status, text);
     if (extra) return `HTTP ${status}${extra.body_contains ? ` ${extra.body_contains}` : ''}`;
-    if (!isRetryableStatus(status) || isDailyQuotaSpent(status, text)) return null;
+    if (!isRetryableStatus(status)) return null;
     return status === 429 ? 'HTTP 429 too many requests' : `HTTP ${status}`;
   }
 
@@ -43,11 +43,18 @@ export class RetryPolicy {
   }
 
   /**
-   * A reset time the rule reads (until then, at most its max_wait_ms) wins; then Retry-After (seconds or an HTTP
-   * date); then exponential backoff. The last two capped at max_ms.
+   * A reset time the rule reads (until then, at most its max_wait_ms) wins; then what the answer's headers say:
+   * `Retry-After` (seconds or an HTTP date) and the source's `reset_header` (seconds), the longer of the two; then
+   * exponential backoff. The last two capped at max_ms. `headers` by lower-case name.
    */
-  delayMs(attempt: number, retryAfter?: string, reset?: { at: unknown; rule: RetryAnswerDefinition }): number {
+  delayMs(attempt: number, headers?: Record<string, string | undefined>, reset?: { at: unknown; rule: RetryAnswerDefinition }): number {
     const untilReset = reset ? parseResetAtMs(reset.at, reset.rule.max_wait_ms ?? DEFAULT_MAX_RESET_WAIT_MS) : null;
-    return untilReset ?? parseRetryAfterMs(retryAfter, this.backoff.maxMs) ?? backoffDelayMs(attempt, this.backoff);
+    return untilReset ?? this.headerWaitMs(headers) ?? backoffDelayMs(attempt, this.backoff);
+  }
+
+  private headerWaitMs(headers: Record<string, string | undefined> = {}): number | null {
+    const names = ['retry-after', ...(this.definition.reset_header ? [this.definition.reset_header.toLowerCase()] : [])];
+    const waits = names.map((name) => parseRetryAfterMs(headers[name], this.backoff.maxMs)).filter((ms): ms is number => ms !== null);
+    return waits.length > 0 ? Math.max(...waits) : null;
   }
 }

@@ -18,6 +18,9 @@ export class SourceError extends Error {
 /** The CRM blocked the address after too many requests (settings.rate_block): no record's or feature's refusal. */
 export class RateBlockError extends SourceError {}
 
+/** The CRM's daily quota is spent (settings.daily_limit): no record's or feature's refusal, and no retry lifts it. */
+export class DailyLimitError extends SourceError {}
+
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   return flat.length > max ? `${flat.slice(0, max)}…` : flat;

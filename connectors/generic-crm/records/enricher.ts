@@ -1,6 +1,6 @@
 import { ENRICH_FEATURES, EnrichDefinition, EnrichFeature, EnrichOptionalDefinition } from '../definition/stream-definition';
 import { Requester, RequestSpec, SourceAnswer } from '../http/requester';
-import { RateBlockError, SourceError } from '../http/source-error';
+import { DailyLimitError, RateBlockError, SourceError } from '../http/source-error';
 import { createPaginator } from '../pagination/strategies';
 import { renderTemplate, TemplateVariables } from '../templates';
 import { CompiledField, compileExpression, compileMapping, readFields } from './mapping';
@@ -295,7 +295,7 @@ function entries(value: unknown): [string, unknown][] {
 
 /** An answer that means "not granted / not enabled" by the `optional` rule (default 401, 403, 404). */
 export function isRefusal(error: SourceError, optional: EnrichOptionalDefinition): boolean {
-  if (error instanceof RateBlockError) return false;
+  if (error instanceof RateBlockError || error instanceof DailyLimitError) return false;
   if (error.status !== undefined && (optional.statuses ?? DEFAULT_REFUSALS).includes(error.status)) return true;
   const text = `${error.reason} ${error.answer === undefined ? '' : JSON.stringify(error.answer)}`;
   return (optional.body_contains ?? []).some((needle) => text.includes(needle));

@@ -79,6 +79,18 @@ describe('generic-crm: CRM actions any flow names (settings.<flow>.actions)', ()
     expect(crm.requests[crm.requests.length - 1].body).toEqual({ owner: '7', text: 't' });
   });
 
+  it('a write answered by a spent daily quota (daily_limit) is sent once and fails the pass as it is: no retry, no look-up', async () => {
+    const s = settings({ my_flow: { actions }, daily_limit: { answers: [{ header: 'x-daily-ratelimit-token-remaining', equals: '0' }], resets: 'at midnight' } });
+    answer = () => ({ status: 429, headers: { 'Retry-After': '0', 'x-daily-ratelimit-token-remaining': '0' }, body: { success: false, error: 'Request over limit' } });
+    const from = crm.requests.length;
+    const failure = await withSession({ connectionId: 'c1', settings: s, logger: quiet }, async (context) => connector.actions!.open('my_flow', context).run('make_thing', { deal: '7', text: 't' }))
+      .catch((error: unknown) => error);
+    expect(failure).not.toBeInstanceOf(UnknownOutcomeError);
+    expect(failure).not.toBeInstanceOf(CrmActionRefusedError);
+    expect(String(failure)).toMatch(/the CRM's daily request limit is spent: the run stops without retrying; it can go again once the CRM resets the limit \(at midnight\)/);
+    expect(crm.requests.length - from).toBe(1);
+  });
+
   it('an update (kind: update) sets values, so a 5xx is retried as reads are; a 4xx is the record\'s refusal', async () => {
     let calls = 0;
     answer = () => (++calls === 1 ? { status: 503, body: { message: 'busy' } } : { body: { errors: [{ id: '7', message: 'read-only field' }] } });

@@ -21,6 +21,15 @@ describe('generic-crm presets', () => {
     expect(connector.streams(settings).filter((s) => s.incremental).map((s) => s.name)).toEqual(['clients', 'deals']);
   });
 
+  it('daily_limit: each answer names one sign (else it would mark every 429, or none)', () => {
+    const problems = (answers: unknown[]) => settingsProblems(GenericCrmSettings, { base_url: 'https://x', daily_limit: { answers } }, 'settings');
+    expect(problems([{ status: 429, header: 'x-daily-ratelimit-token-remaining', equals: '0' }, { path: 'policyName', equals: 'DAILY' }, { body_contains: 'daily' }])).toEqual([]);
+    for (const bad of [{ status: 429 }, { header: 'x-daily-ratelimit-token-remaining' }, { path: 'policyName', body_contains: 'DAILY', equals: 'DAILY' }, { body_contains: 'daily', equals: 'x' }]) {
+      expect(problems([bad])).toEqual([expect.stringMatching(/^settings\.daily_limit\.answers: each answer must name one sign: `header` with `equals`, `path` with `equals`, or `body_contains`/)]);
+    }
+    expect(problems([])).toEqual([expect.stringMatching(/^settings\.daily_limit\.answers: /)]);
+  });
+
   it('ships one YAML per preset plus _common', () => {
     expect(PRESET_NAMES).toEqual(['amocrm', 'bitrix24', 'hubspot', 'pipedrive']);
     const files = fs.readdirSync(presetsFolder()).filter((f) => f.endsWith('.yaml')).sort();

@@ -34,6 +34,8 @@ const HEADINGS = new Map<Class, string>([
   [sourceDefinition.RetryDefinition, 'settings.retry'],
   [sourceDefinition.RetryAnswerDefinition, 'settings.retry.extra[]'],
   [sourceDefinition.RateBlockDefinition, 'settings.rate_block'],
+  [sourceDefinition.DailyLimitDefinition, 'settings.daily_limit'],
+  [sourceDefinition.DailyLimitAnswerDefinition, 'settings.daily_limit.answers[]'],
   [sourceDefinition.ErrorDefinition, 'settings.errors[]'],
   [streamDefinition.StreamsDefinition, 'settings.streams'],
   [streamDefinition.StreamDefinition, 'streams.<name>'],

@@ -22,3 +22,20 @@ describe('generic-crm RetryPolicy: an extra rule with its own attempts and reset
     expect(policy.delayMs(3, undefined, { at: undefined, rule })).toBe(400);
   });
 });
+
+describe('generic-crm RetryPolicy: the waits an answer\'s headers name', () => {
+  it('Retry-After, else backoff; a reset_header (seconds) too, the longer of the two (Pipedrive\'s x-ratelimit-reset)', () => {
+    const plain = new RetryPolicy({ base_ms: 5 });
+    expect(plain.delayMs(1, { 'retry-after': '2' })).toBe(2000);
+    expect(plain.delayMs(1, { 'x-ratelimit-reset': '10' })).toBe(5);
+    const pipedrive = new RetryPolicy({ base_ms: 5, reset_header: 'X-RateLimit-Reset' });
+    expect(pipedrive.delayMs(1, { 'x-ratelimit-reset': '10' })).toBe(10_000);
+    expect(pipedrive.delayMs(1, { 'x-ratelimit-reset': '10', 'retry-after': '2' })).toBe(10_000);
+    expect(pipedrive.delayMs(1, { 'x-ratelimit-reset': '1', 'retry-after': '2' })).toBe(2000);
+    expect(pipedrive.delayMs(2, {})).toBe(10);
+  });
+
+  it('never longer than max_ms', () => {
+    expect(new RetryPolicy({ max_ms: 30_000, reset_header: 'x-ratelimit-reset' }).delayMs(1, { 'x-ratelimit-reset': '3600' })).toBe(30_000);
+  });
+});
