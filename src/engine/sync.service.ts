@@ -25,11 +25,15 @@ import { OutboundLauncher } from './outbound/outbound-launcher';
 
 export type { RunFailure } from './run/run-failures';
 
+const JOB_LOCK_LOST = "stopped at its last checkpoint: this daemon could no longer be sure it held the run's job (its lock in cluster.redis); the job resumes from the checkpoint";
+
 interface ActiveRun {
   runId: number | null;
   abort: AbortController;
   done?: Promise<RunSummary>;
   leaseLost?: boolean;
+  /** cluster mode: this daemon may no longer hold the run's job (claimLost) */
+  claimLost?: boolean;
 }
 
 interface InternalStart extends StartRunOptions {
@@ -182,6 +186,17 @@ export class SyncService implements OnApplicationShutdown {
   }
 
   /** Stops reading, lets batches in flight finish and checkpoint; runs end 'interrupted'. */
+  /**
+   * Cluster mode: this daemon may no longer hold the connection's run job (src/scheduler/job-lock-watch.ts): its run
+   * stops at its next checkpoint, `interrupted`, and its job resumes from that checkpoint (here or on another daemon).
+   */
+  claimLost(connectionId: string, runId: number): void {
+    const slot = this.active.get(connectionId);
+    if (!slot || slot.runId !== runId || slot.claimLost) return;
+    slot.claimLost = true;
+    slot.abort.abort();
+  }
+
   async shutdown(timeoutMs = 10_000): Promise<void> {
     this.stopping = true;
     const pending = [...this.active.values()];
@@ -250,6 +265,7 @@ export class SyncService implements OnApplicationShutdown {
       stopRenewing();
     }
     if (slot.leaseLost) outcome = { status: 'failed', error: new LeaseLostError(connection.id).message };
+    else if (slot.claimLost && outcome.status !== 'succeeded') outcome = { status: 'interrupted', error: JOB_LOCK_LOST };
     await this.failures.recordEnd(connection.id, run.runId, outcome, logger);
     await this.leases.release(connection.id).catch((e) => logger.error(`could not release the lease: ${errorText(e)}`));
     const summary = await this.launcher.summary(connection.id, run.runId, outcome);

@@ -9,6 +9,7 @@ import { ConnectionsService, SyncService } from '../engine';
 import type { ScheduledFlow } from './tick-ledger';
 import { SCHEDULER_OPTIONS, SchedulerOptions } from './scheduler-options';
 import { SchedulerService } from './scheduler.service';
+import { JobLockWatch } from './job-lock-watch';
 
 /** Runs are network-bound: a daemon takes this many runs at once (and as many ticks and webhook bursts). */
 const CONCURRENCY = 64;
@@ -30,6 +31,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   private workers: Worker[] = [];
   private failing = false;
   private stopping = false;
+  private lockWatch: JobLockWatch | null = null;
 
   constructor(
     private readonly config: TrackerSyncConfig,
@@ -44,6 +46,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   onApplicationBootstrap(): void {
     if (!this.queue || this.options?.runJobs === false) return;
     const stalledAfter = durationMs(this.config.cluster.stalled_after);
+    const lockMs = Math.round(stalledAfter / 3);
     const options = {
       prefix: QUEUE_PREFIX,
       connection: redisConnectionOptions(this.queue.redisUrl),
@@ -51,7 +54,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
       // it and finds the jobs it holds (BullMQ's job.processedBy is the worker's name)
       name: this.sync.holderId,
       concurrency: CONCURRENCY,
-      lockDuration: Math.round(stalledAfter / 3),
+      lockDuration: lockMs,
       stalledInterval: Math.round(stalledAfter / 4),
       maxStalledCount: MAX_STALLED,
     };
@@ -59,6 +62,8 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
     const { Worker: QueueWorker } = loadBullmq();
     this.workers = [new QueueWorker(RUN_QUEUE, process, options), new QueueWorker(TRIGGER_QUEUE, process, options)];
     const [runs] = this.workers;
+    this.lockWatch = new JobLockWatch(lockMs);
+    this.lockWatch.watch(runs);
     runs.on('error', (error) => {
       if (!this.failing) this.logger.warn(`the run queue is unreachable (will retry): ${error.message}`);
       this.failing = true;
@@ -76,6 +81,7 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   /** Takes no new job; resolves once the jobs going here are over (the daemon stops their runs meanwhile). */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.lockWatch?.stop();
     await Promise.all(this.workers.map((worker) => worker.close()));
   }
 
@@ -91,18 +97,31 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
   }
 
   private async run(job: Job<JobCall>, token?: string): Promise<{ runId: number; status: string }> {
+    const { connectionId } = job.data;
     const { runId, done } = await this.triggers.runHere(job.data);
-    await job.updateProgress({ runId });
-    const summary = await done;
+    let lockLost = false;
+    const release = this.lockWatch?.hold(String(job.id), (why) => {
+      lockLost = true;
+      this.logger.error(`connection ${connectionId}: run ${runId} stops at its next checkpoint: job ${job.id}: ${why}; another daemon may take the job over`);
+      this.sync.claimLost(connectionId, runId);
+    });
+    let summary: Awaited<typeof done>;
+    try {
+      await job.updateProgress({ runId });
+      summary = await done;
+    } finally {
+      release?.();
+    }
     await job.updateProgress({ runId, summary });
     if (summary.status === 'succeeded') return { runId, status: summary.status };
-    if (summary.status === 'interrupted' && this.stopping) {
-      // this daemon stops: another takes the job at once and resumes from the checkpoint (no attempt spent)
+    if (summary.status === 'interrupted' && (this.stopping || lockLost)) {
+      // this daemon stops, or may have lost the job: the job goes on from the checkpoint at once, no attempt spent
+      // (once Redis answers; a job another daemon took over already goes on there, and this move is refused)
       await job.moveToDelayed(Date.now(), token);
       throw new (loadBullmq().DelayedError)();
     }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    this.logger.warn(`connection ${job.data.connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);
+    this.logger.warn(`connection ${connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);
     throw new Error(`run ${runId} ${summary.status}: ${summary.error ?? ''}`);
   }
 

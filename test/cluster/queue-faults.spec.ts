@@ -1,7 +1,8 @@
 /**
  * Cluster mode when Redis fails, on real PostgreSQL and a redis-server of the suite's own (AOF, as docs advise):
  * two daemons, five connections on a 10-s seconds cron and one long manual run.
- * - Redis stopped for 20 s while runs go: the run in flight ends cleanly (no row left running), both daemons
+ * - Redis stopped for 20 s while runs go: the run in flight stops cleanly at a checkpoint (interrupted, resumed
+ *   once Redis is back; no row left running), both daemons
  *   answer /health (200, `degraded`, naming Redis) and the admin API meanwhile; once Redis is back the ticks run
  *   again, and a webhook call taken meanwhile runs its sync; nothing is lost (every deal in the service) and
  *   nothing is done twice (each deal sent once over all runs; no two runs of a connection overlap; no tick slot
@@ -99,9 +100,10 @@ describeCluster(
       // a trigger answers at once that it cannot be queued
       const refused = await api(daemons[1].url, 'POST', '/api/connections/r1/sync');
       expect([refused.status, refused.body.message]).toEqual([503, expect.stringContaining('cluster.redis')]);
-      // the run in flight goes on without Redis (its batches are the store's and the service's) and ends
+      // the run in flight stops cleanly at a checkpoint: a daemon cannot tell Redis down from itself cut off, and a
+      // job whose lock may lapse may be taken over (queue-partition.spec.ts)
       await waitUntil('the slow run ends', 30_000, async () => (await runs()).find((r) => r.id === slow.body.run_id)!.status !== 'running');
-      expect((await runs()).find((r) => r.id === slow.body.run_id)!.status).toBe('succeeded');
+      expect((await runs()).find((r) => r.id === slow.body.run_id)!.status).toBe('interrupted');
       await sleep(Math.max(0, Date.parse(stoppedAt) + OUTAGE_MS - Date.now()));
       await redis.start();
       const backAt = new Date().toISOString();
@@ -112,6 +114,8 @@ describeCluster(
         return ids.every((id) => all.some((r) => r.connection_id === id && r.started_at > backAt && r.status === 'succeeded'));
       });
       await waitUntil('the webhook run', 30_000, async () => (await runs()).some((r) => r.connection_id === 'hooked' && r.trigger === 'webhook' && r.status === 'succeeded'));
+      // the interrupted run's job goes on from its checkpoint
+      await waitUntil('the slow run resumed', 60_000, async () => (await runs()).some((r) => r.connection_id === 'slow' && r.started_at > backAt && r.status === 'succeeded'));
       expect((await runs()).filter((r) => r.connection_id === 'hooked' && r.started_at < backAt)).toEqual([]);
       await sleep(5_000);
       await waitUntil('runs end', 30_000, async () => !(await runs()).some((r) => r.status === 'running'));
