@@ -133,8 +133,7 @@ class GenericCrmActions implements CrmActions {
         // a spent daily quota refused the write (nothing was taken) and no retry lifts it: the pass fails as it is
         if (error instanceof DailyLimitError) throw error;
         const status = error.status;
-        const rateRefusal = status === 429 || (status !== undefined && status !== 500 && status !== 502 && status !== 504 && this.retry.retryReason(status, JSON.stringify(error.answer ?? '')) !== null);
-        if (rateRefusal && attempt <= RATE_RETRIES) {
+        if (isRateRefusal(this.retry, status, error.answer) && attempt <= RATE_RETRIES) {
           await sleep(this.retry.delayMs(attempt), this.context.signal);
           continue;
         }
@@ -178,6 +177,20 @@ class GenericCrmActions implements CrmActions {
     if (problems.length) throw new Error(`${this.where}: settings.${this.key}.actions.${name}: ${problems.join('; ')}`);
     return action;
   }
+}
+
+/**
+ * A write's answer that proves the CRM took nothing, so the write may be sent again as it is: a 429, or an answer a
+ * `retry.extra` rule names by its text or by a 4xx status (Bitrix24's 503 QUERY_LIMIT_EXCEEDED, its
+ * OPERATION_TIME_LIMIT). Any other 5xx (503, 507, 524, …: the retry policy retries reads on them), a timeout or a
+ * dropped connection proves nothing: the record may have been made before the CRM failed, so its outcome is unknown
+ * and the flow looks it up before anything is sent again. An `extra` rule of a bare 5xx status names no refusal.
+ */
+function isRateRefusal(retry: RetryPolicy, status: number | undefined, answer: unknown): boolean {
+  if (status === undefined) return false;
+  if (status === 429) return true;
+  const rule = retry.ruleFor(status, typeof answer === 'string' ? answer : JSON.stringify(answer ?? ''));
+  return !!rule && (rule.body_contains !== undefined || status < 500);
 }
 
 /** A 4xx that is neither the token's refusal nor the rate's: the record's. */

@@ -188,8 +188,8 @@ export interface LeadDeliveryRow {
   lead_id: string;
   /** pending (a create or note was sent, its outcome unknown) | created (a new deal) | attached (a note on a deal) */
   state: 'pending' | 'created' | 'attached';
-  /** what the pending attempt was: a deal or a note */
-  attempt: 'deal' | 'note';
+  /** what the pending attempt was: the lead's new contact (no deal sent yet), its deal, or a note */
+  attempt: 'contact' | 'deal' | 'note';
   /** the CRM deal: the one created, or the one the note went on */
   deal_id: string | null;
   contact_id: string | null;

@@ -174,7 +174,7 @@ describe.each([
     close = () => server.close();
     e2e = await E2eSync.start({
       connectionId: `decl-note-${lookup}`, connector: 'generic-crm',
-      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', requests } },
+      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', settle_seconds: 0, requests } },
     });
     dealId = crm.addContactWithOpenDeal({ name: 'Ольга', email: 'olga@example.ru' }, 'p2', 's21').dealId;
     await e2e.sandbox.post('project/proxy-leads/add', { title: 'Вопрос', name: 'Ольга', phone: '', email: 'olga@example.ru', text: 'Есть доставка?', tracker: '1000200' });
@@ -222,7 +222,7 @@ describe('declarative lead delivery, a deal create\'s answer lost behind a page 
     close = () => server.close();
     e2e = await E2eSync.start({
       connectionId: 'decl-paged-lookup', connector: 'generic-crm',
-      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', duplicates: 'create', requests: REQUESTS } },
+      settings: { ...settings(server.url), lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', duplicates: 'create', settle_seconds: 0, requests: REQUESTS } },
     });
   });
   afterAll(async () => {

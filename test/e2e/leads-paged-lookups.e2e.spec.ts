@@ -53,7 +53,7 @@ describe('lead delivery into HubSpot: a look-up with more matches than the searc
     server = await startCrmServer(made.handler);
     e2e = await E2eSync.start({
       connectionId: 'hs-search-cap', connector: 'generic-crm',
-      settings: { ...hubspot.settings(server.url), retry: { base_ms: 5 }, lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', duplicates: 'create', lookup_lag_seconds: 0 } },
+      settings: { ...hubspot.settings(server.url), retry: { base_ms: 5 }, lead_delivery: { pipeline: 'Продажи', lead_id_field: 'ID заявки', duplicates: 'create', lookup_lag_seconds: 0, settle_seconds: 0 } },
     });
   });
   afterAll(async () => {

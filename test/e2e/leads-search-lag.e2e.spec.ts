@@ -26,8 +26,9 @@ describe('lead delivery into HubSpot: a lost create answer and a search that lag
     server = await startCrmServer(made.handler);
     const leadDelivery = {
       pipeline: 'Продажи', lead_id_field: 'ID заявки',
-      // the preset waits 30 s; the fixture's index lags 1.5 s
-      lookup_lag_seconds: 2,
+      // the preset waits 30 s; the fixture's index lags 1.5 s. The settle time after the unknown outcome is shorter:
+      // the look-up lag, the longer, is what is waited
+      lookup_lag_seconds: 2, settle_seconds: 1,
     };
     e2e = await E2eSync.start({ connectionId: 'search-lag', connector: 'generic-crm', settings: { ...hubspot.settings(server.url), retry: { base_ms: 5 }, lead_delivery: leadDelivery } });
   });

@@ -46,7 +46,7 @@ describe.each(presets)('lead delivery into $preset: a note whose outcome is unkn
     const made = fixture.createCrm({ leads: faults });
     crm = made.leads;
     server = await startCrmServer(made.handler);
-    e2e = await E2eSync.start({ connectionId: `uncertain-note-${preset}`, connector: 'generic-crm', settings: { ...fixture.settings(server.url), retry: { base_ms: 5 }, lead_delivery: leadDelivery } });
+    e2e = await E2eSync.start({ connectionId: `uncertain-note-${preset}`, connector: 'generic-crm', settings: { ...fixture.settings(server.url), retry: { base_ms: 5 }, lead_delivery: { ...leadDelivery, settle_seconds: 0 } } });
     dealId = crm.addContactWithOpenDeal({ name: 'Ольга Петрова', email: 'olga@example.ru' }, pipeline, stage).dealId;
   });
   afterAll(async () => {

@@ -106,6 +106,12 @@ export class LeadDeliveryDefinition {
    * its preset ships 30); a create whose outcome is unknown is looked up only after them
    */
   @IsOptional() @IsNumber() @Min(0) lookup_lag_seconds?: number;
+  /**
+   * the least seconds between a create's unknown outcome (a 5xx that is no rate refusal, a timeout, a dropped
+   * connection) and its look-up (default 10): a gateway's 504 or our own timeout can come while the CRM still makes
+   * the record. The longer of it and lookup_lag_seconds is waited
+   */
+  @IsOptional() @IsNumber() @Min(0) settle_seconds?: number;
   /** the CRM's requests (presets ship them) */
   @IsOptional() @ValidateNested() @Type(() => LeadRequestsDefinition) requests?: LeadRequestsDefinition;
 }
@@ -115,7 +121,7 @@ function IsIdOrName(): PropertyDecorator {
 }
 
 /** What a preset's lead_delivery holds: the CRM's requests and how its look-up lags; no user key. */
-const PRESET_LEAD_KEYS = new Set(['requests', 'lookup_lag_seconds']);
+const PRESET_LEAD_KEYS = new Set(['requests', 'lookup_lag_seconds', 'settle_seconds']);
 
 /** Required in a user's lead_delivery; a preset's (nothing but PRESET_LEAD_KEYS) goes without. */
 function IsRequiredIdOrName(): PropertyDecorator {

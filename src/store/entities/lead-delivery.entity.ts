@@ -21,9 +21,9 @@ export class LeadDeliveryEntity implements LeadDeliveryRow {
   @Column({ type: 'varchar', length: 16 })
   state: 'pending' | 'created' | 'attached';
 
-  /** what the pending attempt was: a deal or a note */
+  /** what the pending attempt was: the lead's new contact (no deal sent yet), its deal, or a note */
   @Column({ type: 'varchar', length: 8, default: 'deal' })
-  attempt: 'deal' | 'note';
+  attempt: 'contact' | 'deal' | 'note';
 
   /** the CRM deal: the one created, or the one the note went on */
   @Column({ type: 'varchar', length: 100, nullable: true })

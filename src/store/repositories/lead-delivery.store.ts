@@ -47,8 +47,8 @@ export class LeadDeliveryStore {
     return this.dataSource.getRepository(LeadDeliveryEntity).find({ where: { connection_id: connectionId }, order: { lead_id: 'ASC' } });
   }
 
-  /** Written before a create or a note is sent: from now on, the outcome of this lead is unknown until recorded. */
-  async pending(connectionId: string, leadId: string, leadDay: string, attempt: 'deal' | 'note', runId: number | null, contactId: string | null, dealId: string | null = null): Promise<void> {
+  /** Written before a create (the lead's contact, its deal) or a note is sent: from now on, the outcome of this lead is unknown until recorded. */
+  async pending(connectionId: string, leadId: string, leadDay: string, attempt: 'contact' | 'deal' | 'note', runId: number | null, contactId: string | null, dealId: string | null = null): Promise<void> {
     await this.writer.run((m) => m.getRepository(LeadDeliveryEntity).save({
       connection_id: connectionId, lead_id: leadId, state: 'pending', attempt, deal_id: dealId, contact_id: contactId, note_id: null,
       lead_day: leadDay, attempted_at: isoNow(), delivered_at: null, run_id: runId,

@@ -79,6 +79,32 @@ describe('generic-crm: CRM actions any flow names (settings.<flow>.actions)', ()
     expect(crm.requests[crm.requests.length - 1].body).toEqual({ owner: '7', text: 't' });
   });
 
+  it.each([503, 507, 524, 502, 504])('a write answered %i is sent once: any 5xx may hide a write that landed (an unknown outcome, looked up)', async (status) => {
+    answer = () => ({ status, raw: `<html><body>${status}</body></html>` });
+    const from = crm.requests.length;
+    await expect(run('make_thing', { deal: '7', text: 't' })).rejects.toBeInstanceOf(UnknownOutcomeError);
+    expect(crm.requests.length - from).toBe(1);
+  });
+
+  it('a write refused for the rate (429, or a retry.extra rule naming the answer\'s text) took nothing: it is sent again as it is', async () => {
+    const s = settings({ my_flow: { actions }, retry: { max_attempts: 3, base_ms: 1, extra: [{ status: 503, body_contains: 'QUERY_LIMIT_EXCEEDED' }, { status: 507 }] } });
+    const make = () => withSession({ connectionId: 'c1', settings: s, logger: quiet }, async (context) => connector.actions!.open('my_flow', context).run('make_thing', { deal: '7', text: 't' }));
+    const refusals = [
+      { status: 429, headers: { 'Retry-After': '0' }, body: { message: 'slow down' } },
+      { status: 503, body: { error: 'QUERY_LIMIT_EXCEEDED', error_description: 'Too many requests' } },
+    ];
+    let calls = 0;
+    answer = () => refusals[calls++] ?? { status: 201, body: { id: 56 } };
+    let from = crm.requests.length;
+    expect(await make()).toBe('56');
+    expect(crm.requests.length - from).toBe(3);
+    // a rule of a bare 5xx status (retried on reads) names no rate refusal: the write's outcome is unknown
+    answer = () => ({ status: 507, body: { message: 'insufficient storage' } });
+    from = crm.requests.length;
+    await expect(make()).rejects.toBeInstanceOf(UnknownOutcomeError);
+    expect(crm.requests.length - from).toBe(1);
+  });
+
   it('a write answered by a spent daily quota (daily_limit) is sent once and fails the pass as it is: no retry, no look-up', async () => {
     const s = settings({ my_flow: { actions }, daily_limit: { answers: [{ header: 'x-daily-ratelimit-token-remaining', equals: '0' }], resets: 'at midnight' } });
     answer = () => ({ status: 429, headers: { 'Retry-After': '0', 'x-daily-ratelimit-token-remaining': '0' }, body: { success: false, error: 'Request over limit' } });

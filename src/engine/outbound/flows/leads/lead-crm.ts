@@ -77,7 +77,7 @@ export class LeadCrm {
     if (missing.length) throw new Error(`${where}: ${this.setting(missing[0])} is missing (missing: ${missing.join(', ')})`);
   }
 
-  /** How long (ms) a created deal may take to show in findDeals (lookup_lag_seconds). */
+  /** How long (ms) a created deal or contact may take to show in findDeals / findContacts (lookup_lag_seconds). */
   get lookupLagMs(): number {
     return this.plan.lookupLagMs;
   }
@@ -163,11 +163,19 @@ export class LeadCrm {
     const pages = this.actions.pages ? await this.actions.pages('find_deals', variables) : [asList(await this.actions.run('find_deals', variables))];
     for (const page of pages) {
       const hits = page.map(toHit).filter((h) => h.id !== '');
+      // bare ids: the search answered no values; read_deals (when there is one) reads them, a page at a time
       const unread = hits.filter((h) => h.value === undefined).map((h) => h.id);
       const read = unread.length && this.actions.has('read_deals') ? asList(await this.actions.run('read_deals', { ids: unread, field })).map(toHit) : null;
       for (const hit of hits) {
+        // a hit with its value ({ id, value }) matches when that value is the lead id exactly; one whose value is
+        // null or missing (a deal with the field empty: amoCRM's full-text `query` answers it for the digits in its
+        // name) is another deal, never this lead's
+        let value: string | null;
+        if (hit.value !== undefined) value = hit.value;
+        // read back: a deal read_deals does not answer for (deleted meanwhile), or answers without a value, is no match
+        else if (read) value = read.find((r) => r.id === hit.id)?.value ?? null;
         // a bare id without read_deals: the CRM's own filter matched the exact value (a declarative CRM's choice)
-        const value = hit.value ?? (read ? read.find((r) => r.id === hit.id)?.value ?? null : leadId);
+        else value = leadId;
         if (value === leadId) found.add(hit.id);
       }
     }

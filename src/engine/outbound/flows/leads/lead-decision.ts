@@ -37,7 +37,8 @@ export async function decide(lead: ProxyLead, crm: LeadCrm, plan: LeadDeliveryPl
   return { action: 'create', contact, contactKey };
 }
 
-async function findContact(crm: LeadCrm, phone: string | null, email: string | null): Promise<FoundContact | null> {
+/** The lead's contact in the CRM (phone and e-mail as phoneKey / emailKey give them), or null. */
+export async function findContact(crm: LeadCrm, phone: string | null, email: string | null): Promise<FoundContact | null> {
   // by phone, then (nothing found) by e-mail: one search each, as every CRM searches one value at a time
   const found = phone ? await crm.findContacts({ phone, email: null }) : [];
   if (email && !found.some((c) => c.phones === undefined && c.emails === undefined ? true : (c.phones ?? []).some((p) => phoneKey(p) === phone))) {

@@ -2,7 +2,7 @@ import type { CrmActionsCapability } from '../../../../connectors/crm-actions';
 import type { FlowPlan } from '../../outbound-flow';
 
 /** What a user's `lead_delivery` leaves out. */
-export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplicates: 'attach', duplicate_days: 30 } as const;
+export const LEAD_DEFAULTS = { schedule: '* * * * *', title: '{{title}}', duplicates: 'attach', duplicate_days: 30, settle_seconds: 10 } as const;
 
 /** A connection's lead delivery, from its settings block `lead_delivery` as the connector resolves it. */
 export interface LeadDeliveryPlan extends FlowPlan {
@@ -26,8 +26,13 @@ export interface LeadDeliveryPlan extends FlowPlan {
   leadIdField: string;
   /** the deal field (id or name) of the visit number (the connection's visit_field, carried by the block) */
   visitField: string;
-  /** how long (ms) a created deal may take to show in find_deals (`lookup_lag_seconds`: a search index filled after the write) */
+  /** how long (ms) a created deal or contact may take to show in find_deals / find_contacts (`lookup_lag_seconds`: a search index filled after the write) */
   lookupLagMs: number;
+  /**
+   * the least time (ms) after a create's unknown outcome (a 5xx, a timeout, a dropped connection) before it is looked
+   * up (`settle_seconds`, default 10): a gateway's 504 or our timeout can come while the CRM still makes the record
+   */
+  settleMs: number;
 }
 
 /**
@@ -52,5 +57,6 @@ export function leadDeliveryPlan(capability: CrmActionsCapability | undefined, s
     leadIdField: text(block.lead_id_field) ?? '',
     visitField: text(block.visit_field) ?? 'tracker',
     lookupLagMs: (typeof block.lookup_lag_seconds === 'number' ? block.lookup_lag_seconds : 0) * 1000,
+    settleMs: (typeof block.settle_seconds === 'number' ? block.settle_seconds : LEAD_DEFAULTS.settle_seconds) * 1000,
   };
 }

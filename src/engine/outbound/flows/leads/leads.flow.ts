@@ -7,7 +7,7 @@ import { sleep } from '../../../../http/retry-policy';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
-import { decide, LeadDecision, PassContacts } from './lead-decision';
+import { decide, findContact, LeadDecision, PassContacts } from './lead-decision';
 import { LEAD_ACTIONS, LeadCrm, named } from './lead-crm';
 import { LeadDeliveryPlan, leadDeliveryPlan } from './lead-settings';
 import { emailKey, isNoteOfLead, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
@@ -182,8 +182,11 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
 
   if (row?.state === 'pending') {
     if (row.attempt === 'note') return noteAgain(lead, day, row, crm, pass);
-    await lookupSettled(crm, Date.parse(row.attempted_at), pass);
-    const [existing] = await crm.findDeals(id);
+    // a create sent before (a crash, a failed pass) may have landed: looked up once the CRM can show it
+    const attemptedAt = Date.parse(row.attempted_at);
+    await lookupSettled(pass, row.attempt === 'contact' ? 'a contact' : 'a deal', attemptedAt, attemptedAt, crm.lookupLagMs);
+    // a pending contact create: no deal was sent yet; decide() below searches the contacts again
+    const [existing] = row.attempt === 'contact' ? [] : await crm.findDeals(id);
     if (existing) {
       pass.logger.log(`proxy lead ${id}: its earlier create landed (deal ${existing}, found by lead_id_field): not created again`);
       await store.delivered(pass.connectionId, id, day, { state: 'created', dealId: existing, contactId: row.contact_id }, runId);
@@ -200,8 +203,12 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
     return written(id, 'attached', decision.dealId);
   }
 
-  const contactId = decision.contact?.id
-    ?? (lead.phone || lead.email ? await crm.createContact({ name: lead.name?.trim() || lead.phone || lead.email, phone: decision.contactKey?.startsWith('phone:') ? decision.contactKey.slice(6) : null, email: lead.email?.trim() || null }) : null);
+  let contactId = decision.contact?.id ?? null;
+  if (!contactId && (lead.phone || lead.email)) {
+    // stored pending first: a crash or a failed pass while the contact create is out is looked up, not sent again
+    await store.pending(pass.connectionId, id, day, 'contact', runId, null);
+    contactId = await contactOnce(crm, lead, decision, pass);
+  }
   await store.pending(pass.connectionId, id, day, 'deal', runId, contactId);
   const dealId = await createOnce(crm, lead, pass, contactId);
   await store.delivered(pass.connectionId, id, day, { state: 'created', dealId, contactId }, runId);
@@ -225,6 +232,8 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
     await store.delivered(pass.connectionId, id, day, { state: 'attached', dealId, contactId: row.contact_id }, runId);
     return written(id, 'attached', dealId);
   }
+  const attemptedAt = Date.parse(row.attempted_at);
+  await lookupSettled(pass, 'a note', attemptedAt, attemptedAt, 0);
   const landed = await findNote(crm, dealId, lead);
   if (landed) {
     pass.logger.log(`proxy lead ${id}: its earlier note landed (note ${landed} on deal ${dealId}): not sent again`);
@@ -241,7 +250,13 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
 /** The note, sent again only when the deal does not have it (looked up by the proxy lead id in its text). */
 function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass): Promise<string> {
   // without a look-up the lead stays pending: the next pass counts it attached rather than risk a second note
-  const lookUp = crm.findsNotes ? () => findNote(crm, dealId, lead) : null;
+  // (notes are listed from the deal, not from a search index: no look-up lag, only the settle time)
+  const lookUp = crm.findsNotes
+    ? async (sentAt: number, outcomeAt: number) => {
+      await lookupSettled(pass, 'a note', sentAt, outcomeAt, 0);
+      return findNote(crm, dealId, lead);
+    }
+    : null;
   return sendOnce(pass, `proxy lead ${lead.id}: the note on deal ${dealId}`, () => crm.addNote(dealId, leadNote(lead)), lookUp);
 }
 
@@ -257,8 +272,8 @@ async function findNote(crm: LeadCrm, dealId: string, lead: ProxyLead): Promise<
 function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: string | null): Promise<string> {
   const id = String(lead.id);
   const create = () => crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
-  const lookUp = async (sentAt: number) => {
-    await lookupSettled(crm, sentAt, pass);
+  const lookUp = async (sentAt: number, outcomeAt: number) => {
+    await lookupSettled(pass, 'a deal', sentAt, outcomeAt, crm.lookupLagMs);
     const [landed] = await crm.findDeals(id);
     return landed ?? null;
   };
@@ -266,11 +281,27 @@ function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: s
 }
 
 /**
- * A create into the CRM that is never made twice: when its outcome is unknown (UnknownOutcomeError: a timeout, a
- * dropped connection) it is looked up first (`lookUp`, given when it was sent; the id of what landed, or null) and
- * sent again only when it did not land, up to CREATE_ATTEMPTS. Without a look-up the error stands.
+ * The lead's new contact, sent again only when the CRM does not have it: an unknown outcome is looked up the way
+ * decide() found none (by phone, then e-mail), once the CRM's search can show a contact made moments ago.
  */
-async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<string>, lookUp: ((sentAt: number) => Promise<string | null>) | null): Promise<string> {
+function contactOnce(crm: LeadCrm, lead: ProxyLead, decision: LeadDecision, pass: LeadsPass): Promise<string> {
+  const phone = decision.contactKey?.startsWith('phone:') ? decision.contactKey.slice(6) : null;
+  const create = () => crm.createContact({ name: lead.name?.trim() || lead.phone || lead.email, phone, email: lead.email?.trim() || null });
+  const lookUp = async (sentAt: number, outcomeAt: number) => {
+    await lookupSettled(pass, 'a contact', sentAt, outcomeAt, crm.lookupLagMs);
+    const landed = await findContact(crm, phoneKey(lead.phone), emailKey(lead.email));
+    return landed?.id ?? null;
+  };
+  return sendOnce(pass, `proxy lead ${lead.id}: the contact create (looked up by phone or e-mail)`, create, lookUp);
+}
+
+/**
+ * A create into the CRM that is never made twice: when its outcome is unknown (UnknownOutcomeError: a timeout, a
+ * dropped connection, a 5xx that is no rate refusal) it is looked up first (`lookUp`, given when it was sent and when
+ * its outcome came; the id of what landed, or null) and sent again only when it did not land, up to
+ * CREATE_ATTEMPTS. Without a look-up the error stands.
+ */
+async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<string>, lookUp: ((sentAt: number, outcomeAt: number) => Promise<string | null>) | null): Promise<string> {
   for (let attempt = 1; ; attempt += 1) {
     const sentAt = Date.now();
     try {
@@ -278,7 +309,7 @@ async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<strin
     } catch (error) {
       if (!(error instanceof UnknownOutcomeError) || !lookUp) throw error;
       pass.logger.warn(`${what}: its outcome is unknown (${error.message}); looking it up`);
-      const landed = await lookUp(sentAt);
+      const landed = await lookUp(sentAt, Date.now());
       if (landed) return landed;
       if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
       await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
@@ -287,15 +318,24 @@ async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<strin
 }
 
 /**
- * Waits until a deal created at `sentAt` can show in findDeals (the CRM's lookupLagMs, e.g. HubSpot's search
- * index): a look-up before then could miss a deal that landed and create it twice. Ends early on shutdown.
+ * Waits until a create whose outcome is unknown can be looked up: `lagMs` after it was sent (lookup_lag_seconds:
+ * the CRM's search index, e.g. HubSpot's, shows a record a moment after the write) and settle_seconds after its
+ * outcome came (a gateway's 504 or our timeout can come while the CRM still makes the record), the later of the
+ * two. A look-up before then could miss a record that lands and make it twice. For a pending create found at a
+ * pass's start both count from when it was sent. Ends early on shutdown.
  */
-async function lookupSettled(crm: LeadCrm, sentAt: number, pass: LeadsPass): Promise<void> {
-  const wait = (Number.isFinite(sentAt) ? sentAt : 0) + crm.lookupLagMs - Date.now();
+async function lookupSettled(pass: LeadsPass, what: string, sentAt: number, outcomeAt: number, lagMs: number): Promise<void> {
+  const sent = Number.isFinite(sentAt) ? sentAt : 0;
+  const bySearch = sent + lagMs;
+  const bySettle = (Number.isFinite(outcomeAt) ? outcomeAt : sent) + pass.plan.settleMs;
+  const wait = Math.max(bySearch, bySettle) - Date.now();
   if (wait <= 0) return;
-  pass.logger.log(`waiting ${Math.ceil(wait / 1000)} s for the CRM's search to show a deal created moments ago before looking it up`);
+  const seconds = Math.ceil(wait / 1000);
+  pass.logger.log(bySearch >= bySettle
+    ? `waiting ${seconds} s for the CRM's search to show ${what} created moments ago before looking it up`
+    : `waiting ${seconds} s for the CRM to finish ${what} create whose outcome is unknown (settle_seconds) before looking it up`);
   await sleep(wait, pass.signal);
-  if (pass.signal?.aborted) throw new Error('stopped while waiting to look a deal up');
+  if (pass.signal?.aborted) throw new Error(`stopped while waiting to look ${what} up`);
 }
 
 function dealFields(lead: ProxyLead, plan: LeadDeliveryPlan): Record<string, string> {
