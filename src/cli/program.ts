@@ -46,7 +46,7 @@ export function buildProgram(run: CommandRunner, out: CliOutput, setExitCode: (c
     .description('run one sync in the foreground and print its summary')
     .argument('<connection>', 'connection id')
     .addOption(new Option('--full', 'full resync: ignore cursors and fingerprints').conflicts('since'))
-    .addOption(new Option('--since <date>', 'read records updated since this day (YYYY-MM-DD)').argParser(parseSince))
+    .addOption(new Option('--since <date>', 'read records updated since this day (YYYY-MM-DD, from 00:00 UTC+03:00, the service\'s day)').argParser(parseSince))
     .action((connection: string, options: { full?: boolean; since?: string }) =>
       act((ctx) => syncCommand(ctx, out, connection, options)),
     );

@@ -3,14 +3,24 @@ import { InvalidRunOptionsError } from '../engine-errors';
 import { StartRunOptions } from '../engine-types';
 
 const PLAIN_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** an ISO date-time that names its offset (`Z`, `+05:00`, `+0500`) */
+const HAS_OFFSET = /(?:Z|[+-]\d{2}:?\d{2})$/i;
+/** The service's own day (it reads a time without an offset as UTC+03:00). */
+const SERVICE_OFFSET = '+03:00';
 
-/** 'YYYY-MM-DD' is UTC midnight; anything else must be an ISO instant with its offset. */
+/**
+ * A run's `since`: 'YYYY-MM-DD' is the start of that day as the service counts days (00:00 UTC+03:00), so a run "since
+ * the 12th" reads the Moscow night of the 12th too; a date-time without an offset is the service's time as well
+ * (never this machine's zone). An ISO instant with its offset is taken as it is.
+ */
 export function parseSince(value: string): Date {
-  const m = PLAIN_DATE.exec(value.trim());
-  const date = m ? new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])) : new Date(value);
-  const calendarOk = !m || (date.getUTCMonth() === +m[2] - 1 && date.getUTCDate() === +m[3]);
-  if (Number.isNaN(date.getTime()) || !calendarOk || (!m && !/\d{4}-\d{2}-\d{2}T/.test(value))) {
-    throw new InvalidRunOptionsError(`since: ${JSON.stringify(value)} is not a date YYYY-MM-DD or an ISO instant`);
+  const text = value.trim();
+  const m = PLAIN_DATE.exec(text);
+  const isoTime = !m && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(text);
+  const date = m ? new Date(`${text}T00:00:00${SERVICE_OFFSET}`) : isoTime ? new Date(HAS_OFFSET.test(text) ? text : `${text}${SERVICE_OFFSET}`) : new Date(NaN);
+  const calendarOk = !m || new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])).getUTCDate() === +m[3];
+  if (Number.isNaN(date.getTime()) || !calendarOk) {
+    throw new InvalidRunOptionsError(`since: ${JSON.stringify(value)} is not a date YYYY-MM-DD or an ISO date-time (without an offset: UTC+03:00, the service's time)`);
   }
   return date;
 }
