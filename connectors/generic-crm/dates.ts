@@ -39,7 +39,14 @@ function toDateTime(value: unknown, format: string, zone: string): DateTime | nu
   return DateTime.fromFormat(value.trim(), luxonPattern(format), { zone, setZone: true });
 }
 
-/** moment-style tokens (what most CRM docs print) to luxon's. */
+/**
+ * moment-style tokens (what most CRM docs print) to luxon's, run by run of one letter: YYYY, YY, DD, D, A (AM/PM),
+ * Z (+03:00), ZZ (+0300); a lone T and moment's [escaped text] are literal (luxon reads T as a localised time).
+ * Luxon's own tokens (yyyy, dd, MM, HH, mm, ss, …) pass as they are.
+ */
+const MOMENT_TOKENS: Record<string, string> = { YYYY: 'yyyy', YY: 'yy', DD: 'dd', D: 'd', A: 'a', Z: 'ZZ', ZZ: 'ZZZ', T: "'T'" };
+
 function luxonPattern(pattern: string): string {
-  return pattern.replace(/YYYY/g, 'yyyy').replace(/YY/g, 'yy').replace(/DD/g, 'dd').replace(/\bD\b/g, 'd');
+  return pattern.replace(/\[([^\]]*)\]|([A-Za-z])\2*/g, (run, escaped: string | undefined) =>
+    escaped !== undefined ? `'${escaped.replace(/'/g, "''")}'` : MOMENT_TOKENS[run] ?? run);
 }
