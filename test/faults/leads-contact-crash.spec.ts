@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
@@ -7,9 +6,9 @@ import { createStoreDataSource } from '../../src/store/store-data-source';
 import { CrmServer, FixtureHandler, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import { digits, HOLD, LeadFixture } from '../fixtures/crm/crm-leads';
 import * as hubspot from '../fixtures/crm/hubspot';
-import { removeDir, ROOT, runCli, tempDir } from '../cli/cli-harness';
+import { removeDir, runCli, tempDir } from '../cli/cli-harness';
 import { SandboxHarness } from '../sandbox/sandbox-harness';
-import { nodeEntry } from '../support/node-entry';
+import { killCliWhen } from './support/kill-cli-when';
 
 /**
  * The CLI's lead-delivery pass killed (SIGKILL) while HubSpot holds the CONTACT create: HubSpot made the contact,
@@ -62,21 +61,7 @@ describe('lead delivery into HubSpot: SIGKILL while the CRM holds a contact crea
   });
 
   it('after a restart the lead has one contact and one deal linked to it', async () => {
-    const child = spawn(process.execPath, [...nodeEntry('cli'), 'deliver-leads', 'leads', '--config', config], {
-      cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
-    const deadline = Date.now() + 60_000;
-    while (crm.createdContacts().length < 1) {
-      if (Date.now() > deadline) throw new Error(`the contact create never came:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    child.kill('SIGKILL');
-    await exited;
+    await killCliWhen(['deliver-leads', 'leads', '--config', config], () => crm.createdContacts().length >= 1, 'the contact create');
     expect(crm.createdContacts()).toHaveLength(1);
     expect(crm.createdDeals()).toEqual([]);
 

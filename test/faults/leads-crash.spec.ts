@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { stringify } from 'yaml';
@@ -8,9 +7,9 @@ import * as amocrm from '../fixtures/crm/amocrm';
 import * as bitrix24 from '../fixtures/crm/bitrix24';
 import * as hubspot from '../fixtures/crm/hubspot';
 import * as pipedrive from '../fixtures/crm/pipedrive';
-import { removeDir, ROOT, runCli, tempDir } from '../cli/cli-harness';
+import { removeDir, runCli, tempDir } from '../cli/cli-harness';
 import { SandboxHarness } from '../sandbox/sandbox-harness';
-import { nodeEntry } from '../support/node-entry';
+import { killCliWhen } from './support/kill-cli-when';
 
 /** A preset, its fixture CRM and where its look-up of a lead id goes. */
 interface CrashCase {
@@ -104,22 +103,8 @@ describe.each(CASES)('lead delivery into $preset (duplicates: $duplicates): SIGK
   });
 
   it('after a restart every lead has exactly one deal', async () => {
-    const child = spawn(process.execPath, [...nodeEntry('cli'), 'deliver-leads', 'leads', '--config', config], {
-      cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME, TS_NODE_PROJECT: join(ROOT, 'tsconfig.json') }, stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const exited = new Promise<void>((resolve) => child.on('close', () => resolve()));
     // the third create arrives, the CRM makes the deal and never answers; then the process dies
-    const deadline = Date.now() + 60_000;
-    while (crm.createdDeals().length < 3) {
-      if (Date.now() > deadline) throw new Error(`the third create never came:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    child.kill('SIGKILL');
-    await exited;
+    await killCliWhen(['deliver-leads', 'leads', '--config', config], () => crm.createdDeals().length >= 3, 'the third create');
     expect(crm.createdDeals()).toHaveLength(3);
     const held = crm.createdDeals()[2];
     expect(String(held.fields[c.fields.leadId])).toBe(leadIds[2]);
