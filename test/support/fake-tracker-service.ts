@@ -1,8 +1,11 @@
 import { createServer, IncomingMessage, Server, ServerResponse } from 'http';
 import { AddressInfo } from 'net';
 
-/** A scripted answer: returned instead of the normal one (e.g. a 500), or 'drop' to cut the connection. */
-export type Script = (call: ServiceCall) => { status: number; body: unknown } | 'drop' | undefined;
+/**
+ * A scripted answer: returned instead of the normal one (e.g. a 500; `html`: a page that is not the service's JSON,
+ * as a proxy's maintenance page), or 'drop' to cut the connection.
+ */
+export type Script = (call: ServiceCall) => { status: number; body: unknown } | { status: number; html: string } | 'drop' | undefined;
 
 export interface ServiceCall {
   path: string;
@@ -68,6 +71,10 @@ export class FakeTrackerService {
       this.calls.push(call);
       const scripted = this.script?.(call);
       if (scripted === 'drop') return void req.socket.destroy();
+      if (scripted && 'html' in scripted) {
+        res.writeHead(scripted.status, { 'Content-Type': 'text/html', 'Content-Length': Buffer.byteLength(scripted.html) });
+        return void res.end(scripted.html);
+      }
       if (scripted) return this.send(res, scripted.status, scripted.body);
       const answer = this.answer(call);
       if (this.delayMs && path === '/project/add-orders') setTimeout(() => this.send(res, 200, answer), this.delayMs);

@@ -16,7 +16,20 @@ export function failureOf(
   project?: string,
   configKey?: string,
 ): TrackerApiError | null {
-  if (!isErrorBody(body) && httpStatus >= 200 && httpStatus < 300) return null;
+  if (!isErrorBody(body) && httpStatus >= 200 && httpStatus < 300) {
+    const reason = unacknowledged(op, body);
+    if (!reason) return null;
+    return new TrackerApiError({
+      operation: op.clientMethod,
+      endpoint: `${op.method} ${op.path}`,
+      httpStatus,
+      description: reason,
+      body: redact(body),
+      // a page in the service's place (a proxy's maintenance page) usually goes away: tried again as a 5xx would be
+      retryable: true,
+      note: snippet(redact(body)),
+    });
+  }
   // Everything below comes from the redacted body: a service may echo the Api-key back.
   const safeBody = redact(body);
   const errorBody = isErrorBody(safeBody) ? safeBody : null;
@@ -75,6 +88,19 @@ function accessRefusal(op: TrackerOperation, httpStatus: number, code: unknown, 
   if (httpStatus === 401 || KEY_REFUSED.has(text)) return { what: 'api_key', ...key };
   if (httpStatus === 403 || PROJECT_REFUSED.has(text)) return op.projectScoped ? { what: 'project', project, ...key } : { what: 'api_key', ...key };
   return undefined;
+}
+
+/**
+ * Why a 2xx answer acknowledges nothing, or null: a text that is not JSON where JSON is due (an HTML page in the
+ * service's place), or a write's answer without `"status": "success"` (operations marked `acknowledged`).
+ */
+function unacknowledged(op: TrackerOperation, body: unknown): string | null {
+  if (op.binary) return null;
+  if (typeof body === 'string' && body.trim() !== '') return 'the answer is not the service\'s JSON (a proxy\'s or a web page in its place? check tracker.base_url)';
+  if (op.acknowledged && (typeof body !== 'object' || body === null || (body as { status?: unknown }).status !== 'success')) {
+    return 'the answer does not acknowledge the request (no "status": "success"): nothing it carried counts as delivered';
+  }
+  return null;
 }
 
 interface ErrorBody {
