@@ -57,6 +57,26 @@ describeStores('engine: batches, service answers and rejections', (driver) => {
     expect(states).toEqual([]);
   });
 
+  it('skipped_by_invalid_format whose comment names no order: the batch is asked again in halves until each skipped order is found', async () => {
+    h = await new EngineHarness({ driver, batchSize: 10 }).start();
+    h.source.deals = makeDeals(10);
+    h.service.invalidDateIds.add('d3').add('d8');
+    h.service.commentWithoutIds = true;
+    const run = await h.run();
+    expect(run.status).toBe('succeeded');
+    // the run's counters are the service's answer to the batch, not to the halves asked again
+    expect(run.counters).toMatchObject({ uploaded: 10, saved: 8, skipped_by_invalid_format: 2 });
+    expect(run.streams.deals).toMatchObject({ read: 10, sent: 8, rejected: 2 });
+    const rejected = run.rejected.filter((r) => r.source === 'service');
+    expect(rejected.map((r) => [r.external_id, r.field])).toEqual([['d3', 'date_create'], ['d8', 'date_create']]);
+    expect(rejected[0].reason).toMatch(/its comment named no order: "Invalid date_create format in 2 orders"; found by sending the batch again in halves/);
+    expect(await h.query(`SELECT external_id FROM record_state WHERE external_id IN ('d3','d8')`)).toEqual([]);
+    // the batch, then its halves and their halves down to each skipped order: at most 2·k·log2(n) more
+    const requests = h.service.callsTo('/project/add-orders').length;
+    expect(requests).toBeGreaterThan(1);
+    expect(requests).toBeLessThanOrEqual(1 + 2 * 2 * Math.ceil(Math.log2(10)));
+  });
+
   it('checks reject an oversize field naming the record and the field; the run goes on', async () => {
     h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(4);

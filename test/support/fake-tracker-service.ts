@@ -30,6 +30,8 @@ export class FakeTrackerService {
   /** order ids received, in arrival order, counting re-sends */
   readonly orderDeliveries: string[] = [];
   readonly invalidDateIds = new Set<string>();
+  /** the skip's comment counts the orders without naming them (the service's wording is not specified) */
+  commentWithoutIds = false;
   script: Script | null = null;
   /** ms to wait before answering add-orders */
   delayMs = 0;
@@ -124,7 +126,7 @@ export class FakeTrackerService {
       skipped_because_not_changed: 0,
       skipped_by_invalid_format: invalid.length,
       skipped_fields_by_invalid_format: 0,
-      comment: invalid.length ? `Invalid date_create format in orders: ${invalid.join(', ')}` : '',
+      comment: !invalid.length ? '' : this.commentWithoutIds ? `Invalid date_create format in ${invalid.length} orders` : `Invalid date_create format in orders: ${invalid.join(', ')}`,
     };
   }
 

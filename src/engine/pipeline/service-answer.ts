@@ -1,4 +1,3 @@
-import type { AddOrdersResponse } from '../../tracker/types/orders.types';
 import { SERVICE_COUNTER_KEYS, ServiceCounters } from '../engine-types';
 
 export function zeroServiceCounters(): ServiceCounters {
@@ -23,10 +22,4 @@ export function idsInComment(comment: string | undefined | null, batchIds: reado
   const list = colon >= 0 ? comment.slice(colon + 1) : comment;
   const tokens = new Set(list.split(/[\s,;"'[\]()]+/).filter(Boolean));
   return batchIds.filter((id) => tokens.has(id));
-}
-
-/** Ids the service skipped for an invalid format: they become rejected records, not acknowledged ones. */
-export function invalidFormatIds(answer: AddOrdersResponse, batchIds: readonly string[]): string[] {
-  if (!Number(answer.skipped_by_invalid_format)) return [];
-  return idsInComment(answer.comment, batchIds);
 }

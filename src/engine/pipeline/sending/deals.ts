@@ -1,7 +1,9 @@
 import type { Deal } from '../../../connectors/canonical';
-import type { AddOrder } from '../../../tracker/types/orders.types';
+import type { AddOrder, AddOrdersResponse } from '../../../tracker/types/orders.types';
+import type { TrackerClient } from '../../../tracker/tracker-client';
+import { SerializedJson } from '../../../tracker/http/serialized-json';
 import { dealsMapping } from '../../mappings/deals';
-import { invalidFormatIds } from '../service-answer';
+import { idsInComment } from '../service-answer';
 import { batchBody } from './payload-bytes';
 import type { StreamHandler } from './stream-handler';
 
@@ -17,16 +19,44 @@ export const dealsHandler: StreamHandler<Deal, AddOrder> = {
     for (const item of items) item.payload = undefined as unknown as AddOrder;
     const answer = await ctx.tracker.orders.addBatch(body);
     const ids = items.map((i) => i.externalId);
-    const refusedIds = invalidFormatIds(answer, ids);
-    const sent = refusedIds.length ? (JSON.parse(body.text) as AddOrder[]) : [];
+    const skipped = Number(answer.skipped_by_invalid_format) || 0;
+    if (!skipped) return { counters: answer, refused: [] };
+    const sent = JSON.parse(body.text) as AddOrder[];
+    const named = idsInComment(answer.comment, ids);
+    const refused = named.map((id) => ({ id, reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})` }));
+    if (skipped > named.length) {
+      // the comment does not name them all (its wording is not specified): found by asking again in halves
+      const rest = sent.filter((order) => !named.includes(String(order.id)));
+      for (const id of await skippedByHalves(ctx.tracker, rest, skipped - named.length)) {
+        refused.push({ id, reason: `the service skipped it: skipped_by_invalid_format (its comment named no order: ${JSON.stringify(answer.comment ?? '')}; found by sending the batch again in halves)` });
+      }
+    }
     return {
       counters: answer,
-      refused: refusedIds.map((externalId) => ({
-        externalId,
-        field: 'date_create',
-        reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})`.slice(0, 500),
-        payload: sent[ids.indexOf(externalId)],
-      })),
+      refused: refused.map(({ id, reason }) => ({ externalId: id, field: 'date_create', reason: reason.slice(0, 500), payload: sent[ids.indexOf(id)] })),
     };
   },
 };
+
+/**
+ * The orders the service skips for an invalid format when its answer counts them without naming them: the orders
+ * are sent again in halves (add-orders is an upsert by order id, so a repeat changes nothing) until each skipped
+ * one stands alone. At most about 2·k·log2(n) requests for k of n orders; a half that skips none is done.
+ */
+async function skippedByHalves(tracker: TrackerClient, orders: AddOrder[], expected: number): Promise<string[]> {
+  if (orders.length === 0 || expected <= 0) return [];
+  if (orders.length === 1) return [String(orders[0].id)];
+  const middle = Math.ceil(orders.length / 2);
+  const found: string[] = [];
+  for (const half of [orders.slice(0, middle), orders.slice(middle)]) {
+    if (found.length >= expected) break;
+    const answer: AddOrdersResponse = await tracker.orders.addBatch(SerializedJson.of(half));
+    const skipped = Number(answer.skipped_by_invalid_format) || 0;
+    if (!skipped) continue;
+    const halfIds = half.map((order) => String(order.id));
+    const named = idsInComment(answer.comment, halfIds);
+    found.push(...named);
+    if (skipped > named.length) found.push(...(await skippedByHalves(tracker, half.filter((order) => !named.includes(String(order.id))), skipped - named.length)));
+  }
+  return found;
+}
