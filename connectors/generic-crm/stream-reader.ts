@@ -205,7 +205,10 @@ async function requestFor(
 function selectRecords(body: unknown, path: string, url: string): Record<string, unknown>[] {
   if (body === null || body === undefined) return [];
   const found = getPath(body, path);
-  if (found === undefined || found === null) return [];
+  if (found === null) return [];
+  if (found === undefined) {
+    throw new SourceError(url, `the answer has no records at ${JSON.stringify(path)} (the stream's records path): has the CRM's answer changed? Its keys: ${Object.keys(body as object).slice(0, 10).join(', ') || 'none'}`);
+  }
   if (!Array.isArray(found)) {
     throw new SourceError(url, `records path ${JSON.stringify(path)} holds ${typeof found}, not a list`);
   }

@@ -17,6 +17,17 @@ async function withServer<T>(handler: FixtureHandler, run: (server: CrmServer) =
 const ids = (records: { id: string }[]) => records.map((r) => r.id);
 
 describe('generic-crm paginators', () => {
+  it('an answer without the records path fails the read (a changed answer is not an empty page); a null list is an empty one', async () => {
+    await withServer(() => ({ body: { result: ALL } }), async (server) => {
+      await expect(readAll(connector, 'deals', customSettings(server.url), { connectionId: 'crm' })).rejects.toThrow(
+        /the answer has no records at "items" \(the stream's records path\): has the CRM's answer changed\? Its keys: result/,
+      );
+    });
+    await withServer(() => ({ body: { items: null } }), async (server) => {
+      expect((await readAll(connector, 'deals', customSettings(server.url))).records).toEqual([]);
+    });
+  });
+
   it('page_number: increments the page and stops on a short page', async () => {
     const handler: FixtureHandler = (r) => {
       const page = Number(r.query.get('p'));
