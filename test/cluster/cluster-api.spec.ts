@@ -81,7 +81,8 @@ describeStores('heartbeat', (driver) => {
     const { runId, done } = await h.sync.start(h.connectionId, { mode: 'incremental', trigger: 'admin' });
     const seen = await eventually(async () => {
       const [row] = await rows();
-      return row.running.length > 0 && row;
+      // a run that is starting is listed before its row exists (run_id null): wait for its id
+      return row.running.length > 0 && row.running[0].run_id !== null && row;
     });
     expect(seen.running).toEqual([{ connection_id: h.connectionId, run_id: runId }]);
     expect(seen.heartbeat_at > first).toBe(true);
