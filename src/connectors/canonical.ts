@@ -89,6 +89,15 @@ export interface Deal {
   custom_fields?: CustomFields;
   products?: Product[];
   history?: StatusChange[];
+  /**
+   * When the deal reached the final status it is in (won or lost), as the CRM records it: amoCRM's `closed_at`,
+   * Pipedrive's `won_time` / `lost_time`, HubSpot's `closedate` of a closed deal, Bitrix24's `movedTime` of a closed
+   * one. Set only for a deal in a final status, never for an open one (an expected close date is no close time).
+   * The engine adds a history entry at this time with the deal's status when the history has none with it
+   * (the history feature off or refused, the CRM's log expired, a deal imported closed), so the service dates
+   * the payment or cancellation then and not at the sync.
+   */
+  closed_at?: Date | null;
 }
 
 /** Ad spend of one channel over a period (analytics/source/cost/add). */

@@ -1,12 +1,13 @@
 import type { Client, Deal, Manager, StreamName } from '../../src/connectors/canonical';
 import type { RunSummary } from '../../src/engine/engine-types';
+import type { OrderDetail } from '../../src/tracker/types/orders.types';
 import { CrmServer, FixtureHandler, FixtureRequest, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import type { WritableCrm } from '../fixtures/crm/crm-writes';
 import { E2eSync } from './e2e-harness';
 import { byId, orderDetails, readServiceContents, ServiceContents } from './sandbox-readback';
 import {
   clientView, expectedClientView, expectedManagerView, expectedOrderDetailView, expectedOrderListView, managerView,
-  orderDetailView, orderListView, serviceTime, sortedById,
+  orderDetailView, orderListView, sentTime, serviceTime, sortedById,
 } from './service-shape';
 
 /** A CRM fixture of test/fixtures/crm/: a handler, the preset settings a user writes, the canonical records it holds. */
@@ -142,6 +143,23 @@ export function describePresetEndToEnd(c: PresetCase, extra?: (ctx: () => Preset
           const paid = deal.history!.filter((h) => paidStatuses.has(h.status)).map((h) => h.date.getTime());
           const date = new Date(Math.max(...paid));
           expect({ deal: deal.id, paid: details.get(deal.id)!.order.paid_date }).toEqual({ deal: deal.id, paid: serviceTime(date) });
+        }
+      });
+    }
+
+    // closed deals whose history has no move into their status (amoCRM's lead 7004: won, no event): the CRM's
+    // close time dates the payment or the cancellation, not the sync
+    const closedWithoutMove = expected.deals.filter((d) => d.closed_at && !(d.history ?? []).some((h) => h.status === d.status));
+    if (closedWithoutMove.length > 0) {
+      it("a closed deal without a dated move into its status is paid (or canceled) at the CRM's close time, not on the day of the sync", async () => {
+        const details = await orderDetails(ctx.e2e.tracker, closedWithoutMove.map((d) => d.id));
+        for (const deal of closedWithoutMove) {
+          const order = details.get(deal.id)!.order as OrderDetail['order'] & { history?: { date: string; status: string }[] };
+          expect({ deal: deal.id, moves: (order.history ?? []).filter((h) => h.status === deal.status).map((h) => h.date) })
+            .toEqual({ deal: deal.id, moves: [sentTime(deal.closed_at!)] });
+          if (paidStatuses.has(deal.status ?? '')) {
+            expect({ deal: deal.id, paid: order.paid_date }).toEqual({ deal: deal.id, paid: serviceTime(deal.closed_at!) });
+          }
         }
       });
     }

@@ -1,4 +1,4 @@
-import type { Client, Deal, Manager } from '../../src/connectors/canonical';
+import type { Client, Deal, Manager, StatusChange } from '../../src/connectors/canonical';
 import { DEFAULT_ORDER_STATUSES } from '../../src/sandbox/projects/default-statuses';
 import type { Client as ServiceClient } from '../../src/tracker/types/clients.types';
 import type { Manager as ServiceManager } from '../../src/tracker/types/managers.types';
@@ -101,7 +101,7 @@ export function expectedOrderDetailView(deal: Deal, client: Client | undefined):
     client_name: client?.name ?? '',
     client_phones: client?.phones ?? [],
     client_emails: client?.emails ?? [],
-    history: (deal.history ?? []).map((h) => ({
+    history: expectedHistory(deal).map((h) => ({
       date: sentTime(h.date), price: h.price ?? null, cost: h.cost ?? null, status: h.status,
     })),
     products: (deal.products ?? []).map((p) => ({
@@ -110,6 +110,19 @@ export function expectedOrderDetailView(deal: Deal, client: Client | undefined):
       quantity: p.quantity, fields: [],
     })) as OrderDetail['products'],
   };
+}
+
+/**
+ * The history an order must carry: the deal's own, and, for a closed deal (`closed_at`) whose history has no entry
+ * with its status, its move into that status at its close time, placed oldest first (the payment, or the
+ * cancellation, is dated then: not on the day of the sync).
+ */
+export function expectedHistory(deal: Deal): StatusChange[] {
+  const history = deal.history ?? [];
+  if (!deal.closed_at || !deal.status || history.some((h) => h.status === deal.status)) return history;
+  const closing: StatusChange = { date: deal.closed_at, status: deal.status, price: deal.price };
+  const later = history.findIndex((h) => h.date.getTime() > deal.closed_at!.getTime());
+  return later < 0 ? [...history, closing] : [...history.slice(0, later), closing, ...history.slice(later)];
 }
 
 // ---- clients and managers -------------------------------------------------------------

@@ -84,6 +84,9 @@ function buildDeal(id: string, v: Record<string, unknown>, custom: CustomEntry[]
   // an empty list is no list: the payload has no products / history either way, and fingerprints stay alike
   if (v.products !== undefined && v.products !== null && !isEmptyList(v.products)) deal.products = toProducts(v.products);
   if (v.history !== undefined && v.history !== null && !isEmptyList(v.history)) deal.history = toHistory(v.history, o);
+  // when the deal reached its final status; the preset's mapping gives it only for a closed deal (absent: none)
+  const closedAt = toInstant(v.closed_at, 'closed_at', o.dateSpec('closed_at'));
+  if (closedAt) deal.closed_at = closedAt;
   return deal;
 }
 

@@ -5,7 +5,12 @@ import type { AddOrder, AddOrderCategory, AddOrderHistory, AddOrderProduct } fro
 import { finiteNumber, instant, moneyText } from './mapping-error';
 import type { StreamMapping } from './stream-mapping';
 
-/** Bump when a change here (mapping or checks) changes what is sent: every deal is sent again once. */
+/**
+ * Bump when a change here (mapping or checks) changes what is sent: every deal is sent again once.
+ * Not bumped for the closing entry (`closingItem`): it changes only the payload of a deal whose connector gives
+ * `closed_at` (the generic CRM, whose deals are fingerprinted by payload), so such a deal is sent again once when it
+ * is next read; a bump would re-send every deal of every connection (every spreadsheet row) for nothing.
+ */
 export const DEAL_MAPPING_VERSION = 1;
 
 export const dealsMapping: StreamMapping<Deal, AddOrder> = {
@@ -31,8 +36,36 @@ export function dealToAddOrder(deal: Deal): AddOrder {
   const fields = dealFields(deal);
   if (fields) order.fields = fields;
   if (deal.products?.length) order.products = deal.products.map(product);
-  if (deal.history?.length) order.history = deal.history.map((h, i) => historyItem(h, `history[${i}]`));
+  const history = deal.history ?? [];
+  const items = history.map((h, i) => historyItem(h, `history[${i}]`));
+  const closing = closingItem(deal, history);
+  if (closing) items.splice(closingPosition(history, deal.closed_at!), 0, closing);
+  if (items.length) order.history = items;
   return order;
+}
+
+/**
+ * The deal's move into its final status, dated `closed_at`, when its history has no entry with the deal's status:
+ * the service dates a payment (a cancellation) by the history entry that moved the order into that status, else by
+ * the moment it first receives the status, which for a deal without such an entry is the sync (a first sync of an
+ * account would put years of revenue on its day). A connector gives `closed_at` only for a deal in a final status
+ * (won or lost), so an open deal never gets an entry it did not have; an entry the history has is never moved.
+ * Whether the status is paid or canceled is the project's dictionary's, which a sync does not read (and a mapping is
+ * pure, run on a worker thread too): the deal's own history decides, an entry with its status being its move.
+ */
+function closingItem(deal: Deal, history: StatusChange[]): AddOrderHistory | null {
+  if (!deal.closed_at || deal.status == null || deal.status === '') return null;
+  if (history.some((h) => h.status === deal.status)) return null;
+  const out: AddOrderHistory = { date: instant(deal.closed_at, 'closed_at', formatTrackerDate), status: deal.status };
+  if (deal.price !== undefined) out.price = deal.price === null ? null : finiteNumber(deal.price, 'price');
+  return out;
+}
+
+/** After the entries of the closing time or earlier: the history stays oldest first, and no entry moves. */
+function closingPosition(history: StatusChange[], closedAt: Date): number {
+  let at = history.length;
+  while (at > 0 && history[at - 1].date.getTime() > closedAt.getTime()) at--;
+  return at;
 }
 
 /**

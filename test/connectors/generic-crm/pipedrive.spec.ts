@@ -2,6 +2,8 @@ import connector from '../../../connectors/generic-crm';
 import { CrmServer, startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import * as pipedrive from '../../fixtures/crm/pipedrive';
 import { readAll, typedSettings } from '../read-helper';
+import type { Deal } from '../../../src/connectors/canonical';
+import { dealToAddOrder } from '../../../src/engine/mappings/deals';
 
 describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
   let crm: CrmServer;
@@ -156,6 +158,37 @@ describe('generic-crm preset pipedrive (API v2; v1 for users)', () => {
     const { records } = await readAll(connector, 'deals', { ...pipedrive.settings(crm.url), products: false, history: false });
     expect(records).toEqual(pipedrive.expected.deals.map(({ products: _p, history: _h, ...deal }) => deal));
     expect([...new Set(crm.requests.map((r) => r.path))].sort()).toEqual(['/api/v2/dealFields', '/api/v2/deals', '/api/v2/deals/archived']);
+  });
+
+  it('a won or lost deal whose flow records no status change (created with its close time) was open until then: no entry claims its status, closed_at dates the move', async () => {
+    const at = (iso: string) => new Date(iso);
+    const read = async (options: pipedrive.PipedriveOptions) => {
+      const server = await startCrmServer(pipedrive.createCrm(options).handler);
+      try {
+        const { records } = await readAll(connector, 'deals', pipedrive.settings(server.url));
+        return new Map(records.map((r) => [r.id, r as Deal]));
+      } finally {
+        await server.close();
+      }
+    };
+    // created open, won / lost later: the creation is in the deal's stage (status '0'), not in won / lost
+    const later = await read({ imported: [1002, 1003] });
+    expect(later.get('1002')).toMatchObject({ status: '1', closed_at: at('2024-01-15T11:30:00Z'), history: [{ date: at('2024-01-15T06:00:00Z'), status: '0', price: 0, cost: null }] });
+    expect(later.get('1003')).toMatchObject({ status: '2', closed_at: at('2024-01-16T08:00:00Z'), history: [{ date: at('2024-01-16T07:59:59Z'), status: '0', price: 150.75, cost: null }] });
+    // what the service gets: the move into won at won_time
+    expect(dealToAddOrder(later.get('1002')!).history).toEqual([
+      { date: '2024-01-15 06:00:00+0000', status: '0', price: 0, cost: null },
+      { date: '2024-01-15 11:30:00+0000', status: '1', price: 0 },
+    ]);
+    // created by an import after it was won (addDeal takes no add_time): no history, the move is at won_time
+    const imported = await read({ imported: [1004], importedAt: '2024-02-01T00:00:00Z' });
+    expect(imported.get('1004')).toMatchObject({ status: '1', created_at: at('2024-02-01T00:00:00Z'), closed_at: at('2024-01-13T09:00:00Z') });
+    expect(imported.get('1004')!.history).toBeUndefined();
+    expect(dealToAddOrder(imported.get('1004')!).history).toEqual([{ date: '2024-01-13 09:00:00+0000', status: '1', price: 900 }]);
+    // an open deal's flow without changes: its creation in its stage, as before, and no closed_at
+    const open = await read({ imported: [1001] });
+    expect(open.get('1001')).toMatchObject({ status: '0', history: [{ date: at('2024-01-14T08:00:00Z'), status: '0', price: 4200, cost: null }] });
+    expect(open.get('1001')!.closed_at).toBeUndefined();
   });
 
   it('a token that may not see products (403): the deals go with their history, products left out with one warning', async () => {

@@ -41,6 +41,51 @@ describe('deals stream: mapping and handler', () => {
     expect(dealToAddOrder(deal({ price: 0.000001, cost: 999999999999999 }))).toMatchObject({ price: '0.000001', cost: '999999999999999' });
   });
 
+  describe('a closed deal without a dated move into its status (closed_at)', () => {
+    const created = new Date('2024-01-16T08:00:00Z');
+    const closed = new Date('2024-01-17T12:00:00Z');
+
+    it('gets its move into its status at closed_at when it has no history: the service dates the payment then, not at the sync', () => {
+      expect(dealToAddOrder(deal({ created_at: created, status: '1', price: 900, closed_at: closed })).history)
+        .toEqual([{ date: '2024-01-17 12:00:00+0000', status: '1', price: 900 }]);
+      // no price: none sent; a price of null: null
+      expect(dealToAddOrder(deal({ status: '2', closed_at: closed })).history).toEqual([{ date: '2024-01-17 12:00:00+0000', status: '2' }]);
+      expect(dealToAddOrder(deal({ status: '2', price: null, closed_at: closed })).history).toEqual([{ date: '2024-01-17 12:00:00+0000', status: '2', price: null }]);
+    });
+
+    it('gets it among its history, oldest first, when the history has no entry with its status; no entry moves', () => {
+      const history = [
+        { date: new Date('2024-01-16T08:00:00Z'), status: '0', price: 500 },
+        { date: new Date('2024-01-18T09:00:00Z'), status: '5', price: 700 },
+      ];
+      expect(dealToAddOrder(deal({ status: '1', price: 900, history, closed_at: closed })).history).toEqual([
+        { date: '2024-01-16 08:00:00+0000', status: '0', price: 500 },
+        { date: '2024-01-17 12:00:00+0000', status: '1', price: 900 },
+        { date: '2024-01-18 09:00:00+0000', status: '5', price: 700 },
+      ]);
+      // an entry of the same time stays before it
+      expect(dealToAddOrder(deal({ status: '1', history: [{ date: closed, status: '0' }], closed_at: closed })).history)
+        .toEqual([{ date: '2024-01-17 12:00:00+0000', status: '0' }, { date: '2024-01-17 12:00:00+0000', status: '1' }]);
+    });
+
+    it('keeps a history that has an entry with its status as it is, whatever closed_at says', () => {
+      const history = [{ date: new Date('2024-01-15T10:00:00Z'), status: '1', price: 15000 }];
+      expect(dealToAddOrder(deal({ status: '1', price: 15000, history, closed_at: closed })).history)
+        .toEqual([{ date: '2024-01-15 10:00:00+0000', status: '1', price: 15000 }]);
+    });
+
+    it('an open deal (no closed_at) gets no entry it did not have; nor does a deal without a status', () => {
+      expect('history' in dealToAddOrder(deal({ status: '0', price: 10 }))).toBe(false);
+      expect(dealToAddOrder(deal({ status: '0', history: [{ date: created, status: '7' }] })).history).toEqual([{ date: '2024-01-16 08:00:00+0000', status: '7' }]);
+      expect('history' in dealToAddOrder(deal({ closed_at: closed }))).toBe(false);
+      expect('history' in dealToAddOrder(deal({ status: '1', closed_at: null }))).toBe(false);
+    });
+
+    it('names closed_at when it is no valid date', () => {
+      expect(() => dealToAddOrder(deal({ status: '1', closed_at: new Date('nope') }))).toThrow(new MappingError('closed_at', 'Invalid Date is not a valid date'));
+    });
+  });
+
   it('names the field a deal cannot be mapped on', () => {
     expect(() => dealToAddOrder(deal({ price: -1 }))).toThrow(new MappingError('price', '-1 is negative'));
     expect(() => dealToAddOrder(deal({ products: [{ id: 'p', name: 'x', quantity: 1, cost: Number.NaN }] }))).toThrow(new MappingError('products[0].cost', 'NaN is not a finite number'));
