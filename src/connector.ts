@@ -17,6 +17,8 @@ export { FirstRequestGate, Spacer, spacingMs } from './http/rate-spacing';
 export { cronProblem } from './config/cron-expression';
 /** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */
 export { isTimeZone, wallTimeToUtc } from './time/time-zone';
+/** a calendar date typed by a person ("8 февраля 1992", "08.02.1992", "Feb 8, 1992"), read where the declared format fails */
+export { readCalendarText } from './time/calendar-text';
 /** the CRM actions capability: named find/create/update/note requests any outbound flow may ask for */
 export * from './connectors/crm-actions';
 /** a CRM's deal fields as a flow's `deal_fields` action answers them, and a field found by key or label */

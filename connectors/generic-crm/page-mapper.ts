@@ -1,5 +1,5 @@
 import type { Deal } from 'tracker-sync/connector';
-import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput, SkippedField } from 'tracker-sync/connector';
 import { Requester } from './http/requester';
 import { excerpt } from './http/source-error';
 import { Reslicer } from './pagination/reslicer';
@@ -60,7 +60,7 @@ export async function mapPage(
   for (const enrich of plan.definition.enrich ?? []) {
     await enrichPage(selected, enrich, requester, { visit_field: inputs.source.visit_field }, inputs.enrich);
   }
-  const page: Page & { rejected: RejectedInput[] } = { records: [], refs: [], rejected: [] };
+  const page: Page & { rejected: RejectedInput[]; skipped_fields: SkippedField[] } = { records: [], refs: [], rejected: [], skipped_fields: [] };
   for (const [index, item] of selected.entries()) {
     const ref = `${plan.stream} page ${stats.pages} item ${index + 1}`;
     const result = await mapRecord(plan, item, custom, await inputs.enrich.leftOutOf(item, async () => `${recordName(plan)} ${await idOf(plan, item)}`));
@@ -80,8 +80,10 @@ export async function mapPage(
     if (result.stage !== undefined && stats.statuses) stats.statuses.set(result.stage, (stats.statuses.get(result.stage) ?? 0) + 1);
     page.records.push(record);
     page.refs!.push(ref);
+    for (const left of result.skipped ?? []) page.skipped_fields.push({ id: record.id, ...left, ref });
     stats.read++;
   }
+  if (!page.skipped_fields.length) delete (page as Page).skipped_fields;
   return page;
 }
 
@@ -115,7 +117,7 @@ export async function mapEmbedded(
   for (const enrich of plan.definition.enrich ?? []) {
     await enrichPage(found.map((f) => f.item), enrich, inputs.requester, { visit_field: inputs.source.visit_field }, inputs.enrich);
   }
-  const kept = new Map<string, { record: Page['records'][number]; ref: string }>();
+  const kept = new Map<string, { record: Page['records'][number]; ref: string; skipped?: { field: string; reason: string }[] }>();
   const rejected: RejectedInput[] = [];
   for (const { item, owner } of found) {
     const ref = `${plan.stream} in ${owners.stream} ${owner.id} (page ${stats.pages})`;
@@ -127,10 +129,12 @@ export async function mapEmbedded(
     }
     const record = Object.assign(result.record, { updated_at: owner.updated_at });
     kept.delete(record.id); // the last copy wins, in its position (times stay in the owners' order)
-    kept.set(record.id, { record, ref });
+    kept.set(record.id, { record, ref, skipped: result.skipped });
   }
   stats.read += kept.size;
-  return { records: [...kept.values()].map((k) => k.record), refs: [...kept.values()].map((k) => k.ref), rejected };
+  const copies = [...kept.values()];
+  const skipped = copies.flatMap((k) => (k.skipped ?? []).map((left) => ({ id: k.record.id, ...left, ref: k.ref })));
+  return { records: copies.map((k) => k.record), refs: copies.map((k) => k.ref), rejected, ...(skipped.length ? { skipped_fields: skipped } : {}) };
 }
 
 async function ownerOf(plan: StreamPlan, item: Record<string, unknown>): Promise<Owner | null> {

@@ -1,5 +1,5 @@
 import type { CanonicalRecord, Deal, StreamName } from 'tracker-sync/connector';
-import type { Page, ReadCursor, RejectedInput } from 'tracker-sync/connector';
+import type { Page, ReadCursor, RejectedInput, SkippedField } from 'tracker-sync/connector';
 import { CellReader } from './mapping/cell-reader';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';
@@ -140,7 +140,7 @@ export class SheetPager {
     const layout = resolveLayout(this.o.stream, cells, this.o.source.columns, this.o.sheetName);
     const { source } = this.o;
     const reading = dateReading(source.timezone ?? DEFAULT_TIMEZONE, source.date_format);
-    this.reader = new CellReader(layout, reading, source.status_map);
+    this.reader = new CellReader(layout, reading, source.status_map, source.timezone ?? null);
     this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
     this.width = layout.width;
     this.headerCells = layout.header.length;
@@ -193,6 +193,9 @@ export class SheetPager {
     this.page.records.push(record);
     this.page.refs.push(`${this.o.sheetName} row ${rowNumber}`);
     this.page.hashes.push(hash);
+    for (let i = 0; i < r.leftOut.length; i += 2) {
+      this.page.skipped.push({ id, field: r.leftOut[i], reason: r.leftOut[i + 1], ref: `${this.o.sheetName} row ${rowNumber}` });
+    }
     if (this.o.limit && ++this.sent >= this.o.limit) this.stopped = true;
   }
 
@@ -255,16 +258,17 @@ export class SheetPager {
   }
 
   private take(): Page {
-    const { records, refs, hashes, rejected } = this.page;
+    const { records, refs, hashes, rejected, skipped } = this.page;
     const page: Page = { records, refs, hashes };
     if (rejected.length > 0) page.rejected = rejected;
+    if (skipped.length > 0) page.skipped_fields = skipped;
     this.page = newPage();
     return page;
   }
 }
 
 function newPage() {
-  return { records: [] as CanonicalRecord[], refs: [] as string[], hashes: [] as string[], rejected: [] as RejectedInput[] };
+  return { records: [] as CanonicalRecord[], refs: [] as string[], hashes: [] as string[], rejected: [] as RejectedInput[], skipped: [] as SkippedField[] };
 }
 
 function isEmptyRow(cells: Cells): boolean {

@@ -20,6 +20,23 @@ export interface RejectedInput {
   excerpt?: string;
 }
 
+/**
+ * An optional field the connector could not read and left out of a record it kept (a client's birth date typed as
+ * free text that no reading makes a date): the record is yielded on the same page without it. The engine counts
+ * it in the stream's `skipped_fields_by_invalid_format` and warns naming the connection, the record and the field,
+ * as the service's own counter of that name counts the fields it drops from orders it saves.
+ */
+export interface SkippedField {
+  /** the record's id, as the record yielded carries it */
+  id: string;
+  /** canonical field or source column left out, e.g. 'birth_date' */
+  field: string;
+  /** human text naming the value, e.g. '"скоро" is not a valid date' */
+  reason: string;
+  /** where it came from, e.g. 'clients.csv row 4' */
+  ref?: string;
+}
+
 /** One page of a stream, in source order. */
 export interface Page<T extends CanonicalRecord = CanonicalRecord> {
   records: T[];
@@ -31,6 +48,8 @@ export interface Page<T extends CanonicalRecord = CanonicalRecord> {
    */
   hashes?: string[];
   rejected?: RejectedInput[];
+  /** optional fields left out of this page's records because they could not be read (the records are kept) */
+  skipped_fields?: SkippedField[];
   /**
    * Opaque connector state to persist once the whole stream is acknowledged (e.g. a file's content hash);
    * handed back as ReadContext.state on the next run (null on a full resync).

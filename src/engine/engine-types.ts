@@ -1,5 +1,5 @@
 import type { CanonicalRecord, StreamName } from '../connectors/canonical';
-import type { RejectedInput, SourceProgress } from '../connectors/connector-definition';
+import type { RejectedInput, SkippedField, SourceProgress } from '../connectors/connector-definition';
 import type { ConnectionRow, CursorRow } from '../store/records';
 
 export type { RejectedRecord, RunDirection, RunMode, RunTrigger, RunStatus, StreamCounters, ServiceCounters, WriteBackCounters, OutboundFlowName } from '../runs/run-vocabulary';
@@ -89,6 +89,8 @@ export interface PreviewStream {
   records: PreviewRecord[];
   /** what the connector itself could not read */
   rejected: RejectedInput[];
+  /** optional fields the connector could not read and left out of the records shown (absent when none) */
+  skipped_fields?: SkippedField[];
   error?: string;
 }
 

@@ -8,7 +8,8 @@ import { OUTBOUND_FLOWS } from './outbound/flows/registry';
 export function summaryLine(summary: RunSummary): string {
   const active = Object.entries(summary.streams).filter(([, c]) => c && (c.read || c.sent || c.rejected));
   const streams = active.map(
-    ([name, c]) => `${name} read ${c!.read} · sent ${c!.sent} · unchanged ${c!.unchanged} · rejected ${c!.rejected}`,
+    ([name, c]) => `${name} read ${c!.read} · sent ${c!.sent} · unchanged ${c!.unchanged} · rejected ${c!.rejected}` +
+      (c!.skipped_fields_by_invalid_format ? ` · skipped_fields_by_invalid_format ${c!.skipped_fields_by_invalid_format}` : ''),
   );
   const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
   const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;

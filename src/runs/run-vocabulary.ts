@@ -46,6 +46,11 @@ export interface StreamCounters {
   sent_without_visit: number;
   /** sent, but whether the service created them is unknown (a create call timed out); not sent again. Absent while 0 */
   uncertain?: number;
+  /**
+   * optional fields the connector could not read and left out of records this run sent (Page.skipped_fields: a
+   * client's unreadable birth date); the records themselves were sent. Absent while 0
+   */
+  skipped_fields_by_invalid_format?: number;
   /** what the connector left out of this stream's records and why (ConnectorLogger.notice). Absent when none */
   notices?: string[];
 }

@@ -1,12 +1,16 @@
-import { IANAZone } from 'luxon';
+import { DateTime, IANAZone } from 'luxon';
 
 /**
  * The daemon's one time-zone module (connectors get it from `tracker-sync/connector`).
  *
  * Wall-clock time in an IANA zone -> UTC instant. luxon gives a zone's offset at an instant; two rules are ours:
- * - which instant an ambiguous wall time means (luxon's DateTime.fromObject answers from the offset in force
- *   today, so its answer in a DST overlap changes with the season): in a gap the later offset wins, in an
- *   overlap the first occurrence;
+ * - which instant an ambiguous wall time means, the same in every zone (east or west of UTC, DST of an hour or of
+ *   half an hour): in a gap (a wall time that does not exist) the later offset wins, the one in force after the
+ *   change (Europe/Berlin 29.03.2026 02:30 is 00:30Z, at +02:00); in an overlap (a wall time that happens twice)
+ *   the first occurrence (Europe/Berlin 25.10.2026 02:30 is 00:30Z, still at +02:00). luxon's own DateTime
+ *   parsing answers otherwise (a gap moved forward, 01:30Z; an overlap's second occurrence): the generic CRM's
+ *   dates (connectors/generic-crm/dates.ts) take luxon's parse for the wall time alone and come here for the
+ *   instant, so both connectors read the same text as the same instant;
  * - a cache: an offset costs microseconds (Intl), and this runs once or twice per row on a million rows. Offsets
  *   are kept per zone and UTC day: a day whose start and end share one offset (all but the two DST days a year)
  *   answers from the cache; a transition day falls back to a cache per 15 minutes (every modern transition
@@ -75,16 +79,42 @@ function zoneOffsets(zone: string): ZoneOffsets {
 /**
  * The UTC instant of a wall-clock time given as if it were UTC (`Date.UTC(y, m, d, h, mi, s)`).
  * In a DST gap the later offset wins; in an overlap, the first occurrence.
+ *
+ * The offsets a day before and a day after (as UTC instants: every real offset is within 14 hours) are the two
+ * the wall time can mean. Each gives an instant; one whose own offset is the one it was made with is a reading of
+ * the wall time. Both are: an overlap, the earlier instant is the first occurrence. Neither is: a gap, the offset
+ * after the change.
  */
 export function wallTimeToUtc(wallMs: number, zone: string): number {
   const offsets = zoneOffsets(zone);
-  const first = offsets.offsetAt(wallMs);
-  const guess = wallMs - first;
-  const second = offsets.offsetAt(guess);
-  return second === first ? guess : wallMs - second;
+  const before = offsets.offsetAt(wallMs - DAY_MS);
+  const after = offsets.offsetAt(wallMs + DAY_MS);
+  const early = wallMs - before;
+  const earlyHolds = offsets.offsetAt(early) === before;
+  if (before === after && earlyHolds) return early; // no change near: all but the two DST days a year
+  const late = wallMs - after;
+  const lateHolds = offsets.offsetAt(late) === after;
+  if (earlyHolds && lateHolds) return Math.min(early, late); // an overlap: its first occurrence
+  if (earlyHolds) return early;
+  return late; // the later offset alone holds, or neither (a gap: the later offset wins)
 }
 
 /** Whether `name` is an IANA time zone this process knows (`Europe/Moscow`, `UTC`). */
 export function isTimeZone(name: unknown): name is string {
   return typeof name === 'string' && IANAZone.isValidZone(name);
+}
+
+/**
+ * The service's own zone: it reads a time without an offset as UTC+03:00 (`Etc/GMT-3`: the IANA name's sign is
+ * reversed). A plain date made for an account that names no zone of its own is a day of this zone.
+ */
+export const SERVICE_ZONE = 'Etc/GMT-3';
+
+/**
+ * The calendar day ('YYYY-MM-DD') of an instant in a zone: an IANA name, or any zone luxon reads (`UTC+5`); null
+ * when `zone` is none of them.
+ */
+export function calendarDayIn(instant: Date, zone: string): string | null {
+  const local = DateTime.fromJSDate(instant, { zone });
+  return local.isValid ? local.toISODate() : null;
 }

@@ -34,6 +34,21 @@ describe('run summary lines', () => {
     expect(lines[1]).not.toContain('uncertain');
   });
 
+  it("shows a stream's fields left out (skipped_fields_by_invalid_format) only when there are some", () => {
+    const lines = streamSummaryLines(
+      {
+        clients: { read: 4, sent: 4, unchanged: 0, rejected: 0, sent_without_visit: 0, skipped_fields_by_invalid_format: 2 },
+        deals: { read: 2, sent: 2, unchanged: 0, rejected: 0, sent_without_visit: 0 },
+      },
+      counters,
+    );
+    expect(lines[0]).toBe('clients: read 4 · sent 4 · unchanged 0 · rejected 0 · skipped_fields_by_invalid_format 2');
+    expect(lines[1]).toContain('skipped_fields_by_invalid_format 0'); // the service's own, on the deals line
+    // no deals: the clients line carries the service's counters, its own fields left out summed in
+    expect(streamSummaryLines({ clients: { read: 4, sent: 4, unchanged: 0, rejected: 0, skipped_fields_by_invalid_format: 2 } }, counters)[0])
+      .toMatch(/ · skipped_fields_by_invalid_format 2 · /);
+  });
+
   it('names stream, id, origin, field and reason of a rejected record', () => {
     expect(rejectedLine({ stream: 'deals', external_id: 'r3', ref: 'deals.csv row 4', field: 'created_at', reason: '"31.02.2025" is not a valid date' })).toBe(
       'rejected deals r3 (deals.csv row 4) created_at: "31.02.2025" is not a valid date',

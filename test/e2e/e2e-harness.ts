@@ -8,6 +8,7 @@ import { loadConnectors } from '../../src/connectors/plugin-loader';
 import { RunTriggerService } from '../../src/application/runs/run-trigger.service';
 import type { RunSummary } from '../../src/engine/engine-types';
 import { SyncService } from '../../src/engine/sync.service';
+import { closeReadPools } from '../../src/engine/offload/offload-pool';
 import { createSyncService } from '../../src/engine/engine-parts';
 import { SandboxClientEntity } from '../../src/sandbox/storage/client.entity';
 import { createStoreDataSource } from '../../src/store/store-data-source';
@@ -35,6 +36,8 @@ export interface E2eOptions {
   recordServiceCalls?: boolean;
   /** the connection's `statuses:` (default map) */
   statuses?: StatusMode;
+  /** `tracker.workers`: threads that read a spreadsheet's files (default: none under jest, the reads stay in-thread) */
+  workers?: number;
 }
 
 export class E2eSync {
@@ -77,6 +80,7 @@ export class E2eSync {
     config.data_dir = this.dataDir;
     config.tracker.batch_size = this.options.batchSize ?? 500;
     config.tracker.rate_limit = 'off';
+    if (this.options.workers !== undefined) config.tracker.workers = this.options.workers;
     config.connections = [connection];
     return createSyncService(this.store, this.tracker, this.registry, config, this.logger, { workDir: join(this.dataDir, 'work') });
   }
@@ -134,6 +138,7 @@ export class E2eSync {
   }
 
   async stop(): Promise<void> {
+    if (this.options.workers) await closeReadPools();
     await this.tracker.close();
     if (this.store.isInitialized) await this.store.destroy();
     await this.sandbox.close();

@@ -15,7 +15,19 @@ export interface BuildOptions {
   dateSpec(field: string): DateSpec;
 }
 
-export type BuildResult = { record: Deal | Client | Manager; rejected?: undefined } | { rejected: RejectedInput; record?: undefined };
+/**
+ * The record, with the optional fields it was sent without because they could not be read (`skipped`: each
+ * names the field and why; the record is kept), or the record's rejection (a required field, or one whose loss
+ * would change what the record says: a deal's price, dates, status).
+ */
+export type BuildResult =
+  | { record: Deal | Client | Manager; skipped?: LeftOutField[]; rejected?: undefined }
+  | { rejected: RejectedInput; record?: undefined; skipped?: undefined };
+
+export interface LeftOutField {
+  field: string;
+  reason: string;
+}
 
 export function buildRecord(
   stream: CoreStream,
@@ -26,8 +38,9 @@ export function buildRecord(
   const id = toId(values.id, 'id');
   if (id === null) return { rejected: { id: '', field: 'id', reason: 'the record has no id' } };
   try {
-    if (stream === 'managers') return { record: buildManager(id, values) };
-    if (stream === 'clients') return { record: buildClient(id, values, custom, options) };
+    if (stream === 'managers') return withSkipped(buildManager(id, values), []);
+    const skipped: LeftOutField[] = [];
+    if (stream === 'clients') return withSkipped(buildClient(id, values, custom, options, skipped), skipped);
     return { record: buildDeal(id, values, custom, options) };
   } catch (error) {
     if (!(error instanceof FieldError)) throw error;
@@ -49,7 +62,15 @@ function buildManager(id: string, v: Record<string, unknown>): Manager {
   return manager;
 }
 
-function buildClient(id: string, v: Record<string, unknown>, custom: CustomEntry[], o: BuildOptions): Client {
+function withSkipped(record: Deal | Client | Manager, skipped: LeftOutField[]): BuildResult {
+  return skipped.length ? { record, skipped } : { record };
+}
+
+/**
+ * A client's company and birth date are optional: one that cannot be read is left out (noted in `skipped`), and
+ * the client is still sent, so its deals never name a client the service lacks.
+ */
+function buildClient(id: string, v: Record<string, unknown>, custom: CustomEntry[], o: BuildOptions, skipped: LeftOutField[]): Client {
   const phones = normalizedList(v.phones ?? v.phone, normalizePhone);
   const emails = normalizedList(v.emails ?? v.email, normalizeEmail);
   return {
@@ -57,11 +78,22 @@ function buildClient(id: string, v: Record<string, unknown>, custom: CustomEntry
     name: toText(trimmed(v.name), 'name') ?? emails[0] ?? phones[0] ?? id,
     phones,
     emails,
-    company: toText(v.company, 'company'),
-    birth_date: toCalendarDate(v.birth_date, 'birth_date', o.dateSpec('birth_date')),
+    company: optional(skipped, () => toText(v.company, 'company')),
+    birth_date: optional(skipped, () => toCalendarDate(v.birth_date, 'birth_date', o.dateSpec('birth_date'))),
     custom_fields: customFields(custom, null),
     updated_at: toInstant(v.updated_at, 'updated_at', o.dateSpec('updated_at')),
   };
+}
+
+/** An optional field's value, or null with the reason noted when it cannot be read. */
+function optional<T>(skipped: LeftOutField[], read: () => T | null): T | null {
+  try {
+    return read();
+  } catch (error) {
+    if (!(error instanceof FieldError)) throw error;
+    skipped.push({ field: error.field, reason: error.message });
+    return null;
+  }
 }
 
 function buildDeal(id: string, v: Record<string, unknown>, custom: CustomEntry[], o: BuildOptions): Deal {

@@ -1,3 +1,4 @@
+import { readCalendarText } from 'tracker-sync/connector';
 import { parseCalendarDate, parseDate } from '../dates';
 import { statusMapper } from './status-map';
 
@@ -54,10 +55,17 @@ export function toInstant(value: unknown, field: string, spec: DateSpec): Date |
   return date;
 }
 
+/**
+ * A calendar date: in the field's format (unix_ms: an instant's day in the field's zone; HubSpot writes a date
+ * property as the epoch milliseconds of its midnight UTC), else as a person writes one ("8 февраля 1992",
+ * "08.02.1992": readCalendarText), since such fields are often free text. A unix_ms number under 10^8 (the first
+ * day of 1970) is no date anyone meant: a year ("1992") or a typo.
+ */
 export function toCalendarDate(value: unknown, field: string, spec: DateSpec): string | null {
   if (isEmpty(value)) return null;
-  const date = parseCalendarDate(value, spec.format, spec.timezone);
-  if (!date) throw new FieldError(field, `${show(value)} is not a valid date (format ${spec.format})`);
+  const epochTooSmall = spec.format === 'unix_ms' && Math.abs(Number(typeof value === 'string' ? value.trim() : value)) < 1e8;
+  const date = (epochTooSmall ? null : parseCalendarDate(value, spec.format, spec.timezone)) ?? (typeof value === 'string' ? readCalendarText(value) : null);
+  if (!date) throw new FieldError(field, `${show(value)} is not a valid date (format ${spec.format}, nor a date as written by hand)`);
   return date;
 }
 

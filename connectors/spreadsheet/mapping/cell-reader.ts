@@ -8,6 +8,7 @@ import {
   wallDateToInstant,
   wallDateText,
 } from '../values/dates';
+import { readCalendarText } from 'tracker-sync/connector';
 import { parseNumber } from '../values/numbers';
 import type { SheetLayout } from './sheet-layout';
 
@@ -37,17 +38,22 @@ export class CellReader {
   cells: unknown[] = [];
   failedField = '';
   failedReason = '';
+  /** optional fields of the row left out because they could not be read ([field, reason, field, reason, …]) */
+  leftOut: string[] = [];
 
   constructor(
     readonly layout: SheetLayout,
     readonly reading: DateReading,
     private readonly statusMap: Record<string, string> | undefined,
+    /** the zone the connection's settings give the sheet (`timezone`), null when they give none */
+    readonly sheetZone: string | null = null,
   ) {}
 
   start(cells: unknown[]): void {
     this.cells = cells;
     this.failedField = '';
     this.failedReason = '';
+    if (this.leftOut.length) this.leftOut = [];
   }
 
   get failed(): boolean {
@@ -131,6 +137,26 @@ export class CellReader {
     else if (value === null || value === undefined) return null;
     else day = null;
     if (day === null) this.fail(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}${this.formatHint(value)}`);
+    return day;
+  }
+
+  /**
+   * An optional calendar date (a client's birth date): as `day` reads it, else as a person writes one ("8 февраля
+   * 1992": readCalendarText). One neither reads is left out of the record (noted in `leftOut`, with the reason
+   * `day` gives), never failing the row: the client is still sent.
+   */
+  optionalDay(col: number, field: string): string | null {
+    if (col < 0 || col >= this.cells.length) return null;
+    const value = this.cells[col];
+    let day: string | null;
+    if (typeof value === 'string') {
+      if (value.trim() === '') return null;
+      day = parseCalendarDate(value, this.reading) ?? readCalendarText(value);
+    } else if (typeof value === 'number') day = serialToCalendarDate(value);
+    else if (value instanceof Date) day = wallDateToCalendarDate(value);
+    else if (value === null || value === undefined) return null;
+    else day = null;
+    if (day === null) this.leftOut.push(field, `${this.quoted(col)} is not a valid date${this.where(col, field)}${this.formatHint(value)}`);
     return day;
   }
 

@@ -21,7 +21,8 @@ export function clientMapper(r: CellReader): RowMapper<Client> {
       phones: normalizedList(splitList(r.text(c.phone)), normalizePhone),
       emails: normalizedList(splitList(r.text(c.email)), normalizeEmail),
       company: r.text(c.company),
-      birth_date: r.day(c.birth, 'birth_date'),
+      // optional: a birth date no reading makes a date is left out (r.leftOut), the client still sent
+      birth_date: r.optionalDay(c.birth, 'birth_date'),
     };
     if (c.updated >= 0) client.updated_at = r.instant(c.updated, 'updated_at');
     if (extraColumns.length > 0) client.custom_fields = readCustomFields(r, extraColumns, extraNames);

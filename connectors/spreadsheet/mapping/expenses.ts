@@ -2,7 +2,11 @@ import type { Expense } from 'tracker-sync/connector';
 import type { CellReader } from './cell-reader';
 import { requiredDay, RowMapper } from './row-mapper';
 
-/** expenses: id (optional: channel:from:to), channel, from_date, to_date, marketing_cost, timezone */
+/**
+ * expenses: id (optional: channel:from:to), channel, from_date, to_date, marketing_cost, timezone. The period's
+ * days are days of `timezone`: the row's own column, else the zone the connection's settings give the sheet
+ * (`settings.expenses.timezone`), else none is sent and the service counts them in its own zone (Moscow time).
+ */
 export function expenseMapper(r: CellReader): RowMapper<Expense> {
   const c = {
     id: r.col('id'), channel: r.col('channel'), from: r.col('from_date'), to: r.col('to_date'),
@@ -22,7 +26,7 @@ export function expenseMapper(r: CellReader): RowMapper<Expense> {
       from_date: from!,
       to_date: to!,
       marketing_cost: cost!,
-      timezone: r.text(c.zone),
+      timezone: r.text(c.zone) ?? r.sheetZone,
     };
   };
 }

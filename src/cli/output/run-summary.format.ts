@@ -11,6 +11,7 @@ export interface StreamNumbers {
   rejected: number;
   sent_without_visit?: number;
   uncertain?: number;
+  skipped_fields_by_invalid_format?: number;
 }
 
 export type ServiceNumbers = Record<string, number>;
@@ -36,7 +37,12 @@ export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers
   return names.map((name) => {
     const s = streams[name]!;
     const parts = [`read ${s.read}`, `sent ${s.sent}`, `unchanged ${s.unchanged}`, `rejected ${s.rejected}`];
-    if (name === counterHolder) for (const key of SERVICE_COUNTER_ORDER) parts.push(`${key} ${counters[key] ?? 0}`);
+    // fields the connector left out of this stream's records: beside the service's own counter of that name (summed
+    // with it on the line that carries the service's counters)
+    const leftOut = s.skipped_fields_by_invalid_format ?? 0;
+    const serviceCounter = (key: string) => (counters[key] ?? 0) + (key === 'skipped_fields_by_invalid_format' ? leftOut : 0);
+    if (name === counterHolder) for (const key of SERVICE_COUNTER_ORDER) parts.push(`${key} ${serviceCounter(key)}`);
+    else if (leftOut > 0) parts.push(`skipped_fields_by_invalid_format ${leftOut}`);
     if (name === 'deals' || (s.sent_without_visit ?? 0) > 0) parts.push(`sent_without_visit ${s.sent_without_visit ?? 0}`);
     if ((s.uncertain ?? 0) > 0) parts.push(`uncertain ${s.uncertain}`);
     return `${name}: ${parts.join(SEP)}`;

@@ -51,6 +51,7 @@ async function previewStream(deps: PreviewDeps, stream: PreviewStream['stream'],
     });
     for await (const page of pages) {
       result.rejected.push(...(page.rejected ?? []).slice(0, limit - result.rejected.length));
+      if (page.skipped_fields?.length) (result.skipped_fields ??= []).push(...page.skipped_fields);
       page.records.slice(0, limit - candidates.length).forEach((record, i) => {
         // every record is shown (an empty id too): the run's steps from fingerprint-if-cheap on
         candidates.push(pipeline.candidate(record, String(record.id), page.refs?.[i], page.hashes?.[i]));

@@ -50,6 +50,7 @@ export class ChunkBuilder {
 
   rejected(page: Page): void {
     if (page.rejected?.length) this.chunk.rejected.push(...page.rejected);
+    if (page.skipped_fields?.length) (this.chunk.skipped ??= []).push(...page.skipped_fields);
   }
 
   add(record: CanonicalRecord, ref: string | undefined, hash: string | undefined): void {
@@ -87,7 +88,7 @@ export class ChunkBuilder {
   /** The chunk as it stands, and a new one begun; null when it holds nothing at all. */
   take(): { chunk: WireChunk; transfer: ArrayBuffer[] } | null {
     const c = this.chunk;
-    if (!c.ids.length && !c.rejected.length && !c.state && !c.unchanged && !c.progress) return null;
+    if (!c.ids.length && !c.rejected.length && !c.skipped && !c.state && !c.unchanged && !c.progress) return null;
     const transfer: ArrayBuffer[] = [c.flags.buffer as ArrayBuffer];
     if (c.at) transfer.push(c.at.buffer as ArrayBuffer);
     if (this.serialise && this.serialised) {

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'worker_threads';
 import type { StreamName } from '../../connectors/canonical';
-import type { RejectedInput, SourceProgress } from '../../connectors/connector-definition';
+import type { RejectedInput, SkippedField, SourceProgress } from '../../connectors/connector-definition';
 import type { Problem } from '../pipeline/record-pipeline';
 
 /**
@@ -73,6 +73,8 @@ export interface WireChunk {
   offsets: Int32Array | null;
   lengths: Int32Array | null;
   rejected: RejectedInput[];
+  /** the pages' optional fields left out of their records (Page.skipped_fields) */
+  skipped?: SkippedField[];
   state?: Record<string, unknown>;
   unchanged?: boolean;
   progress?: SourceProgress;

@@ -106,6 +106,7 @@ function pageOf(c: WireChunk): OffloadedPage {
     refs: c.refused ? refs : undefined,
     hashes: c.hashes as string[] | undefined ?? undefined,
     rejected: c.rejected,
+    ...(c.skipped ? { skipped_fields: c.skipped } : {}),
     state: c.state,
     unchanged: c.unchanged,
     progress: c.progress,

@@ -1,5 +1,5 @@
 import type { CanonicalRecord } from '../../connectors/canonical';
-import type { Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
+import type { Page, ReadCursor, SkippedField, StreamSpec } from '../../connectors/connector-definition';
 import type { Checkpoint } from '../../store/checkpoint-writer';
 import { isAccessRefusal } from '../../tracker/tracker-error';
 import type { Chunk } from '../pipeline/coverage-tracker';
@@ -15,6 +15,9 @@ import type { OffloadedPage } from '../offload/offloaded-read';
 import { RejectionLog } from '../pipeline/rejection-log';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
 import type { BatchAnswer, HandlerContext, StreamHandler } from '../pipeline/sending/stream-handler';
+
+/** fields left out of records sent that a stream warns about one by one; its notice counts the rest */
+const LEFT_OUT_WARNINGS = 20;
 
 export interface StreamPlan {
   spec: StreamSpec;
@@ -65,6 +68,10 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
   private sawUnchangedPage = false;
   /** ids read, for a handler that acts on those gone from the source (managers) */
   private readonly seen: Set<string> | null;
+  /** optional fields the connector left out of a record (Page.skipped_fields), by its id, until the record's verdict */
+  private readonly leftOut = new Map<string, SkippedField[]>();
+  /** the first fields left out of records sent, for the stream's notice */
+  private readonly leftOutSent: SkippedField[] = [];
 
   constructor(
     private readonly run: RunScope,
@@ -100,6 +107,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     await this.loadOpenRejections();
     const aborted = await this.readAll();
     await this.dispatcher.drain();
+    this.noticeLeftOut();
     if (this.failure) {
       // A refused Api-key or project: nothing was acknowledged, and nothing of this run is kept.
       if (!isAccessRefusal(this.failure)) await this.checkpointer.write().catch(() => undefined);
@@ -147,6 +155,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
       // a record the source still holds, rejected for a typo, is not gone: it must not be deleted from the service
       if (input.id) this.seen?.add(input.id);
     }
+    if (page.skipped_fields?.length) this.noteLeftOut(page.skipped_fields);
     const mapped = (page as Partial<OffloadedPage>).mapped;
     for (let i = 0; i < page.records.length; i++) {
       if (this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i], mapped?.[i])) await this.closeChunk();
@@ -162,8 +171,10 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
   private onRecord(record: CanonicalRecord, ref: string | undefined, hash: string | undefined, mapped: Mapped | undefined): boolean {
     const id = record.id === undefined || record.id === null ? '' : String(record.id);
     const at = this.checkpointer.timeOf(record, id);
-    if (this.checkpointer.pastSignpost(at, id)) return false;
-    if (this.plan.onlyIds && !this.plan.onlyIds.has(id)) return false;
+    if (this.checkpointer.pastSignpost(at, id) || (this.plan.onlyIds && !this.plan.onlyIds.has(id))) {
+      if (this.leftOut.size) this.leftOut.delete(id);
+      return false;
+    }
     this.counters.read++;
     this.checkpointer.note(this.chunk, at);
     this.seen?.add(id);
@@ -200,6 +211,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
 
   /** RecordVerdicts: queued for a batch; its chunk waits for its answer */
   accept(candidate: Candidate, payload: unknown, fingerprint: string, stored: string | undefined): void {
+    if (this.leftOut.size) this.reportLeftOut(candidate);
     const withoutVisit = candidate.mapped ? candidate.mapped.withoutVisit : (this.plan.handler.withoutVisit?.(payload) ?? false);
     this.outgoing.push({ externalId: candidate.externalId, payload, fingerprint, known: stored !== undefined, chunk: this.chunk, withoutVisit });
     this.chunk.pending++;
@@ -207,14 +219,59 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
 
   /** RecordVerdicts: the service holds this version already */
   unchanged(candidate: Candidate): void {
+    if (this.leftOut.size) this.leftOut.delete(candidate.externalId); // reported by the run that sent this version
     this.counters.unchanged++;
     this.rejections.noteUnchanged(candidate.externalId);
   }
 
   /** RecordVerdicts: refused by the mapping or the checks: counted, logged for the next checkpoint, never sent */
   reject(candidate: Candidate, problems: Problem[], fingerprint: string | null): void {
+    if (this.leftOut.size) this.leftOut.delete(candidate.externalId);
     this.counters.rejected++;
     this.rejections.fromChecks(candidate.externalId, problems, candidate.ref, candidate.record, fingerprint);
+  }
+
+  // ---- optional fields left out ----------------------------------------------------------
+
+  /** A page's fields left out, by record: a record read again (a later page) carries its own, or none. */
+  private noteLeftOut(skipped: SkippedField[]): void {
+    const fresh = new Set<string>();
+    for (const field of skipped) {
+      const list = fresh.has(field.id) ? this.leftOut.get(field.id) : undefined;
+      if (list) list.push(field);
+      else this.leftOut.set(field.id, [field]);
+      fresh.add(field.id);
+    }
+  }
+
+  /**
+   * A record sent without fields the connector could not read: counted (`skipped_fields_by_invalid_format`, as
+   * the service counts the fields it drops from orders it saves) and warned naming the connection, the record and
+   * the field, as a rejection names them; the first LEFT_OUT_WARNINGS of a stream, the rest in its notice.
+   */
+  private reportLeftOut(candidate: Candidate): void {
+    const fields = this.leftOut.get(candidate.externalId);
+    if (!fields) return;
+    this.leftOut.delete(candidate.externalId);
+    for (const field of fields) {
+      const count = (this.counters.skipped_fields_by_invalid_format ?? 0) + 1;
+      this.counters.skipped_fields_by_invalid_format = count;
+      if (count <= LEFT_OUT_WARNINGS) {
+        this.leftOutSent.push(field);
+        const where = field.ref ? ` (${field.ref})` : '';
+        this.run.logger.warn(`connection ${this.run.connectionId}: ${this.stream} record ${candidate.externalId}${where}: field ${field.field} left out, the record is sent without it: ${field.reason}`);
+      }
+    }
+  }
+
+  /** One notice per stream and run (the status page shows it with the counters) when fields were left out. */
+  private noticeLeftOut(): void {
+    const count = this.counters.skipped_fields_by_invalid_format ?? 0;
+    if (!count) return;
+    const shown = this.leftOutSent.slice(0, 3).map((f) => `${f.field} of ${f.id} (${f.reason})`);
+    const more = count > shown.length ? `, and ${count - shown.length} more (the log names the first ${LEFT_OUT_WARNINGS})` : '';
+    const notice = `${this.stream}: ${count} ${count === 1 ? 'field' : 'fields'} that could not be read left out, the records sent without them (skipped_fields_by_invalid_format): ${shown.join('; ')}${more}`;
+    this.counters.notices = [...(this.counters.notices ?? []), notice];
   }
 
   // ---- batches (BatchSender) -----------------------------------------------------------

@@ -36,7 +36,8 @@ export async function expenseLanded(tracker: TrackerClient, expense: ExpenseAddR
       String(e.source ?? e.source_name) === expense.source &&
       e.from_date === expense.from_date &&
       e.to_date === expense.to_date &&
-      Number(e.marketing_cost) === expense.marketing_cost,
+      Number(e.marketing_cost) === expense.marketing_cost &&
+      (!expense.timezone || e.timezone === expense.timezone),
   );
 }
 

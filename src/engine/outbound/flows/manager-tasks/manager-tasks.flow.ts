@@ -1,6 +1,7 @@
 import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
 import type { CrmActions } from '../../../../connectors/crm-actions';
 import { formatPlainDate, parseTrackerTimestamp } from '../../../../tracker/tracker-date';
+import { calendarDayIn } from '../../../../time/time-zone';
 import type { Order } from '../../../../tracker/types/orders.types';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { ordersWithVisits } from '../write-back/order-pages';
@@ -103,6 +104,10 @@ export const managerTasksFlow: OutboundFlow<ManagerTasksPlan, Order, TaskWrite, 
   },
 };
 
+/**
+ * `created`: the deal's UTC day. It is part of the task's text, by which an earlier task is found (task-once.ts):
+ * a text that changed would not find the tasks made before, and make them again.
+ */
 function taskWrite(order: Order): TaskWrite {
   const write: TaskWrite = { deal: order.id, created: formatPlainDate(new Date(createdAt(order))) };
   const manager = order.custom_fields?.manager_id;
@@ -135,13 +140,23 @@ function openActions(pass: TasksPass, context: WriteContext): CrmActions {
   return actions;
 }
 
+/**
+ * `due`, `due_ms`, `due_s`: the instant; `due_date`: a plain date (Pipedrive's activity `due_date` without a
+ * `due_time`, an all-day task), the day of that instant in the account's zone, not in UTC: a task made at 22:30Z
+ * (01:30 in Moscow) is due on the Moscow day after it.
+ */
 function variables(write: TaskWrite, pass: TasksPass): TaskVariables {
   const due = new Date(pass.now.getTime() + pass.plan.dueHours * 3_600_000);
   const fill = (template: string) => template.replace(/\{\{\s*(deal|created)\s*\}\}/g, (_m, name: 'deal' | 'created') => write[name]);
   return {
     deal: write.deal, title: fill(pass.plan.title), text: fill(pass.plan.text),
-    due: due.toISOString(), due_ms: due.getTime(), due_s: Math.floor(due.getTime() / 1000), due_date: formatPlainDate(due),
+    due: due.toISOString(), due_ms: due.getTime(), due_s: Math.floor(due.getTime() / 1000), due_date: plainDate(due, pass.plan.zone),
   };
+}
+
+/** 'YYYY-MM-DD' of the instant in the zone (the plan's zone is one calendarDayIn reads: task-settings.ts). */
+function plainDate(instant: Date, zone: string): string {
+  return calendarDayIn(instant, zone) ?? instant.toISOString().slice(0, 10);
 }
 
 function createdAt(order: Order): number {

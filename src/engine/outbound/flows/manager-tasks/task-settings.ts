@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
 import { IsInt, IsObject, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
 import type { CrmActionsCapability } from '../../../../connectors/crm-actions';
+import { calendarDayIn, SERVICE_ZONE } from '../../../../time/time-zone';
 import type { FlowPlan } from '../../outbound-flow';
 
 /** The flow's settings block (`settings.manager_tasks`): what the user writes; a preset ships `actions`. */
@@ -36,6 +37,11 @@ export interface ManagerTasksPlan extends FlowPlan {
   title: string;
   text: string;
   dueHours: number;
+  /**
+   * the CRM account's zone, whose days a plain date is (`due_date`): the connection's `timezone`
+   * setting (the generic CRM's zone of the account's local times), else the service's UTC+03:00
+   */
+  zone: string;
 }
 
 /** The connection's plan, or null when its settings have no `manager_tasks` block; a bad block throws naming the key. */
@@ -52,5 +58,12 @@ export function managerTasksPlan(capability: CrmActionsCapability | undefined, s
     title: mine.title ?? TASK_DEFAULTS.title,
     text: mine.text ?? TASK_DEFAULTS.text,
     dueHours: mine.due_hours ?? TASK_DEFAULTS.due_hours,
+    zone: accountZone(settings),
   };
+}
+
+/** The connection's own `timezone` when it names a zone, else the service's (UTC+03:00). */
+function accountZone(settings: object): string {
+  const zone = (settings as { timezone?: unknown }).timezone;
+  return typeof zone === 'string' && zone.trim() !== '' && calendarDayIn(new Date(0), zone.trim()) !== null ? zone.trim() : SERVICE_ZONE;
 }
