@@ -1,19 +1,16 @@
 import type { ConnectorDefinition, WriteContext, WriteOutcome } from '../../../../connectors/connector-definition';
-import { LeadRefusedError, UnknownOutcomeError } from '../../../../connectors/lead-delivery';
+import { LeadRefusedError } from '../../../../connectors/lead-delivery';
 import type { FlowCounters } from '../../../../runs/outbound-flows';
 import type { LeadDeliveryRow } from '../../../../store/records';
 import { LEADS_STREAM, LeadDeliveryStore } from '../../../../store/repositories/lead-delivery.store';
-import { sleep } from '../../../../http/retry-policy';
 import { formatPlainDate, formatProxyLeadPeriod } from '../../../../tracker/tracker-date';
 import type { ProxyLead } from '../../../../tracker/types/proxy-leads.types';
+import { lookupSettled, sendOnce } from '../../create-once';
 import type { FlowPass, OutboundFlow, PlannedWrite } from '../../outbound-flow';
 import { decide, findContact, LeadDecision, PassContacts } from './lead-decision';
 import { LEAD_ACTIONS, LeadCrm, named } from './lead-crm';
 import { LeadDeliveryPlan, leadDeliveryPlan } from './lead-settings';
 import { emailKey, isNoteOfLead, leadDay, leadNote, phoneKey, renderLeadTemplate } from './lead-values';
-
-/** how many times a create whose outcome stayed unknown (and that the CRM does not have) is sent again in one pass */
-const CREATE_ATTEMPTS = 3;
 
 /** A dry run's line: the lead and the deal or note it would make. */
 export interface LeadPreviewLine {
@@ -184,7 +181,7 @@ async function deliver(lead: ProxyLead, day: string, pass: LeadsPass, context: W
     if (row.attempt === 'note') return noteAgain(lead, day, row, crm, pass);
     // a create sent before (a crash, a failed pass) may have landed: looked up once the CRM can show it
     const attemptedAt = Date.parse(row.attempted_at);
-    await lookupSettled(pass, row.attempt === 'contact' ? 'a contact' : 'a deal', attemptedAt, attemptedAt, crm.lookupLagMs);
+    await lookupSettled(pass, row.attempt === 'contact' ? 'a contact' : 'a deal', attemptedAt, attemptedAt, { lagMs: crm.lookupLagMs, settleMs: pass.plan.settleMs });
     // a pending contact create: no deal was sent yet; decide() below searches the contacts again
     const [existing] = row.attempt === 'contact' ? [] : await crm.findDeals(id);
     if (existing) {
@@ -233,7 +230,7 @@ async function noteAgain(lead: ProxyLead, day: string, row: LeadDeliveryRow, crm
     return written(id, 'attached', dealId);
   }
   const attemptedAt = Date.parse(row.attempted_at);
-  await lookupSettled(pass, 'a note', attemptedAt, attemptedAt, 0);
+  await lookupSettled(pass, 'a note', attemptedAt, attemptedAt, { lagMs: 0, settleMs: pass.plan.settleMs });
   const landed = await findNote(crm, dealId, lead);
   if (landed) {
     pass.logger.log(`proxy lead ${id}: its earlier note landed (note ${landed} on deal ${dealId}): not sent again`);
@@ -253,7 +250,7 @@ function noteOnce(crm: LeadCrm, lead: ProxyLead, dealId: string, pass: LeadsPass
   // (notes are listed from the deal, not from a search index: no look-up lag, only the settle time)
   const lookUp = crm.findsNotes
     ? async (sentAt: number, outcomeAt: number) => {
-      await lookupSettled(pass, 'a note', sentAt, outcomeAt, 0);
+      await lookupSettled(pass, 'a note', sentAt, outcomeAt, { lagMs: 0, settleMs: pass.plan.settleMs });
       return findNote(crm, dealId, lead);
     }
     : null;
@@ -273,7 +270,7 @@ function createOnce(crm: LeadCrm, lead: ProxyLead, pass: LeadsPass, contactId: s
   const id = String(lead.id);
   const create = () => crm.createDeal({ leadId: id, visitId: String(lead.tracker ?? ''), title: renderLeadTemplate(pass.plan.title, lead) || `Proxy lead ${id}`, fields: dealFields(lead, pass.plan), contactId });
   const lookUp = async (sentAt: number, outcomeAt: number) => {
-    await lookupSettled(pass, 'a deal', sentAt, outcomeAt, crm.lookupLagMs);
+    await lookupSettled(pass, 'a deal', sentAt, outcomeAt, { lagMs: crm.lookupLagMs, settleMs: pass.plan.settleMs });
     const [landed] = await crm.findDeals(id);
     return landed ?? null;
   };
@@ -288,54 +285,11 @@ function contactOnce(crm: LeadCrm, lead: ProxyLead, decision: LeadDecision, pass
   const phone = decision.contactKey?.startsWith('phone:') ? decision.contactKey.slice(6) : null;
   const create = () => crm.createContact({ name: lead.name?.trim() || lead.phone || lead.email, phone, email: lead.email?.trim() || null });
   const lookUp = async (sentAt: number, outcomeAt: number) => {
-    await lookupSettled(pass, 'a contact', sentAt, outcomeAt, crm.lookupLagMs);
+    await lookupSettled(pass, 'a contact', sentAt, outcomeAt, { lagMs: crm.lookupLagMs, settleMs: pass.plan.settleMs });
     const landed = await findContact(crm, phoneKey(lead.phone), emailKey(lead.email));
     return landed?.id ?? null;
   };
   return sendOnce(pass, `proxy lead ${lead.id}: the contact create (looked up by phone or e-mail)`, create, lookUp);
-}
-
-/**
- * A create into the CRM that is never made twice: when its outcome is unknown (UnknownOutcomeError: a timeout, a
- * dropped connection, a 5xx that is no rate refusal) it is looked up first (`lookUp`, given when it was sent and when
- * its outcome came; the id of what landed, or null) and sent again only when it did not land, up to
- * CREATE_ATTEMPTS. Without a look-up the error stands.
- */
-async function sendOnce(pass: LeadsPass, what: string, send: () => Promise<string>, lookUp: ((sentAt: number, outcomeAt: number) => Promise<string | null>) | null): Promise<string> {
-  for (let attempt = 1; ; attempt += 1) {
-    const sentAt = Date.now();
-    try {
-      return await send();
-    } catch (error) {
-      if (!(error instanceof UnknownOutcomeError) || !lookUp) throw error;
-      pass.logger.warn(`${what}: its outcome is unknown (${error.message}); looking it up`);
-      const landed = await lookUp(sentAt, Date.now());
-      if (landed) return landed;
-      if (attempt >= CREATE_ATTEMPTS || pass.signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
-}
-
-/**
- * Waits until a create whose outcome is unknown can be looked up: `lagMs` after it was sent (lookup_lag_seconds:
- * the CRM's search index, e.g. HubSpot's, shows a record a moment after the write) and settle_seconds after its
- * outcome came (a gateway's 504 or our timeout can come while the CRM still makes the record), the later of the
- * two. A look-up before then could miss a record that lands and make it twice. For a pending create found at a
- * pass's start both count from when it was sent. Ends early on shutdown.
- */
-async function lookupSettled(pass: LeadsPass, what: string, sentAt: number, outcomeAt: number, lagMs: number): Promise<void> {
-  const sent = Number.isFinite(sentAt) ? sentAt : 0;
-  const bySearch = sent + lagMs;
-  const bySettle = (Number.isFinite(outcomeAt) ? outcomeAt : sent) + pass.plan.settleMs;
-  const wait = Math.max(bySearch, bySettle) - Date.now();
-  if (wait <= 0) return;
-  const seconds = Math.ceil(wait / 1000);
-  pass.logger.log(bySearch >= bySettle
-    ? `waiting ${seconds} s for the CRM's search to show ${what} created moments ago before looking it up`
-    : `waiting ${seconds} s for the CRM to finish ${what} create whose outcome is unknown (settle_seconds) before looking it up`);
-  await sleep(wait, pass.signal);
-  if (pass.signal?.aborted) throw new Error(`stopped while waiting to look ${what} up`);
 }
 
 function dealFields(lead: ProxyLead, plan: LeadDeliveryPlan): Record<string, string> {

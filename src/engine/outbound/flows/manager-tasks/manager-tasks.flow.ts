@@ -75,7 +75,7 @@ export const managerTasksFlow: OutboundFlow<ManagerTasksPlan, Order, TaskWrite, 
     for (const write of writes) {
       if (pass.signal?.aborted) return;
       try {
-        const { made } = await taskOnce(openActions(pass, context), variables(write, pass), pass.logger, pass.signal);
+        const { made } = await taskOnce(openActions(pass, context), variables(write, pass), pass, pass.plan.settleMs);
         yield [{ id: write.deal, status: 'written', counter: made ? 'created' : 'already_created' } as WriteOutcome];
       } catch (error) {
         if (!isRefusal(error)) throw error;

@@ -1,9 +1,6 @@
 import { CrmActionRefusedError, CrmActions } from '../../../../connectors/crm-actions';
 import { UnknownOutcomeError } from '../../../../connectors/lead-delivery';
-import type { EngineLogger } from '../../../engine-logger';
-
-/** how many times a create whose outcome stayed unknown (and that the CRM does not have) is sent again in one pass */
-const CREATE_ATTEMPTS = 3;
+import { CreateScope, lookupSettled, sendOnce } from '../../create-once';
 
 /** One deal's task: what the CRM is asked to make. */
 export interface TaskWrite {
@@ -31,33 +28,31 @@ export interface TaskVariables {
 /**
  * The deal's task, made once ever. It is looked up first (find_tasks: every page of the deal's tasks, ours being
  * the one with our text): a pass that crashed after the CRM took the create, before the fingerprint was stored,
- * finds it there. A create whose outcome is unknown (a timeout, a 5xx) is looked up again before it is sent again.
+ * finds it there. A create whose outcome is unknown (a timeout, a 5xx) is looked up again, after `settleMs`, before
+ * it is sent again.
  * Returns the task's id and whether this pass made it.
  */
-export async function taskOnce(actions: CrmActions, vars: TaskVariables, logger: EngineLogger, signal?: AbortSignal): Promise<{ id: string; made: boolean }> {
+export async function taskOnce(actions: CrmActions, vars: TaskVariables, scope: CreateScope, settleMs: number): Promise<{ id: string; made: boolean }> {
   const found = await findTask(actions, vars);
   if (found) {
-    logger.log(`deal ${vars.deal}: its task is in the CRM already (task ${found}): not created again`);
+    scope.logger.log(`deal ${vars.deal}: its task is in the CRM already (task ${found}): not created again`);
     return { id: found, made: false };
   }
   if (actions.has('deal_owner')) {
     const [owner] = asList(await actions.run('deal_owner', { deal: vars.deal }));
     if (owner !== undefined && owner !== null && String(owner).trim() !== '') vars.responsible = String(owner).trim();
   }
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      const id = text(await actions.run('create_task', { ...vars }));
-      if (!id) throw new UnknownOutcomeError(`the CRM answered the task create without an id (create_task.answer)`);
-      return { id, made: true };
-    } catch (error) {
-      if (!(error instanceof UnknownOutcomeError)) throw error;
-      logger.warn(`deal ${vars.deal}: the task create's outcome is unknown (${error.message}); looking it up`);
-      const landed = await findTask(actions, vars);
-      if (landed) return { id: landed, made: true };
-      if (attempt >= CREATE_ATTEMPTS || signal?.aborted) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 500 * attempt));
-    }
-  }
+  const create = async () => {
+    const id = text(await actions.run('create_task', { ...vars }));
+    if (!id) throw new UnknownOutcomeError(`the CRM answered the task create without an id (create_task.answer)`);
+    return id;
+  };
+  // the deal's tasks are listed from the deal, not from a search index: no look-up lag, only the settle time
+  const lookUp = async (sentAt: number, outcomeAt: number) => {
+    await lookupSettled(scope, 'a task', sentAt, outcomeAt, { lagMs: 0, settleMs });
+    return findTask(actions, vars);
+  };
+  return { id: await sendOnce(scope, `deal ${vars.deal}: the task create`, create, lookUp), made: true };
 }
 
 /**

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { plainToInstance } from 'class-transformer';
-import { IsInt, IsObject, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
+import { IsInt, IsNumber, IsObject, IsOptional, IsString, Max, Min, validateSync } from 'class-validator';
 import type { CrmActionsCapability } from '../../../../connectors/crm-actions';
 import { calendarDayIn, SERVICE_ZONE } from '../../../../time/time-zone';
 import type { FlowPlan } from '../../outbound-flow';
@@ -18,6 +18,11 @@ export class ManagerTasksSettings {
   @IsOptional() @IsInt() @Min(1) due_hours?: number;
   /** cron of the flow's own passes (default every hour) */
   @IsOptional() @IsString() schedule?: string;
+  /**
+   * the least seconds between a task create's unknown outcome (a 5xx that is no rate refusal, a timeout) and its
+   * look-up (default 10): a gateway's 504 or our timeout can come while the CRM still makes the task
+   */
+  @IsOptional() @IsNumber() @Min(0) settle_seconds?: number;
   /** the CRM's requests (presets ship them): find_tasks, create_task, and deal_owner when the CRM tells it */
   @IsOptional() @IsObject() actions?: Record<string, unknown>;
 }
@@ -29,6 +34,7 @@ export const TASK_DEFAULTS = {
   text: 'Deal {{deal}} lacks its ad source (no visit since {{created}}): ask the client how they found us.',
   due_hours: 24,
   schedule: '0 * * * *',
+  settle_seconds: 10,
 } as const;
 
 export interface ManagerTasksPlan extends FlowPlan {
@@ -37,6 +43,8 @@ export interface ManagerTasksPlan extends FlowPlan {
   title: string;
   text: string;
   dueHours: number;
+  /** the least time (ms) after a task create's unknown outcome before it is looked up (`settle_seconds`) */
+  settleMs: number;
   /**
    * the CRM account's zone, whose days a plain date is (`due_date`): the connection's `timezone`
    * setting (the generic CRM's zone of the account's local times), else the service's UTC+03:00
@@ -58,6 +66,7 @@ export function managerTasksPlan(capability: CrmActionsCapability | undefined, s
     title: mine.title ?? TASK_DEFAULTS.title,
     text: mine.text ?? TASK_DEFAULTS.text,
     dueHours: mine.due_hours ?? TASK_DEFAULTS.due_hours,
+    settleMs: (mine.settle_seconds ?? TASK_DEFAULTS.settle_seconds) * 1000,
     zone: accountZone(settings),
   };
 }
