@@ -24,8 +24,9 @@ describe('generic-crm preset amocrm', () => {
     const leadLists = crm.requests.filter((r) => r.path === '/api/v4/leads');
     expect(leadLists[0].query.get('with')).toBe('contacts,catalog_elements');
     expect(leadLists[0].query.get('filter[updated_at][from]')).toBe('1705318200');
-    // pages of 2 (7002, 7003), then from 7003's updated_at (7003 again, skipped, and 7004): not `page=2`
-    expect(leadLists.map((r) => [r.query.get('filter[updated_at][from]'), r.query.get('page') ?? '1'])).toEqual([['1705318200', '1'], ['1705392000', '1']]);
+    // pages of 2 (7002, 7003), then from a second before 7003's updated_at (7003 again, skipped, and 7004): not
+    // `page=2`, and no lead of 7003's second missed were amoCRM's `from` not inclusive
+    expect(leadLists.map((r) => [r.query.get('filter[updated_at][from]'), r.query.get('page') ?? '1'])).toEqual([['1705318200', '1'], ['1705391999', '1']]);
     // a line of the read's summary, not a warning: the engine warns of the deals it sends without one
     expect(logs.find((line) => /2 deals without a visit number \(field "tracker"\)/.test(line))).toMatch(/^connection/);
   });

@@ -71,3 +71,29 @@ describe('a deal edited while the deals are read', () => {
     }
   });
 });
+
+describe('a restarted page steps back a tick', () => {
+  const at = (second: number) => `2024-02-01T10:00:${String(second).padStart(2, '0')}.000Z`;
+  const deal = (id: number, second: number): hubspot.HubspotObject => ({
+    id: String(id),
+    properties: { dealname: `D${id}`, amount: '1', dealstage: 'x', createdate: at(0), hs_lastmodifieddate: at(second) },
+  });
+
+  it('a CRM whose `from` filter left out its own time still answers the records that share the last one\'s time', async () => {
+    // deals 2 and 3 share a time across the boundary of pages of 2
+    const handler = hubspot.createHandler({ deals: [deal(1, 1), deal(2, 2), deal(3, 2), deal(4, 3), deal(5, 4)], pageSize: 2 });
+    // the filter as if the CRM read GTE as "after": a restart from exactly deal 2's time would never see deal 3
+    const server = await startCrmServer((request, srv) => {
+      const filter = request.body?.filterGroups?.[0]?.filters?.[0];
+      if (filter && filter.value !== '0') filter.value = String(Number(filter.value) + 1);
+      return handler(request, srv);
+    });
+    try {
+      const settings = { ...hubspot.settings(server.url), streams: { deals: { enrich: [] } } };
+      const { records } = await readAll(connector, 'deals', settings, { connectionId: 'hs-after' });
+      expect(records.map((r) => r.id)).toEqual(['1', '2', '3', '4', '5']);
+    } finally {
+      await server.close();
+    }
+  });
+});
