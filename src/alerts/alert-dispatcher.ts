@@ -59,9 +59,16 @@ export class AlertDispatcher {
     this.options = { ...DEFAULT_DISPATCH, ...options };
   }
 
-  /** Queues a message for `alert`; never throws, never waits. */
-  send(alert: AlertConfig, notice: AlertNotice, reminder = false): void {
-    if (this.stopping.signal.aborted) return;
+  /**
+   * Queues a message for `alert`; never throws, never waits. `settled` hears how its delivery ended (`sent`, or
+   * `failed` once every attempt failed, or when it could not even be queued): a failed one is not a send.
+   */
+  send(alert: AlertConfig, notice: AlertNotice, reminder = false, settled?: (result: DeliveryResult) => void): void {
+    const failed = (error: string): DeliveryResult => ({ delivery_id: null, status: 'failed', attempts: 0, error });
+    if (this.stopping.signal.aborted) {
+      settled?.(failed('the daemon is stopping'));
+      return;
+    }
     if (this.pending.size >= this.options.maxPending) {
       const text = `alert ${alert.id} (${alert.type}): ${this.options.maxPending} messages are still being delivered; ${notice.event} for ${notice.connection ?? '-'} dropped`;
       this.hooks.logger.error(text);
@@ -69,10 +76,16 @@ export class AlertDispatcher {
       void this.record(alert, notice, reminder).then(async (id) => {
         if (id !== null) await this.finish(id, 'failed', 0, 'too many messages pending');
       });
+      settled?.(failed('too many messages pending'));
       return;
     }
     const job: Promise<unknown> = this.deliver(alert, notice, reminder, this.options.attempts)
-      .catch((error) => this.hooks.logger.error(`alert ${alert.id}: ${this.hooks.scrub(String((error as Error)?.message ?? error))}`))
+      .catch((error): DeliveryResult => {
+        const text = this.hooks.scrub(String((error as Error)?.message ?? error));
+        this.hooks.logger.error(`alert ${alert.id}: ${text}`);
+        return failed(text);
+      })
+      .then((result) => settled?.(result))
       .finally(() => this.pending.delete(job));
     this.pending.add(job);
   }

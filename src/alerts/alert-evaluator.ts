@@ -2,21 +2,28 @@ import type { EventEmitter } from 'events';
 import { AlertConfig, AlertEvent, durationMs } from '../config/alert-config';
 import type { ConnectionConfig } from '../config/config.schema';
 import { projectNameOf } from '../config/project-targets';
-import type { RunSummary } from '../engine';
+import type { RunRefused, RunSummary } from '../engine';
+import { OUTBOUND_FLOWS } from '../engine';
 import type { AlertKey } from '../store/repositories/alert.store';
+import type { AlertStateRow } from '../store/records';
 import type { StoreRepositories } from '../store/store-repositories';
-import type { AlertDispatcher, AlertLogger } from './alert-dispatcher';
+import { AlertClaims } from './alert-claims';
+import type { AlertDispatcher, AlertLogger, DeliveryResult } from './alert-dispatcher';
 import { AlertNotice } from './alert-notice';
-import { conditionKey, conditionOf, runConditions, runCounters, runName } from './run-conditions';
+import { conditionKey, conditionOf, MAX_ERROR_CHARS, runConditions, runCounters, runName } from './run-conditions';
 
 export interface EvaluatorOptions {
   /** how often no_success_for and the reminders are checked */
   checkIntervalMs: number;
   /** the daemon's status page, put in every alert */
   statusUrl: string;
+  /** a send whose delivery failed is tried again after baseMs, doubling per failure in a row up to maxMs (and never later than `repeat`) */
+  retry?: { baseMs: number; maxMs: number };
 }
 
 export const DEFAULT_CHECK_INTERVAL_MS = 60_000;
+/** A failed delivery is tried again at the check after 1 min, 2, 4, … then every hour (or every `repeat`, when shorter). */
+export const DEFAULT_DELIVERY_RETRY = { baseMs: 60_000, maxMs: 3_600_000 };
 
 /** Longer than any delivery's attempts and waits take (DEFAULT_DISPATCH): a delivery pending this long was abandoned. */
 const ABANDONED_AFTER_MS = 30 * 60_000;
@@ -24,7 +31,9 @@ const ABANDONED_AFTER_MS = 30 * 60_000;
 /**
  * Turns finished runs and the passing of time into alerts. Each condition (alert, connection, event) is alerted
  * once, reminded every `repeat` while it lasts, and followed by one `recovered` when it ends; each of these sends
- * is claimed on the condition's row in the store first, so daemons sharing a store send it once between them.
+ * is claimed on the condition's row in the store first, so daemons sharing a store send it once between them
+ * (AlertClaims: while the store refuses writes, on a copy in memory, and sent all the same). A send counts once
+ * delivered: one whose attempts all failed is claimed again at a later check (a backoff), not after `repeat`.
  * Runs only feed it: it listens to the engine's 'finished' event, and nothing it does can fail or slow a run.
  */
 export class AlertEvaluator {
@@ -32,6 +41,9 @@ export class AlertEvaluator {
   private events: EventEmitter | null = null;
   private readonly work = new Set<Promise<void>>();
   private readonly onFinished = (summary: RunSummary): void => this.track(this.evaluateRun(summary));
+  private readonly onRefused = (event: RunRefused): void => this.track(this.evaluateRefused(event));
+  readonly claims: AlertClaims;
+  private abandonFailing = false;
 
   constructor(
     private readonly alerts: readonly AlertConfig[],
@@ -40,13 +52,21 @@ export class AlertEvaluator {
     private readonly dispatcher: AlertDispatcher,
     private readonly logger: AlertLogger,
     private readonly options: EvaluatorOptions,
-  ) {}
+  ) {
+    this.claims = new AlertClaims(store.alerts, logger);
+  }
+
+  /** The conditions active now, the store's with those it has not taken yet (GET /api/alerts, the status page). */
+  active(): Promise<AlertStateRow[]> {
+    return this.claims.active();
+  }
 
   /** Listens to `events` ('finished') and checks the timed conditions now (downtime counts) and every interval. */
   start(events: EventEmitter): void {
     if (this.alerts.length === 0) return;
     this.events = events;
     events.on('finished', this.onFinished);
+    events.on('refused', this.onRefused);
     this.track(this.check());
     this.timer = setInterval(() => this.track(this.check()), this.options.checkIntervalMs);
     this.timer.unref();
@@ -56,6 +76,7 @@ export class AlertEvaluator {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     this.events?.off('finished', this.onFinished);
+    this.events?.off('refused', this.onRefused);
     this.events = null;
     await this.settled();
   }
@@ -67,31 +88,59 @@ export class AlertEvaluator {
 
   async evaluateRun(run: RunSummary): Promise<void> {
     for (const alert of this.watching(run.connectionId)) {
-      const ended: AlertEvent[] = [];
+      const ended: AlertKey[] = [];
       for (const condition of runConditions(run, alert)) {
         if (!alert.events.includes(condition.event)) continue;
         const key = this.key(alert, run.connectionId, conditionKey(condition.event, run));
         if (condition.holds) {
-          const claim = await this.store.alerts.raise(key, { runId: run.runId, message: condition.message }, durationMs(alert.repeat));
-          if (claim) this.dispatcher.send(alert, this.notice(condition.event, run.connectionId, run.runId, condition.message, runCounters(run), claim === 'reminder'), claim === 'reminder');
-        } else if (await this.store.alerts.end(key)) {
-          ended.push(condition.event);
+          const claim = await this.claims.raise(key, { runId: run.runId, message: condition.message }, durationMs(alert.repeat));
+          if (claim) this.send(alert, [key], this.notice(condition.event, run.connectionId, run.runId, condition.message, runCounters(run), claim === 'reminder'), claim === 'reminder');
+        } else if (await this.claims.end(key)) {
+          ended.push(key);
         }
       }
       // the connection's health is its sync's: only a sync ends no_success_for
       if (run.status === 'succeeded' && run.direction !== 'outbound' && alert.events.includes('no_success_for')) {
-        if (await this.store.alerts.end(this.key(alert, run.connectionId, 'no_success_for'))) ended.push('no_success_for');
+        const key = this.key(alert, run.connectionId, 'no_success_for');
+        if (await this.claims.end(key)) ended.push(key);
       }
       if (ended.length > 0 && alert.events.includes('recovered')) {
-        const message = `${run.connectionId}: recovered in ${runName(run)} (${run.status}): ${ended.join(', ')} no longer ${ended.length > 1 ? 'hold' : 'holds'}`;
-        this.dispatcher.send(alert, this.notice('recovered', run.connectionId, run.runId, message, runCounters(run)));
+        const events = ended.map((key) => conditionOf(key.event).event);
+        const message = `${run.connectionId}: recovered in ${runName(run)} (${run.status}): ${events.join(', ')} no longer ${ended.length > 1 ? 'hold' : 'holds'}`;
+        this.send(alert, ended, this.notice('recovered', run.connectionId, run.runId, message, runCounters(run)));
       }
     }
   }
 
-  /** no_success_for of scheduled connections, reminders of the conditions still active, deliveries a stopped daemon left pending. */
+  /**
+   * A run that could not even start (the store refused its row: a full disk) is a failed run of its direction that
+   * no summary reports: run_failed holds (once, then reminded every `repeat`; a later successful run recovers it).
+   */
+  async evaluateRefused(event: RunRefused): Promise<void> {
+    for (const alert of this.watching(event.connectionId)) {
+      if (!alert.events.includes('run_failed')) continue;
+      const key = this.key(alert, event.connectionId, conditionKey('run_failed', event));
+      const what = event.direction === 'outbound' && event.flow ? `a ${OUTBOUND_FLOWS[event.flow].title} run` : 'a run';
+      const error = event.error.length <= MAX_ERROR_CHARS ? event.error : `${event.error.slice(0, MAX_ERROR_CHARS)}…`;
+      const message = `${event.connectionId}: ${what} (${event.trigger}) could not start: ${error}`;
+      const claim = await this.claims.raise(key, { runId: null, message }, durationMs(alert.repeat));
+      if (claim) this.send(alert, [key], this.notice('run_failed', event.connectionId, null, message, null, claim === 'reminder'), claim === 'reminder');
+    }
+  }
+
+  /**
+   * no_success_for of scheduled connections, reminders of the conditions still active and sends whose delivery
+   * failed (due again), deliveries a stopped daemon left pending. A store that refuses writes stops none of it.
+   */
   async check(): Promise<void> {
-    await this.store.alerts.abandonPending(new Date(Date.now() - ABANDONED_AFTER_MS).toISOString(), 'the daemon sending it stopped before it was delivered');
+    try {
+      await this.store.alerts.abandonPending(new Date(Date.now() - ABANDONED_AFTER_MS).toISOString(), 'the daemon sending it stopped before it was delivered');
+      this.abandonFailing = false;
+    } catch (error) {
+      if (!this.abandonFailing) this.logger.warn(`alerts: deliveries left pending could not be closed (will retry): ${(error as Error)?.message ?? error}`);
+      this.abandonFailing = true;
+    }
+    await this.claims.flush();
     for (const alert of this.alerts) {
       if (!alert.events.includes('no_success_for')) continue;
       for (const connection of this.connections) {
@@ -101,17 +150,59 @@ export class AlertEvaluator {
       }
     }
     const byId = new Map(this.alerts.map((a) => [a.id, a]));
-    for (const state of await this.store.alerts.active()) {
+    for (const state of await this.claims.active()) {
       const alert = byId.get(state.alert_id);
       const { event } = conditionOf(state.event);
       // no_success_for reminds itself (its message says how long by now); a condition of an alert removed from the config stays quiet
-      if (!alert || event === 'no_success_for' || !alert.events.includes(event as AlertEvent)) continue;
+      if (!alert || !alert.events.includes(event as AlertEvent)) continue;
       // nor one of a connection no longer configured or watched
       if (!this.connections.some((c) => c.id === state.connection_id) || !this.watches(alert, state.connection_id)) continue;
+      // but a no_success_for whose delivery failed is tried again here, as it was (its own check may no longer hold)
+      if (event === 'no_success_for' && !state.retry_at) continue;
       const key = this.key(alert, state.connection_id, state.event);
-      if (await this.store.alerts.remind(key, durationMs(alert.repeat))) {
-        const notice = this.notice(event as AlertEvent, state.connection_id, state.run_id, state.message ?? state.event, null, true);
-        this.dispatcher.send(alert, notice, true);
+      if (await this.claims.remind(key, durationMs(alert.repeat))) {
+        // a send that was never delivered goes as it was first meant (not a reminder of a message nobody got)
+        const reminder = state.last_sent_at !== null;
+        const notice = this.notice(event as AlertEvent, state.connection_id, state.run_id, state.message ?? state.event, null, reminder);
+        this.send(alert, [key], notice, reminder);
+      }
+    }
+    await this.retryRecoveries(byId);
+  }
+
+  /** Ended conditions whose `recovered` was not delivered: one message per alert and connection, again. */
+  private async retryRecoveries(byId: Map<string, AlertConfig>): Promise<void> {
+    const due = new Map<string, { alert: AlertConfig; connectionId: string; keys: AlertKey[] }>();
+    for (const state of await this.claims.recoveriesDue()) {
+      const alert = byId.get(state.alert_id);
+      if (!alert || !alert.events.includes('recovered') || !this.watches(alert, state.connection_id)) continue;
+      const key = this.key(alert, state.connection_id, state.event);
+      if (!(await this.claims.claimRecovery(key))) continue;
+      const group = `${alert.id}\n${state.connection_id}`;
+      if (!due.has(group)) due.set(group, { alert, connectionId: state.connection_id, keys: [] });
+      due.get(group)!.keys.push(key);
+    }
+    for (const { alert, connectionId, keys } of due.values()) {
+      const events = keys.map((key) => conditionOf(key.event).event);
+      const message = `${connectionId}: recovered: ${events.join(', ')} no longer ${keys.length > 1 ? 'hold' : 'holds'}`;
+      this.send(alert, keys, this.notice('recovered', connectionId, null, message, null));
+    }
+  }
+
+  /** Sends, then records how it went on each condition it is about: delivered, or failed (claimable again after a backoff). */
+  private send(alert: AlertConfig, keys: AlertKey[], notice: AlertNotice, reminder = false): void {
+    this.dispatcher.send(alert, notice, reminder, (result) => this.track(this.settle(alert, keys, result)));
+  }
+
+  private async settle(alert: AlertConfig, keys: AlertKey[], result: DeliveryResult): Promise<void> {
+    const repeatMs = durationMs(alert.repeat);
+    const retry = this.options.retry ?? DEFAULT_DELIVERY_RETRY;
+    const backoff = (failures: number) => Math.min(retry.maxMs, repeatMs, retry.baseMs * 2 ** Math.min(failures - 1, 20));
+    for (const key of keys) {
+      if (result.status === 'sent') await this.claims.delivered(key);
+      else {
+        const row = await this.claims.failed(key, result.error ?? 'not delivered', backoff);
+        if (row?.retry_at) this.logger.warn(`alert ${alert.id} (${alert.type}) ${conditionOf(key.event).event} for ${key.connectionId} not delivered: tried again after ${row.retry_at}`);
       }
     }
   }
@@ -129,8 +220,9 @@ export class AlertEvaluator {
     const message = lastSuccess
       ? `${connectionId}: no successful run for ${hours >= 1 ? `${hours}h` : 'less than an hour'} (last success ${lastSuccess}; alert after ${alert.no_success_for})`
       : `${connectionId}: no successful run yet since ${since} (alert after ${alert.no_success_for})`;
-    const claim = await this.store.alerts.raise(this.key(alert, connectionId, 'no_success_for'), { runId: rows[0]?.id ?? null, message }, durationMs(alert.repeat));
-    if (claim) this.dispatcher.send(alert, this.notice('no_success_for', connectionId, rows[0]?.id ?? null, message, null, claim === 'reminder'), claim === 'reminder');
+    const key = this.key(alert, connectionId, 'no_success_for');
+    const claim = await this.claims.raise(key, { runId: rows[0]?.id ?? null, message }, durationMs(alert.repeat));
+    if (claim) this.send(alert, [key], this.notice('no_success_for', connectionId, rows[0]?.id ?? null, message, null, claim === 'reminder'), claim === 'reminder');
   }
 
   private watching(connectionId: string): AlertConfig[] {

@@ -86,8 +86,9 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
+  /** The conditions active now: the store's, and those it could not record yet (kept by the evaluator). */
   active() {
-    return this.store.alerts.active();
+    return this.evaluator.active();
   }
 
   deliveries(filter: DeliveryFilter, page: { limit: number; offset: number }) {

@@ -124,6 +124,30 @@ export class RunQueue {
     return (await queueWorkers(this.queue, redisConnectionOptions(this.redisUrl).db ?? 0)).length;
   }
 
+  /** The names of the workers of the `runs` queue: each daemon's holder id (as on its run rows). */
+  async workerNames(): Promise<string[]> {
+    await queueReady(this.queue);
+    const names = (await queueWorkers(this.queue, redisConnectionOptions(this.redisUrl).db ?? 0)).map((client) => {
+      const raw = client.rawname ?? client.name ?? '';
+      const at = raw.indexOf(':w:');
+      return at >= 0 ? raw.slice(at + 3) : raw;
+    });
+    return [...new Set(names)];
+  }
+
+  /** Throws unless Redis answers a PING within `timeoutMs` (the schedules fire only while it does). */
+  async ping(timeoutMs = 1_000): Promise<void> {
+    await queueReady(this.triggers, timeoutMs);
+    const client = (await this.triggers.client) as unknown as IORedis;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${timeoutMs} ms`)), timeoutMs)));
+    try {
+      await Promise.race([client.ping(), timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   /** Whether the connection's webhook debounce runs (a `hook` job is due). */
   async hookDue(connectionId: string): Promise<boolean> {
     await queueReady(this.triggers);

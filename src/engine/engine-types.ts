@@ -45,6 +45,21 @@ export interface RunSummary {
   followedBy?: RunSummary;
 }
 
+/**
+ * A run that could not start though nothing else ran (the store refused its lease or its row: a full disk, an I/O
+ * error): no run row, no summary, and yet the connection's sync did not happen. Not a run going elsewhere.
+ */
+export interface RunRefused {
+  connectionId: string;
+  direction: RunDirection;
+  flow: OutboundFlowName | null;
+  trigger: RunTrigger;
+  /** "the store could not record the run: SQLITE_FULL: database or disk is full" */
+  error: string;
+  /** ISO-8601 UTC */
+  at: string;
+}
+
 export interface ProgressEvent {
   connectionId: string;
   /** 0: a dry run, which has no run */

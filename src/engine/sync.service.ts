@@ -243,7 +243,13 @@ export class SyncService implements OnApplicationShutdown {
       this.active.delete(connectionId);
       if (e instanceof RunInProgressError) throw e;
       await this.leases.release(connectionId).catch(() => undefined);
-      throw this.failures.startRefused(connectionId, e);
+      const refused = this.failures.startRefused(connectionId, e);
+      // no run row, no summary: said to who listens for runs (alerts), as a run's end would be
+      this.progress.refused({
+        connectionId, direction: outbound ? 'outbound' : 'sync', flow: outbound ? (options.mode as OutboundFlowName) : null, trigger: options.trigger,
+        error: this.failures.last(connectionId)?.error ?? refused.message, at: new Date().toISOString(),
+      });
+      throw refused;
     }
   }
 

@@ -102,7 +102,7 @@ export class MetricsService {
 
   private readonly scheduleTicks = new Counter({
     name: 'tracker_sync_schedule_ticks_total',
-    help: 'Scheduled ticks by connection, flow (sync or an outbound flow) and outcome: started, queued (behind the run going), skipped (a run of the flow was already waiting), taken (another daemon ran it)',
+    help: 'Scheduled ticks by connection, flow (sync or an outbound flow) and outcome: started, queued (behind the run going), skipped (a run of the flow was already waiting), taken (another daemon ran it), failed (could not start a run: the store or the queue refused it)',
     labelNames: ['project', 'connection', 'flow', 'outcome'],
     registers: [this.registry],
   });
@@ -159,9 +159,20 @@ export class MetricsService {
     collect: async () => {
       if (!this.queueCounts) return;
       this.queueJobs.reset();
-      // Redis away: no series rather than stale ones (/health names Redis)
+      // Redis away: no series rather than stale ones (tracker_sync_redis_up says 0, /health names Redis)
       const counts = await this.queueCounts.read().catch(() => null);
       if (counts) for (const [state, value] of Object.entries(counts)) this.queueJobs.set({ queue: this.queueCounts.queue, state }, value);
+    },
+  });
+  /** cluster mode: whether the cluster's Redis answers, asked at each scrape (the health check's own client) */
+  private redisProbe: (() => Promise<boolean>) | null = null;
+  private readonly redisUp = new Gauge({
+    name: 'tracker_sync_redis_up',
+    help: "Cluster mode: 1 while the cluster's Redis (cluster.redis) answers a PING at the scrape, 0 while it does not (the schedules do not fire, the queue's series are absent); absent without cluster.redis",
+    registers: [this.registry],
+    collect: async () => {
+      if (!this.redisProbe) return;
+      this.redisUp.set((await this.redisProbe().catch(() => false)) ? 1 : 0);
     },
   });
   private readonly queueStalled = new Counter({
@@ -212,6 +223,11 @@ export class MetricsService {
   watchQueue(queue: string, read: () => Promise<Record<string, number>>): void {
     this.queueCounts = { queue, read };
     this.queueStalled.inc({ queue }, 0);
+  }
+
+  /** Cluster mode: reports at every scrape whether Redis answers (tracker_sync_redis_up). */
+  watchRedis(probe: () => Promise<boolean>): void {
+    this.redisProbe = probe;
   }
 
   observeStalled(queue: string): void {

@@ -1,8 +1,9 @@
-import { Injectable, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, OnModuleDestroy, Optional } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import type IORedis from 'ioredis';
 import { TrackerSyncConfig } from '../config/config.schema';
 import { createRedis } from '../redis/redis-connection';
+import { MetricsService } from './metrics.service';
 
 /** A ping that takes longer than this is a Redis that does not answer. */
 const PING_TIMEOUT_MS = 1_000;
@@ -20,7 +21,11 @@ export class RedisHealthIndicator implements OnModuleDestroy {
   constructor(
     private readonly config: TrackerSyncConfig,
     private readonly indicator: HealthIndicatorService,
-  ) {}
+    @Optional() metrics?: MetricsService,
+  ) {
+    // /metrics says whether Redis answers (tracker_sync_redis_up), not only /health
+    if (this.enabled) metrics?.watchRedis(() => this.ping().then(() => true, () => false));
+  }
 
   get enabled(): boolean {
     return !!this.config.cluster?.redis;
@@ -29,13 +34,18 @@ export class RedisHealthIndicator implements OnModuleDestroy {
   async check(key: string) {
     const session = this.indicator.check(key);
     try {
-      let timer: NodeJS.Timeout | undefined;
-      const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)));
-      await Promise.race([this.redis().ping(), timeout]).finally(() => clearTimeout(timer));
+      await this.ping();
       return session.up();
     } catch (error) {
       return session.down({ message: `Redis of the cluster (cluster.redis) is unreachable: ${this.lastError ?? (error as Error).message}` });
     }
+  }
+
+  /** Resolves once Redis answers a PING; rejects after PING_TIMEOUT_MS. */
+  private async ping(): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no answer in ${PING_TIMEOUT_MS} ms`)), PING_TIMEOUT_MS)));
+    await Promise.race([this.redis().ping(), timeout]).finally(() => clearTimeout(timer));
   }
 
   async onModuleDestroy(): Promise<void> {

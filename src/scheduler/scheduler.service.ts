@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { TrackerSyncConfig } from '../config';
 import { RunStore } from '../store/repositories/run.store';
 import { RunRequest, RunTriggerService } from '../application/runs/run-trigger.service';
-import type { ScheduleControl } from '../application/connections/schedule-control';
+import type { ScheduleControl, ScheduleHalt } from '../application/connections/schedule-control';
 import { ConnectionsService, RunTrigger, SyncService } from '../engine';
 import { CronJobsRepository } from './cron-jobs.repository';
 import { nextRunOf } from './next-run';
@@ -12,9 +12,13 @@ import { scheduledSlot } from '../config/cron-expression';
 import { ScheduledFlow, TickCounts, TickLedger } from './tick-ledger';
 import { ReleaseSlot, RunSlots } from './run-slots';
 import { RunQueue } from '../cluster/run-queue';
+import { DEFAULT_RECENT_MS, HEARTBEAT_OPTIONS, HeartbeatOptions } from '../cluster/heartbeat-options';
+import { DaemonStore, isLiveDaemon } from '../store/repositories/daemon.store';
 
 /** How soon a pause or resume written by another process reaches this daemon's jobs. */
 const FOLLOW_FLAGS_MS = 10_000;
+/** How long a status waits for Redis's answer before it says the schedules do not fire. */
+const REDIS_PING_MS = 1_000;
 /** `scheduler.concurrency` when a config built in code leaves the section out */
 const DEFAULT_CONCURRENCY = 16;
 
@@ -52,6 +56,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
     private readonly ticks: TickLedger,
     @Optional() @Inject(SCHEDULER_OPTIONS) options?: SchedulerOptions,
     @Optional() @Inject(RunQueue) private readonly queue: RunQueue | null = null,
+    @Optional() @Inject(DaemonStore) private readonly daemons: DaemonStore | null = null,
+    @Optional() @Inject(HEARTBEAT_OPTIONS) private readonly heartbeat: HeartbeatOptions | null = null,
   ) {
     this.options = options ?? { runJobs: true };
     this.slots = new RunSlots(config.scheduler?.concurrency ?? DEFAULT_CONCURRENCY);
@@ -176,6 +182,38 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
   /** The ticks of the connection's sync or flow in this process, or null before its first. */
   ticksOf(connectionId: string, flow: ScheduledFlow): TickCounts | null {
     return this.ticks.of(connectionId, flow);
+  }
+
+  /**
+   * Why no scheduled run fires now, or null while they fire. A daemon of one store fires its own (it is up: it
+   * answers). The CLI runs no timers: its schedules are the daemons', so it looks at their heartbeats (a daemon of
+   * this machine by its process: killed is gone at once). Cluster mode: the job schedulers live in Redis, which must
+   * answer, and the CLI asks BullMQ whether any daemon works the runs queue.
+   */
+  async halted(): Promise<ScheduleHalt | null> {
+    if (this.queue) {
+      try {
+        await this.queue.ping(REDIS_PING_MS);
+      } catch (error) {
+        return {
+          reason: 'redis_unreachable',
+          message: `the cluster's Redis (cluster.redis) is unreachable (${message(error)}): the schedules are not firing`,
+          last_heartbeat_at: null,
+        };
+      }
+      if (this.options.runJobs) return null;
+      const workers = await this.queue.workerNames().catch(() => null);
+      // CLIENT LIST refused (a managed Redis): who works the queue cannot be told, and nothing is claimed
+      if (workers === null || workers.length > 0) return null;
+      return { reason: 'no_daemon', message: 'no daemon is running (none works the cluster\'s runs queue): scheduled runs are not happening', last_heartbeat_at: null };
+    }
+    if (this.options.runJobs || !this.daemons) return null;
+    const rows = await this.daemons.all();
+    const now = Date.now();
+    if (rows.some((row) => isLiveDaemon(row, this.heartbeat?.recentMs ?? DEFAULT_RECENT_MS, now))) return null;
+    const last = rows[0]?.heartbeat_at ?? null;
+    const when = last ? `last heartbeat ${durationText(now - Date.parse(last))} ago, at ${last}` : 'no daemon has a heartbeat in the store';
+    return { reason: 'no_daemon', message: `no daemon is running (${when}): scheduled runs are not happening`, last_heartbeat_at: last };
   }
 
   hasJob(connectionId: string): boolean {
@@ -316,6 +354,8 @@ export class SchedulerService implements OnApplicationBootstrap, OnApplicationSh
         void outcome.started.then((runId) => runId !== null && this.ticks.waited(connectionId, flow, Date.now() - firedAt));
       }
     } catch (error) {
+      // no run row says so (the store may have refused it): the tick's count does (tracker_sync_schedule_ticks_total{outcome="failed"})
+      this.ticks.record(connectionId, flow, 'failed', message(error));
       this.logger.error(`connection ${connectionId}: scheduled ${what} could not start: ${message(error)}`);
     } finally {
       holdUntil(slot, done);
@@ -366,6 +406,17 @@ function describeResumed(request: SyncRequest): string {
 function holdUntil(slot: ReleaseSlot, done: Promise<unknown> | undefined): void {
   if (done) void done.then(slot, slot);
   else slot();
+}
+
+/** 45s, 12m, 3h 5m, 2d 4h */
+function durationText(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return m % 60 ? `${h}h ${m % 60}m` : `${h}h`;
+  return h % 24 ? `${Math.floor(h / 24)}d ${h % 24}h` : `${Math.floor(h / 24)}d`;
 }
 
 function message(error: unknown): string {

@@ -11,11 +11,13 @@ export class TickLedger {
 
   constructor(@Optional() private readonly metrics?: MetricsService) {}
 
-  record(connectionId: string, flow: ScheduledFlow, outcome: TickOutcome): void {
+  /** `error`: why a `failed` tick could not start its run. */
+  record(connectionId: string, flow: ScheduledFlow, outcome: TickOutcome, error?: string): void {
     const counts = this.entry(connectionId, flow);
     counts.ticks += 1;
     if (outcome !== 'taken') counts[outcome] += 1;
     if (outcome === 'skipped') counts.last_skipped_at = new Date().toISOString();
+    if (outcome === 'failed') Object.assign(counts, { last_failed_at: new Date().toISOString(), last_failure: error ?? null });
     this.metrics?.observeTick(connectionId, flow, outcome);
   }
 
@@ -35,7 +37,7 @@ export class TickLedger {
   private entry(connectionId: string, flow: ScheduledFlow): TickCounts {
     let counts = this.counts.get(key(connectionId, flow));
     if (!counts) {
-      counts = { ticks: 0, started: 0, queued: 0, skipped: 0, max_wait_ms: 0, last_skipped_at: null };
+      counts = { ticks: 0, started: 0, queued: 0, skipped: 0, max_wait_ms: 0, last_skipped_at: null, failed: 0, last_failed_at: null, last_failure: null };
       this.counts.set(key(connectionId, flow), counts);
     }
     return counts;

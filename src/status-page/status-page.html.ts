@@ -25,6 +25,7 @@ export const statusPageHtml = (flows: FlowListing[]): string => /* html */ `<!do
   <p id="error" class="error"></p>
 </section>
 <main id="app" hidden>
+  <p id="halted" class="error banner" role="alert" hidden></p>
   <section>
     <h2>Connections</h2>
     <div class="filter"><input id="filter" type="search" autocomplete="off" placeholder="Filter by project or connection" aria-label="Filter by project or connection"> <span id="filter-count" class="muted"></span></div>
@@ -47,6 +48,11 @@ export const statusPageHtml = (flows: FlowListing[]): string => /* html */ `<!do
     <h2>Active alerts</h2>
     <p class="muted">Conditions alerted and not recovered yet (config <code>alerts</code>; history in <code>GET /api/alerts</code>).</p>
     <table id="active-alerts" class="cards"><thead><tr><th>Connection</th><th>Alerts</th></tr></thead><tbody></tbody></table>
+  </section>
+  <section id="alert-failures-block" hidden>
+    <h2>Alert messages not delivered</h2>
+    <p class="muted">Every attempt of these failed (the channel is down or refuses them): nobody got them. A condition's alert is tried again at a later check, with a growing wait; its receiver and the reason are below (<code>GET /api/alerts?status=failed</code>).</p>
+    <table id="alert-failures" class="cards"><thead><tr><th>When</th><th>Alert</th><th>Event</th><th>Connection</th><th>Attempts</th><th>Why</th></tr></thead><tbody></tbody></table>
   </section>
   <section id="detail" hidden>
     <h2 id="detail-title"></h2>

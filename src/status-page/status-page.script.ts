@@ -73,7 +73,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
       cell('Last run', run ? '#' + esc(run.id) + ' <span class="state state-' + esc(run.status) + '">' + esc(run.status) + '</span><br><span class="muted">' + when(run.finished_at || run.started_at) + '</span>' : '—') +
       cell('Read · sent · unchanged · rejected', !run ? '—' : [t.read, t.sent, t.unchanged, t.rejected].map(num).join(' · ')) +
       cell('Open rejections', open == null ? '—' : num(open), 'open-count') +
-      cell('Next run', when(c.next_run_at)) +
+      cell('Next run', c.schedule_halted ? '<span class="error" title="' + esc(c.schedule_halted) + '">none: the schedule is not firing</span>' : when(c.next_run_at)) +
       '<td class="actions none"><div>' + (readOnly ? '<span class="muted" title="this token (admin.tokens, role viewer) may read, not start runs">read-only</span>' :
         '<button data-action="sync" data-id="' + esc(c.id) + '"' + busy + ' title="incremental run: only new and changed records">Sync</button> ' +
         '<button data-action="resync" data-id="' + esc(c.id) + '"' + busy + ' title="full run: every record again, fingerprints ignored">Resync</button>') + '</div></td></tr>';
@@ -140,12 +140,19 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     }).join('');
   }
 
-  /** Ticks that found a run of their flow already waiting: the flow runs less often than its schedule says. */
+  /**
+   * Ticks that found a run of their flow already waiting (the flow runs less often than its schedule says), and
+   * ticks that could not start a run at all (the store refused its row: no run shows it).
+   */
   function skippedTicks(flow, ticks) {
-    if (!ticks || !ticks.skipped) return '';
+    if (!ticks) return '';
+    var name = esc(flow === 'sync' ? 'sync' : FLOWS[flow] ? FLOWS[flow].title : flow);
+    var failed = ticks.failed ? '<div class="error" data-failed-ticks="' + esc(flow) + '">' + num(ticks.failed) + ' of ' + num(ticks.ticks) + ' ' + name +
+      ' ticks could not start a run (last ' + when(ticks.last_failed_at) + ': ' + esc(String(ticks.last_failure || '').slice(0, 200)) + ')</div>' : '';
+    if (!ticks.skipped) return failed;
     return '<div class="warning" data-skipped="' + esc(flow) + '">' + num(ticks.skipped) + ' of ' + num(ticks.ticks) + ' ' +
-      esc(flow === 'sync' ? 'sync' : FLOWS[flow] ? FLOWS[flow].title : flow) + ' ticks skipped (last ' + when(ticks.last_skipped_at) + '); longest wait ' +
-      num(Math.round(ticks.max_wait_ms / 1000)) + ' s</div>';
+      name + ' ticks skipped (last ' + when(ticks.last_skipped_at) + '); longest wait ' +
+      num(Math.round(ticks.max_wait_ms / 1000)) + ' s</div>' + failed;
   }
 
   function renderRun(run) {
@@ -237,13 +244,44 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     setHtml(document.querySelector('#open-rejected tbody'), rejectedRows(open.items, 'open', true));
   }
 
-  // Active alerts (GET /api/alerts): a block of its own, shown while some condition is alerted
+  // The schedules do not fire (cluster mode: Redis unreachable): said above everything, not only by /health
+  function renderHalted(halt) {
+    $('halted').hidden = !halt;
+    setHtml($('halted'), halt ? '<strong>Scheduled runs are not happening:</strong> ' + esc(halt.message) : '');
+  }
+
+  // Active alerts (GET /api/alerts): a block of its own, shown while some condition is alerted; the messages not
+  // delivered (every attempt failed) in another, shown while one of the last day is
+  var FAILURES_SHOWN_MS = 24 * 3600 * 1000;
   var activeAlerts = [];
+  var failedDeliveries = [];
   function refreshAlerts() {
-    return api('GET', '/api/alerts?limit=1').then(function (res) {
+    return Promise.all([api('GET', '/api/alerts?limit=1'), api('GET', '/api/alerts?status=failed&limit=10')]).then(function (got) {
+      var res = got[0], failed = got[1];
       activeAlerts = (res.status === 200 && res.body && res.body.active) || [];
+      failedDeliveries = ((failed.status === 200 && failed.body && failed.body.deliveries) || []).filter(function (d) {
+        return Date.now() - new Date(d.created_at).getTime() < FAILURES_SHOWN_MS;
+      });
       renderAlerts();
     }).catch(function () {});
+  }
+
+  /** An active condition whose last send was not delivered says so, with when it is tried again. */
+  function deliveryNote(a) {
+    if (a.delivery === 'failed') {
+      return '<br><span class="error" data-undelivered="' + esc(a.event) + '">not delivered: ' + num(a.delivery_failures) + ' failed deliver' + (a.delivery_failures === 1 ? 'y' : 'ies') +
+        (a.last_error ? ' (' + esc(String(a.last_error).slice(0, 200)) + ')' : '') + '; tried again after ' + when(a.retry_at) + '</span>';
+    }
+    return a.delivery === 'pending' ? '<br><span class="muted">being delivered</span>' : '';
+  }
+
+  function renderFailedDeliveries() {
+    $('alert-failures-block').hidden = failedDeliveries.length === 0;
+    setHtml(document.querySelector('#alert-failures tbody'), failedDeliveries.map(function (d) {
+      return '<tr data-delivery="' + esc(d.id) + '">' + cell('When', when(d.created_at)) + cell('Alert', esc(d.alert_id) + ' <span class="muted">' + esc(d.type) + '</span>') +
+        cell('Event', esc(d.event) + (d.reminder ? ' <span class="muted">(reminder)</span>' : '')) + cell('Connection', esc(d.connection_id || '—')) +
+        cell('Attempts', num(d.attempts)) + cell('Why', '<span class="error">' + longText('delivery:' + d.id, d.last_error || 'not delivered', 160) + '</span>') + '</tr>';
+    }).join(''));
   }
   function renderAlerts() {
     var by = {};
@@ -253,10 +291,11 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     setHtml(document.querySelector('#active-alerts tbody'), ids.map(function (id) {
       var items = by[id].map(function (a) {
         return '<li><strong class="error">' + esc(a.event) + '</strong>' + (a.flow ? ' (' + esc(FLOWS[a.flow] ? FLOWS[a.flow].title : a.flow) + ')' : '') + ' <span class="muted">' + esc(a.alert_id) + ' · since ' + when(a.since) + '</span><br>' +
-          longText('alert:' + a.alert_id + ':' + id + ':' + a.event, a.message, 160) + '</li>';
+          longText('alert:' + a.alert_id + ':' + id + ':' + a.event, a.message, 160) + deliveryNote(a) + '</li>';
       }).join('');
       return '<tr data-alerts="' + esc(id) + '">' + cell('Connection', '<strong>' + esc(id) + '</strong>') + cell('Alerts', '<ul class="alerts">' + items + '</ul>') + '</tr>';
     }).join(''));
+    renderFailedDeliveries();
   }
 
   // Request budget (GET /api/budget): a block of its own, shown while requests of this daemon have waited for it
@@ -369,6 +408,7 @@ export const STATUS_PAGE_SCRIPT = /* js */ `
     return Promise.all([api('GET', '/api/connections'), api('GET', '/api/projects')]).then(function (lists) {
       var res = lists[0];
       state.list = listOf(res.body, 'connections');
+      renderHalted(res.body && res.body.schedules_halted);
       takeProjects(lists[1]);
       if (!selected && state.list.length) selected = state.list[0].id;
       clearFinishedNotice();

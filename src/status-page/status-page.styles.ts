@@ -36,6 +36,7 @@ export const STATUS_PAGE_CSS = /* css */ `
   .state-running { color: var(--accent); }
   .state-paused { color: var(--warn); }
   .error { color: var(--bad); }
+  p.banner { border: 1px solid var(--bad); border-radius: 6px; padding: 8px 12px; } /* the schedules do not fire; alerts not delivered */
   ul.warning { color: var(--warn); margin: 8px 0 14px; padding-left: 20px; } /* what a connector left out (notices) */
   .flow-line { margin-top: 4px; font-size: 0.9em; } /* an outbound flow's own state under its connection's */
   div.warning { color: var(--warn); font-size: 0.9em; } /* ticks of a flow skipped */

@@ -143,7 +143,7 @@ export interface AlertStateRow {
   active: boolean;
   /** ISO-8601 UTC: when the condition was first alerted (null before) */
   first_at: string | null;
-  /** ISO-8601 UTC of the last alert or reminder sent */
+  /** ISO-8601 UTC of the last alert or reminder delivered (the channel took it); null before the first */
   last_sent_at: string | null;
   /** ISO-8601 UTC: when it last recovered */
   ended_at: string | null;
@@ -151,6 +151,14 @@ export interface AlertStateRow {
   run_id: number | null;
   /** what was alerted, for reminders and the status page */
   message: string | null;
+  /** ISO-8601 UTC of the last send claimed (alert, reminder, recovered), delivered or not: daemons send each claim once */
+  claimed_at: string | null;
+  /** ISO-8601 UTC: the last delivery failed, its send is claimable again from then (a backoff); null otherwise */
+  retry_at: string | null;
+  /** deliveries failed in a row since the last one delivered */
+  delivery_failures: number;
+  /** why the last delivery failed (null once one is delivered) */
+  last_error: string | null;
 }
 
 export const ALERT_DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;

@@ -24,8 +24,22 @@ interface Job {
 export class SerialWriter {
   private readonly queue: Job[] = [];
   private pumping = false;
+  /** the last write the store refused, until a write succeeds after it (see writeFailure) */
+  private failure: StoreWriteFailure | null = null;
 
   constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The store refuses writes: its last write failed (a full disk, an I/O error, a lock held too long) no longer
+   * ago than `withinMs`, and no write has succeeded since; null otherwise. A write that changed no row proves
+   * nothing (SQLite takes it on a full disk) and a constraint violation is the caller's, not the store's.
+   * /health reports the store down meanwhile: every write happens here, and a daemon writes its heartbeat
+   * every few seconds, so the answer follows the store within seconds either way.
+   */
+  writeFailure(withinMs = WRITE_FAILURE_WINDOW_MS): StoreWriteFailure | null {
+    if (!this.failure || Date.now() - Date.parse(this.failure.at) > withinMs) return null;
+    return { ...this.failure };
+  }
 
   /** Runs `work` in one transaction, after every write queued before it. `work` must only write to the store. */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -85,8 +99,11 @@ export class SerialWriter {
 
   private async recovering<T>(work: () => Promise<T>): Promise<T> {
     try {
-      return await work();
+      const result = await work();
+      if (!changedNothing(result)) this.failure = null;
+      return result;
     } catch (error) {
+      if (!isConstraintViolation(error)) this.failure = { at: new Date().toISOString(), error: error instanceof Error ? error.message : String(error) };
       await this.resetSqliteTransaction();
       throw error;
     }
@@ -106,6 +123,27 @@ export class SerialWriter {
       runner.transactionDepth = 0;
     }
   }
+}
+
+/** How long a refused write keeps the store reported down when nothing was written since (neither way). */
+export const WRITE_FAILURE_WINDOW_MS = 2 * 60_000;
+
+/** A write the store refused: when, and its error (e.g. `SQLITE_FULL: database or disk is full`). */
+export interface StoreWriteFailure {
+  at: string;
+  error: string;
+}
+
+/** An UPDATE or DELETE that matched no row: it wrote nothing, so it says nothing of whether the store can write. */
+function changedNothing(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && 'affected' in result && (result as { affected?: number | null }).affected === 0;
+}
+
+/** A unique or foreign-key violation (SQLite SQLITE_CONSTRAINT*, PostgreSQL class 23): the statement's fault, not the store's. */
+function isConstraintViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; driverError?: { code?: unknown }; message?: unknown };
+  const code = String(e?.driverError?.code ?? e?.code ?? '');
+  return code.startsWith('SQLITE_CONSTRAINT') || /^23\d{3}$/.test(code) || /SQLITE_CONSTRAINT/.test(String(e?.message ?? ''));
 }
 
 const writers = new WeakMap<DataSource, SerialWriter>();

@@ -21,7 +21,7 @@ describe('alerts: events of real runs, sent to a webhook', () => {
   let logger: CapturingLogger;
   const sent: string[] = [];
 
-  async function start(alert: Partial<AlertConfig>, options: { schedule?: string; checkIntervalMs?: number } = {}): Promise<AlertConfig> {
+  async function start(alert: Partial<AlertConfig>, options: { schedule?: string; checkIntervalMs?: number; retry?: { baseMs: number; maxMs: number } } = {}): Promise<AlertConfig> {
     receiver = new HttpReceiver();
     await receiver.start();
     h = await new EngineHarness().start();
@@ -38,6 +38,7 @@ describe('alerts: events of real runs, sent to a webhook', () => {
     evaluator = new AlertEvaluator(h.config.alerts, h.config.connections, store, dispatcher, logger, {
       checkIntervalMs: options.checkIntervalMs ?? 60_000,
       statusUrl: STATUS_URL,
+      retry: options.retry,
     });
     return config;
   }
@@ -195,7 +196,67 @@ describe('alerts: events of real runs, sent to a webhook', () => {
     expect(latest).toMatchObject({ status: 'failed', attempts: 6, last_error: expect.stringContaining('HTTP 503') });
     expect(logger.lines.some((l) => l.startsWith('error') && l.includes('not delivered after 6 attempt(s): HTTP 503'))).toBe(true);
   });
+
+  it('a delivery that failed is not a send: tried again at a later check (backoff), then quiet until `repeat`; its recovered too', async () => {
+    await start({ events: ['run_failed', 'recovered'], repeat: '24h' }, { checkIntervalMs: 100, retry: { baseMs: 400, maxMs: 800 } });
+    const key = { alertId: 'ops', connectionId: 'demo', event: 'run_failed' };
+    // the receiver refuses every attempt of the first delivery (6), then of its first retry (6): two failures in a row
+    receiver.failNext = Array(12).fill(503);
+    h.source.deals = makeDeals(2);
+    h.source.beforePage = () => {
+      throw new Error('CRM down');
+    };
+    evaluator.start(h.sync.events);
+    expect((await h.run()).status).toBe('failed');
+    // every attempt failed: not counted as sent, tried again after the backoff (400 ms), not after `repeat` (24 h)
+    const failed = await eventually(async () => {
+      const state = await store.alerts.state(key);
+      return (state as { delivery_failures?: number } | null)?.delivery_failures ? state : null;
+    }, 5_000);
+    expect(receiver.posts).toHaveLength(0);
+    expect(failed).toMatchObject({ active: true, last_sent_at: null, delivery_failures: 1, last_error: expect.stringContaining('HTTP 503') });
+    expect(Date.parse(failed!.retry_at!) - Date.now()).toBeLessThanOrEqual(400);
+    // the checks go on: the retry fails too, the next one (after 800 ms) is delivered
+    await receiver.waitFor(1, 8_000);
+    await settle();
+    expect(receiver.posts[0].body).toMatchObject({ event: 'run_failed', connection: 'demo' });
+    // the first message nobody got: sent as the alert, not as a reminder of it
+    expect(receiver.posts[0].body.message).toMatch(/^demo: run \d+ failed: .*CRM down/);
+    const delivered = await store.alerts.state(key);
+    expect(delivered).toMatchObject({ active: true, delivery_failures: 0, retry_at: null, last_error: null });
+    expect(delivered!.last_sent_at).toEqual(expect.stringMatching(/^\d{4}-/));
+    const deliveries = (await store.alerts.deliveries({ alertId: 'ops' }, { limit: 10, offset: 0 })).rows;
+    expect(deliveries.map((d) => d.status)).toEqual(['sent', 'failed', 'failed']);
+
+    // delivered: nothing more while the condition lasts, however many checks pass (repeat is 24 h)
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await h.run()).status).toBe('failed');
+    await settle();
+    expect(receiver.posts).toHaveLength(1);
+
+    // recovered, its delivery failing: tried again too, once delivered never again
+    receiver.failNext = Array(6).fill(503);
+    h.source.beforePage = undefined;
+    expect((await h.run()).status).toBe('succeeded');
+    await receiver.waitFor(2, 8_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await settle();
+    expect(receiver.posts).toHaveLength(2);
+    expect(receiver.posts[1].body).toMatchObject({ event: 'recovered', connection: 'demo' });
+    expect(receiver.posts[1].body.message).toMatch(/run_failed no longer holds/);
+  }, 30_000);
 });
+
+/** Polls `probe` until it returns a value, or fails after `timeoutMs`. */
+async function eventually<T>(probe: () => Promise<T | null | undefined>, timeoutMs: number): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`condition not reached in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
 
 describe('alerts: run conditions', () => {
   it("cuts a run's very long error so a chat accepts the message", () => {

@@ -19,8 +19,9 @@ interface ConnectionJson {
 /**
  * Issue 7, fault suite: the store cannot be written while the daemon runs (see store-write-blocker.ts for
  * how that is staged for root), before a run and in the middle of one. The sync fails with a clear error;
- * the daemon stays up (/health and the admin API answer) and GET /api/connections/:id reports the
- * connection as failing with the error text; once the store is writable again, runs go on.
+ * the daemon stays up (/health and the admin API answer: /health with 503, the store down naming its write
+ * error, never `ok`) and GET /api/connections/:id reports the connection as failing with the error text; once
+ * the store is writable again, runs go on and /health answers ok again.
  */
 describe('fault suite: the store cannot be written', () => {
   const dir = tempDir('store-write');
@@ -71,6 +72,9 @@ describe('fault suite: the store cannot be written', () => {
     await expectDaemonUp();
     const connection = await pollConnection('sheet', (c) => c.state === 'failing', blocker.failsWithinMs);
     expect({ state: connection.state, text: JSON.stringify(connection) }).toEqual({ state: 'failing', text: expect.stringMatching(blocker.expectedError) });
+    // the store refused a write just now: /health says so instead of ok
+    const health = await api<{ status: string; error?: { store?: { status: string; message: string } } }>(daemon.url, null, '/health');
+    expect({ status: health.status, store: health.body.error?.store }).toEqual({ status: 503, store: { status: 'down', message: expect.stringMatching(blocker.expectedError), write_error: expect.any(String), last_refused_at: expect.any(String) } });
   }, 60_000);
 
   it('unwritable in the middle of a run: the run fails with the error, the connection is reported failing', async () => {
@@ -96,6 +100,7 @@ describe('fault suite: the store cannot be written', () => {
       if (id === 'other') expect(run.streams.deals).toMatchObject({ read: deals, sent: deals });
     }
     expect((await pollConnection('sheet', (c) => c.state === 'idle', 5_000)).state).toBe('idle');
+    expect((await api<{ status: string }>(daemon.url, null, '/health')).body.status).toBe('ok');
     // what the file holds (read by another connection, not the daemon's view): the runs after the error were
     // written for real, and the run that hit the error is closed
     const runs = await querySqlite<{ id: number; status: string; error: string | null }>(join(dataDir, 'tracker-sync.sqlite'), 'SELECT id, status, error FROM run ORDER BY id');
@@ -104,8 +109,10 @@ describe('fault suite: the store cannot be written', () => {
     expect(runs.find((r) => r.id === midRunId)).toMatchObject({ status: 'failed', error: expect.stringMatching(blocker.expectedError) });
   }, 60_000);
 
+  /** It answers: /health with ok, or (once a write was refused) 503 naming the store's write error. */
   async function expectDaemonUp(): Promise<void> {
-    expect((await api(daemon.url, null, '/health')).status).toBe(200);
+    const health = await api(daemon.url, null, '/health');
+    expect(health.status === 200 || (health.status === 503 && blocker.expectedError.test(JSON.stringify(health.body)))).toBe(true);
     expect((await api(daemon.url, TOKEN, '/api/connections')).status).toBe(200);
     expect((await api(daemon.url, TOKEN, '/api/runs?limit=5')).status).toBe(200);
   }

@@ -5,6 +5,7 @@ import { conditionOf } from '../../alerts/run-conditions';
 import { AdminController } from '../admin-controller.decorator';
 import { TrackerSyncConfig } from '../../config';
 import { ProjectScope } from '../../application/project-scope';
+import type { AlertStateRow } from '../../store/records';
 import { AdminScope, VisibleProjects } from '../auth/admin-scope.decorator';
 import { AlertsQueryDto } from './alerts-query.dto';
 import { AlertListResponse, AlertTargetResponse, AlertTestResponse } from './alerts.response';
@@ -30,12 +31,13 @@ export class AlertsController {
     const visible = (alertId: string, connectionId: string) => !seen || (seen.has(connectionId) && alertIds!.includes(alertId));
     const [active, page] = await Promise.all([
       this.alerts.active(),
-      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds: seen ? [...seen] : undefined, alertIds }, { limit: query.limit, offset: query.offset }),
+      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds: seen ? [...seen] : undefined, alertIds, status: query.status }, { limit: query.limit, offset: query.offset }),
     ]);
     return {
       alerts,
       active: active.filter((s) => visible(s.alert_id, s.connection_id)).map((s) => ({
         alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
+        delivery: deliveryOf(s), delivery_failures: s.delivery_failures ?? 0, retry_at: s.retry_at ?? null, last_error: s.last_error ?? null,
       })),
       deliveries: page.rows.map((d) => ({ ...d })),
       total: page.total,
@@ -56,6 +58,12 @@ export class AlertsController {
     const result = await this.alerts.test(alert);
     return { alert_id: alert.id, type: alert.type, status: result.status, attempts: result.attempts, error: result.error, delivery_id: result.delivery_id };
   }
+}
+
+/** How the condition's last send went: delivered, being delivered, or failed (tried again at `retry_at`). */
+function deliveryOf(s: AlertStateRow): 'sent' | 'pending' | 'failed' {
+  if ((s.delivery_failures ?? 0) > 0) return 'failed';
+  return s.last_sent_at && (!s.claimed_at || s.last_sent_at >= s.claimed_at) ? 'sent' : 'pending';
 }
 
 /**

@@ -17,9 +17,14 @@ export class ActiveAlertResponse {
   @ApiProperty({ type: String, nullable: true, example: 'leads', description: "the outbound flow whose runs the condition watches; null: the connection's syncs" })
   flow: string | null;
   @ApiProperty({ description: 'ISO-8601 UTC: first alerted' }) since: string;
-  @ApiProperty({ description: 'ISO-8601 UTC of the last alert or reminder' }) last_sent_at: string;
+  @ApiProperty({ description: "ISO-8601 UTC of the last alert or reminder delivered (the channel took it); '' while none was" }) last_sent_at: string;
   @ApiProperty({ type: Number, nullable: true }) run_id: number | null;
   @ApiProperty() message: string;
+  @ApiProperty({ enum: ['sent', 'pending', 'failed'], description: "the condition's last send: delivered, being delivered, or failed after its attempts (tried again at retry_at)" })
+  delivery: 'sent' | 'pending' | 'failed';
+  @ApiProperty({ description: 'deliveries of it failed in a row (0 once one is delivered)' }) delivery_failures: number;
+  @ApiProperty({ type: String, nullable: true, description: 'ISO-8601 UTC: when a failed delivery is tried again (at the check after it)' }) retry_at: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'why the last delivery failed' }) last_error: string | null;
 }
 
 export class AlertDeliveryResponse {

@@ -46,7 +46,7 @@ export class ConnectionsController {
   @ApiOkResponse({ type: ConnectionStatusListResponse })
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   async list(@Query() query: ConnectionsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<ConnectionStatusListResponse> {
-    return { connections: await this.status.list(scope, query.project) };
+    return this.status.overview(scope, query.project);
   }
 
   @Get(':id')

@@ -18,6 +18,9 @@ export class ScheduleTicksResponse {
   skipped: number;
   @ApiProperty({ description: 'the longest a tick waited for its run to start, in milliseconds' }) max_wait_ms: number;
   @ApiPropertyOptional({ type: String, nullable: true, description: 'UTC of the last skipped tick' }) last_skipped_at: string | null;
+  @ApiProperty({ description: 'ticks that could not start a run (the store refused its row, e.g. a full disk; cluster mode: Redis refused its job)' }) failed: number;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'UTC of the last tick that could not start a run' }) last_failed_at: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'why it could not' }) last_failure: string | null;
 }
 
 /** One outbound flow of a connection (write-back, lead delivery): its own runs and state, beside the sync's. */
@@ -29,8 +32,10 @@ export class FlowStatusResponse {
   @ApiProperty({ enum: CONNECTION_STATES, description: "the flow's runs only: running > paused > failing (its last run failed) > idle" })
   state: ConnectionState;
   @ApiPropertyOptional({ type: RunResponse, nullable: true, description: "the flow's last run" }) last_run: RunResponse | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: "the flow's next scheduled run (UTC); null when paused, following the sync, or in the CLI" })
+  @ApiPropertyOptional({ type: String, nullable: true, description: "the flow's next scheduled run (UTC); null when paused, following the sync, or while its schedule does not fire (schedule_halted)" })
   next_run_at: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "why the flow's own schedule does not fire now (no daemon is running; the cluster's Redis is unreachable); null while it fires, or without one" })
+  schedule_halted?: string | null;
   @ApiPropertyOptional({ type: ScheduleTicksResponse, nullable: true }) ticks: ScheduleTicksResponse | null;
 }
 
@@ -46,8 +51,14 @@ export class ConnectionResponse {
   @ApiProperty({ description: 'per stream', example: { deals: { value: '2025-03-10T09:00:00.000Z', set_at: '2025-03-10T09:01:02.000Z' } } })
   cursors: Record<string, CursorResponse>;
   @ApiPropertyOptional({ type: RunResponse, nullable: true, description: 'the last sync (outbound runs: `flows`)' }) last_run: RunResponse | null;
-  @ApiPropertyOptional({ type: String, nullable: true, description: 'next scheduled run (UTC); null when paused or unscheduled' })
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'next scheduled run (UTC); null when paused, unscheduled, or while the schedule does not fire (schedule_halted)' })
   next_run_at: string | null;
+  @ApiPropertyOptional({
+    type: String, nullable: true,
+    example: 'no daemon is running (last heartbeat 5m ago, at 2026-11-29T23:18:11.000Z): scheduled runs are not happening',
+    description: "why the connection's schedule does not fire now (no daemon is running; the cluster's Redis is unreachable), so no next run is promised; null while it fires, paused or unscheduled",
+  })
+  schedule_halted?: string | null;
   @ApiPropertyOptional({ type: ScheduleTicksResponse, nullable: true, description: "the scheduled sync's ticks in this daemon" })
   ticks: ScheduleTicksResponse | null;
   @ApiProperty({ type: [FlowStatusResponse], description: 'each outbound flow the connection runs, with its own last run and state' })

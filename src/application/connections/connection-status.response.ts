@@ -16,6 +16,19 @@ export class ConnectionStatusResponse extends ConnectionResponse {
   last_failure: RunFailureResponse | null;
 }
 
+/** Why no scheduled run fires now. */
+export class ScheduleHaltResponse {
+  @ApiProperty({ enum: ['no_daemon', 'redis_unreachable'] }) reason: 'no_daemon' | 'redis_unreachable';
+  @ApiProperty({ example: 'no daemon is running (last heartbeat 5m ago, at 2026-11-29T23:18:11.000Z): scheduled runs are not happening' }) message: string;
+  @ApiPropertyOptional({ type: String, nullable: true, description: "no_daemon: the newest heartbeat a daemon wrote to the store (UTC); null when none is left" })
+  last_heartbeat_at: string | null;
+}
+
 export class ConnectionStatusListResponse {
   @ApiProperty({ type: [ConnectionStatusResponse] }) connections: ConnectionStatusResponse[];
+  @ApiPropertyOptional({
+    type: ScheduleHaltResponse, nullable: true,
+    description: "set while no scheduled run fires: no daemon of the store is running (the CLI's answer), or cluster mode's Redis is unreachable; null while the schedules fire",
+  })
+  schedules_halted?: ScheduleHaltResponse | null;
 }

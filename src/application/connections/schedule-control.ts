@@ -18,6 +18,18 @@ export interface ScheduleControl {
   nextFlowRun(connectionId: string, flow: OutboundFlowName, schedule: string | undefined, paused: boolean): Date | null;
   /** a flow's ticks since the daemon started (null: none counted) */
   ticksOf(connectionId: string, flow: ScheduledFlow): TickCounts | null;
+  /** why no scheduled run fires now (no daemon is running; the cluster's Redis is unreachable), or null while they fire */
+  halted(): Promise<ScheduleHalt | null>;
+}
+
+/** Why the schedules do not fire now: a next run computed from the cron alone would be a promise nobody keeps. */
+export interface ScheduleHalt {
+  /** `no_daemon`: no daemon of the store is up (the CLI runs no timers); `redis_unreachable`: cluster mode's job schedulers live in Redis */
+  reason: 'no_daemon' | 'redis_unreachable';
+  /** one line, e.g. "no daemon is running (last heartbeat 5m ago): scheduled runs are not happening" */
+  message: string;
+  /** no_daemon: the newest heartbeat any daemon wrote to the store (ISO-8601 UTC), null when none is left */
+  last_heartbeat_at: string | null;
 }
 
 export const SCHEDULE_CONTROL = Symbol('ScheduleControl');

@@ -30,5 +30,8 @@ export async function resetCommand(ctx: CliContext, out: CliOutput, connectionId
 }
 
 function nextRun(connection: ConnectionStatusResponse): string {
-  return connection.next_run_at ?? (connection.schedule ? '—' : 'not scheduled');
+  if (connection.next_run_at) return connection.next_run_at;
+  // nothing fires the schedule (no daemon is running): no next run is promised
+  if (connection.schedule_halted) return `none (${/^no daemon/.test(connection.schedule_halted) ? 'no daemon is running' : "the cluster's Redis is unreachable"})`;
+  return connection.schedule ? '—' : 'not scheduled';
 }

@@ -10,39 +10,42 @@ import { runTotals } from '../output/run-line.format';
  * and last run). `--json`: as GET /api/connections.
  */
 export async function statusCommand(ctx: CliContext, out: CliOutput): Promise<number> {
-  const connections = await ctx.app.get(ConnectionStatusService).list();
+  const { connections, schedules_halted: halt } = await ctx.app.get(ConnectionStatusService).overview();
   if (ctx.json) {
-    printJson(ctx, out, { connections });
+    printJson(ctx, out, { connections, schedules_halted: halt ?? null });
     return 0;
   }
   if (connections.length === 0) {
     out.line('no connections configured');
     return 0;
   }
+  // said once, first: no next run below is a promise while nothing fires the schedules
+  if (halt) out.line(halt.message);
+  const none = halt ? `none (${halt.reason === 'no_daemon' ? 'no daemon is running' : "the cluster's Redis is unreachable"})` : '—';
   for (const connection of connections) {
-    out.line(connectionLine(connection));
-    for (const flow of connection.flows ?? []) out.line(flowLine(connection, flow));
+    out.line(connectionLine(connection, none));
+    for (const flow of connection.flows ?? []) out.line(flowLine(connection, flow, none));
   }
   return 0;
 }
 
-function connectionLine(c: ConnectionResponse): string {
+function connectionLine(c: ConnectionResponse, none: string): string {
   return [
     c.id,
     `(${c.connector})`,
     c.state,
     `last run: ${lastRunText(c.last_run)}`,
-    `next run: ${c.next_run_at ?? (c.paused ? 'paused' : c.schedule ? '—' : 'not scheduled')}`,
+    `next run: ${c.next_run_at ?? (c.paused ? 'paused' : c.schedule_halted ? none : c.schedule ? '—' : 'not scheduled')}`,
     ...skippedText(c.ticks),
   ].join('  ');
 }
 
-function flowLine(c: ConnectionResponse, f: FlowStatusResponse): string {
+function flowLine(c: ConnectionResponse, f: FlowStatusResponse, none: string): string {
   return [
     `  ${f.title}`,
     f.state,
     `last run: ${lastRunText(f.last_run)}`,
-    `next run: ${f.next_run_at ?? (c.paused ? 'paused' : f.schedule ? '—' : 'after each successful sync')}`,
+    `next run: ${f.next_run_at ?? (c.paused ? 'paused' : f.schedule_halted ? none : f.schedule ? '—' : 'after each successful sync')}`,
     ...skippedText(f.ticks),
   ].join('  ');
 }

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'events';
-import type { ProgressEvent, RunSummary } from '../engine-types';
+import type { ProgressEvent, RunRefused, RunSummary } from '../engine-types';
 
 /** The engine's run events, by name, with what each carries. */
 export interface RunEventMap {
@@ -7,6 +7,8 @@ export interface RunEventMap {
   progress: [event: ProgressEvent];
   /** a run ended (any status), with its summary */
   finished: [summary: RunSummary];
+  /** a run could not start: the store refused it (no run row, no summary) */
+  refused: [event: RunRefused];
 }
 export type RunEventName = keyof RunEventMap;
 

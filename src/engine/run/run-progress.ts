@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { SourceProgress } from '../../connectors/connector-definition';
 import { EngineSettings } from '../engine-settings';
-import { ProgressEvent, RunSummary } from '../engine-types';
+import { ProgressEvent, RunRefused, RunSummary } from '../engine-types';
 import { RunEvents } from './run-events';
 import type { RunScope } from '../pipeline/run-scope';
 
@@ -42,5 +42,9 @@ export class RunProgress {
 
   finished(summary: RunSummary): void {
     this.events.emit('finished', summary);
+  }
+
+  refused(event: RunRefused): void {
+    this.events.emit('refused', event);
   }
 }

@@ -24,7 +24,7 @@ export class AlertStateEntity implements AlertStateRow {
   @Column({ type: 'varchar', length: 32, nullable: true })
   first_at: string | null;
 
-  /** ISO-8601 UTC of the last alert or reminder sent */
+  /** ISO-8601 UTC of the last alert or reminder delivered */
   @Column({ type: 'varchar', length: 32, nullable: true })
   last_sent_at: string | null;
 
@@ -39,4 +39,20 @@ export class AlertStateEntity implements AlertStateRow {
   /** what was alerted, for reminders and the status page */
   @Column({ type: 'text', nullable: true })
   message: string | null;
+
+  /** ISO-8601 UTC of the last send claimed, delivered or not */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  claimed_at: string | null;
+
+  /** ISO-8601 UTC from when a failed delivery is claimable again */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  retry_at: string | null;
+
+  /** deliveries failed in a row */
+  @Column({ type: 'integer', default: 0 })
+  delivery_failures: number;
+
+  /** why the last delivery failed */
+  @Column({ type: 'text', nullable: true })
+  last_error: string | null;
 }

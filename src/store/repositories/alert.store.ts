@@ -20,12 +20,15 @@ export interface DeliveryFilter {
   connectionId?: string;
   connectionIds?: readonly string[];
   alertIds?: readonly string[];
+  /** only the deliveries in this state (e.g. `failed`: not delivered) */
+  status?: AlertDeliveryStatus;
 }
 
 /**
  * Alert conditions and deliveries. Every send is claimed with a conditional UPDATE whose affected-row count
  * says who won (as LeaseStore does): with several daemons on one store, each alert, reminder and recovery is
- * sent by exactly one of them.
+ * sent by exactly one of them. A claim is not a delivery: `last_sent_at` moves when the channel took the message
+ * (`delivered`); a delivery that failed (`deliveryFailed`) makes its send claimable again at `retry_at`.
  */
 export class AlertStore {
   constructor(
@@ -40,22 +43,68 @@ export class AlertStore {
   async raise(key: AlertKey, what: { runId: number | null; message: string }, repeatMs: number): Promise<'first' | 'reminder' | null> {
     await this.ensureRow(key);
     const now = isoNow();
-    const first = await this.updateWhere(key, { active: true, first_at: now, last_sent_at: now, ended_at: null, run_id: what.runId, message: what.message }, 'active = :no', { no: false });
+    const first = await this.updateWhere(key, {
+      active: true, first_at: now, claimed_at: now, last_sent_at: null, ended_at: null, retry_at: null, delivery_failures: 0, last_error: null,
+      run_id: what.runId, message: what.message,
+    }, 'active = :no', { no: false });
     if (first) return 'first';
     return (await this.remind(key, repeatMs, what)) ? 'reminder' : null;
   }
 
-  /** Claims a reminder of an active condition whose last send is at least `repeatMs` old. */
+  /**
+   * Claims a reminder of an active condition: its last claim is at least `repeatMs` old, or its last delivery
+   * failed and its `retry_at` has come.
+   */
   async remind(key: AlertKey, repeatMs: number, what?: { runId: number | null; message: string }): Promise<boolean> {
-    const set: Partial<AlertStateEntity> = { last_sent_at: isoNow() };
+    const now = isoNow();
+    const set: Partial<AlertStateEntity> = { claimed_at: now, retry_at: null };
     if (what) Object.assign(set, { run_id: what.runId, message: what.message });
     const cutoff = new Date(Date.now() - repeatMs).toISOString();
-    return this.updateWhere(key, set, 'active = :yes AND last_sent_at <= :cutoff', { yes: true, cutoff });
+    return this.updateWhere(key, set, 'active = :yes AND ((retry_at IS NULL AND (claimed_at IS NULL OR claimed_at <= :cutoff)) OR retry_at <= :now)', { yes: true, cutoff, now });
   }
 
   /** The condition ended: true for the one caller that ends an active condition (it sends `recovered`). */
   end(key: AlertKey): Promise<boolean> {
-    return this.updateWhere(key, { active: false, ended_at: isoNow() }, 'active = :yes', { yes: true });
+    const now = isoNow();
+    return this.updateWhere(key, { active: false, ended_at: now, claimed_at: now, retry_at: null, delivery_failures: 0, last_error: null }, 'active = :yes', { yes: true });
+  }
+
+  /** The claimed send reached its channel. */
+  async delivered(key: AlertKey, at = isoNow()): Promise<void> {
+    await this.updateWhere(key, { last_sent_at: at, retry_at: null, delivery_failures: 0, last_error: null }, '1 = 1', {});
+  }
+
+  /**
+   * The claimed send was not delivered (every attempt failed): not counted as sent, claimable again after
+   * `backoffMs(failures in a row)`. Answers the row as it is now (null without one).
+   */
+  async deliveryFailed(key: AlertKey, error: string | null, backoffMs: (failures: number) => number): Promise<AlertStateRow | null> {
+    const row = await this.state(key);
+    if (!row) return null;
+    const failures = (row.delivery_failures ?? 0) + 1;
+    const set = { delivery_failures: failures, retry_at: new Date(Date.now() + backoffMs(failures)).toISOString(), last_error: error };
+    await this.updateWhere(key, set, '1 = 1', {});
+    return { ...row, ...set };
+  }
+
+  /** Ended conditions whose `recovered` was not delivered and may be tried again now. */
+  recoveriesDue(): Promise<AlertStateRow[]> {
+    return this.dataSource.getRepository(AlertStateEntity).createQueryBuilder('s')
+      .where('s.active = :no AND s.retry_at IS NOT NULL AND s.retry_at <= :now', { no: false, now: isoNow() })
+      .orderBy('s.retry_at', 'ASC').getMany();
+  }
+
+  /** Claims the retry of an ended condition's `recovered`: true for the one caller that sends it. */
+  claimRecovery(key: AlertKey): Promise<boolean> {
+    const now = isoNow();
+    return this.updateWhere(key, { claimed_at: now, retry_at: null }, 'active = :no AND retry_at IS NOT NULL AND retry_at <= :now', { no: false, now });
+  }
+
+  /** Writes a condition's whole row as given: what a daemon kept in memory while the store could not take it. */
+  async put(row: AlertStateRow): Promise<void> {
+    await this.ensureRow({ alertId: row.alert_id, connectionId: row.connection_id, event: row.event });
+    const { alert_id, connection_id, event, ...rest } = row;
+    await this.updateWhere({ alertId: alert_id, connectionId: connection_id, event }, rest, '1 = 1', {});
   }
 
   state(key: AlertKey): Promise<AlertStateRow | null> {
@@ -93,6 +142,7 @@ export class AlertStore {
   async deliveries(filter: DeliveryFilter, page: Page): Promise<{ rows: AlertDeliveryRow[]; total: number }> {
     const where: FindOptionsWhere<AlertDeliveryEntity> = {};
     if (filter.alertId) where.alert_id = filter.alertId;
+    if (filter.status) where.status = filter.status;
     if (filter.alertIds) {
       const ids = filter.alertId ? filter.alertIds.filter((id) => id === filter.alertId) : filter.alertIds;
       if (!ids.length) return { rows: [], total: 0 };
@@ -111,7 +161,10 @@ export class AlertStore {
   private async ensureRow(key: AlertKey): Promise<void> {
     await this.writer.run((m) =>
       m.createQueryBuilder().insert().into(AlertStateEntity)
-        .values({ alert_id: key.alertId, connection_id: key.connectionId, event: key.event, active: false, first_at: null, last_sent_at: null, ended_at: null, run_id: null, message: null })
+        .values({
+          alert_id: key.alertId, connection_id: key.connectionId, event: key.event, active: false, first_at: null, last_sent_at: null, ended_at: null, run_id: null, message: null,
+          claimed_at: null, retry_at: null, delivery_failures: 0, last_error: null,
+        })
         .orIgnore().execute(),
     );
   }
