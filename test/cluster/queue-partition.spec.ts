@@ -18,7 +18,7 @@ import { countingProxy, CountingProxy } from './support/counting-proxy';
 import { buildIfStale, Proc, spawnEntry } from './support/processes';
 import { api, API_KEY, clusterConfigYaml, dealsFile, keepLogs, pidOf, PROJECT, runsOf, sleep } from './support/cluster-mode';
 
-const DEALS = 800; // 80 batches at 250 ms: a run of ~20 s
+const DEALS = 600; // 60 batches at 250 ms: a run of ~15 s
 const LATENCY_MS = 250;
 
 /** A TCP proxy to Redis whose `cut` drops every connection and refuses new ones (the daemon's side of a partition). */

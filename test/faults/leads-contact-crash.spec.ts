@@ -19,7 +19,7 @@ import { killCliWhen } from './support/kill-cli-when';
  */
 describe('lead delivery into HubSpot: SIGKILL while the CRM holds a contact create, its search lagging', () => {
   // longer than the CLI takes to start again, so a restart that searches at once misses the contact
-  const SEARCH_LAG_MS = 10_000;
+  const SEARCH_LAG_MS = 6_000;
   let sandbox: SandboxHarness;
   let server: CrmServer;
   let crm: LeadFixture;
