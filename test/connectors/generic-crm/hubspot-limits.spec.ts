@@ -19,8 +19,8 @@ describe('generic-crm preset hubspot: the limits HubSpot documents', () => {
     },
   });
 
-  it('spaces search requests to 4 a second per token: 27 searches of deals, no 429 from search', async () => {
-    const crm = hubspot.createCrm({ deals: [], moreDeals: 28, pageSize: 2 });
+  it('spaces search requests to 4 a second per token: 13 searches of deals, no 429 from search', async () => {
+    const crm = hubspot.createCrm({ deals: [], moreDeals: 14, pageSize: 2 });
     const server = await startCrmServer(crm.handler);
     try {
       const settings = { ...hubspot.settings(server.url), products: false, history: false };
@@ -30,14 +30,14 @@ describe('generic-crm preset hubspot: the limits HubSpot documents', () => {
       stalls.enable();
       const { records } = await readAll(connector, 'deals', settings);
       stalls.disable();
-      expect(records).toHaveLength(28);
+      expect(records).toHaveLength(14);
       const at = crm.limits.searchesAt;
       // pages of 2: the first, then each search from the last deal's modification time (reslice_each_page), which
       // holds that deal again and one more
-      expect(at.length).toBeGreaterThanOrEqual(27);
+      expect(at.length).toBeGreaterThanOrEqual(13);
       if (stalls.max / 1e6 <= WINDOW_MARGIN_MS) {
         expect(crm.limits.searchRateLimited).toBe(0);
-        expect(at).toHaveLength(27);
+        expect(at).toHaveLength(13);
         // any five searches in a row span more than a second
         for (let i = 4; i < at.length; i++) expect(at[i] - at[i - 4]).toBeGreaterThan(1000);
       }
