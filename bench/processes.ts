@@ -14,13 +14,15 @@ export interface Measured {
 const MEASURE = join(__dirname, 'measure.js');
 
 /** Runs `node script args` in its own process with bench/measure preloaded; echoes a short label first. */
-export function runMeasured(script: string, args: string[], label: string, nodeFlags: string[] = []): Promise<Measured> {
+export function runMeasured(
+  script: string, args: string[], label: string, nodeFlags: string[] = [], env: Record<string, string> = {},
+): Promise<Measured> {
   const dir = mkdtempSync(join(tmpdir(), 'bench-'));
   const file = join(dir, 'measure.jsonl');
   process.stdout.write(`running ${label} ... `);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...nodeFlags, '-r', MEASURE, script, ...args], {
-      env: { ...process.env, BENCH_MEASURE_FILE: file, LOG_FORMAT: 'json' },
+      env: { ...process.env, ...env, BENCH_MEASURE_FILE: file, LOG_FORMAT: 'json' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -62,6 +64,21 @@ export function startSink(script: string, latencyMs: number): Promise<{ url: str
  * the engine as a user starts it (heap caps, no allocation-site pretenuring: README, "What you see on the first start").
  */
 export function engineNodeFlags(): string[] {
+  return startScriptWords().filter((word) => word.startsWith('--'));
+}
+
+/** The environment `npm start` sets for node (`NAME=value` words before the command: glibc's malloc arenas). */
+export function engineEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of startScriptWords()) {
+    const set = /^([A-Z_][A-Z0-9_]*)=(\S*)$/.exec(word);
+    if (set) env[set[1]] = set[2];
+  }
+  return env;
+}
+
+/** The words of the command after `npm run build &&` in package.json's start script. */
+function startScriptWords(): string[] {
   const pkg = JSON.parse(readFileSync(resolve(__dirname, '..', '..', 'package.json'), 'utf8')) as { scripts: { start: string } };
-  return pkg.scripts.start.split(/\s+/).filter((word) => word.startsWith('--'));
+  return pkg.scripts.start.split('&&').pop()!.trim().split(/\s+/);
 }

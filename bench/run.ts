@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeClients, writeDeals } from './generate-data';
-import { engineNodeFlags, runMeasured, startSink, Measured } from './processes';
+import { engineEnv, engineNodeFlags, runMeasured, startSink, Measured } from './processes';
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -24,6 +24,7 @@ const RESULTS = join(ROOT, 'bench', 'results');
 const CLI = join(DIST, 'src', 'cli.js');
 /** The engine runs as `npm start` and `npm run cli` run it (package.json's flags). */
 const ENGINE_NODE_FLAGS = engineNodeFlags();
+const ENGINE_ENV = engineEnv();
 interface Case extends Measured {
   name: string;
   orders: number;
@@ -62,7 +63,7 @@ async function settle(): Promise<void> {
 
 async function engineSync(name: string, config: string, extra: string[], orders: number): Promise<Case> {
   await settle();
-  const measured = await runMeasured(CLI, ['sync', 'bench', '--config', config, ...extra], name, ENGINE_NODE_FLAGS);
+  const measured = await runMeasured(CLI, ['sync', 'bench', '--config', config, ...extra], name, ENGINE_NODE_FLAGS, ENGINE_ENV);
   const run = /run \d+ (\w+) in ([\d.]+) s/.exec(measured.stdout);
   if (!run || run[1] !== 'succeeded') throw new Error(`${name}: the sync did not succeed:\n${measured.stdout.slice(-2000)}`);
   return { name, orders, seconds: Number(run[2]), ...measured };

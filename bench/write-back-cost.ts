@@ -16,7 +16,7 @@ import { join, resolve } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { createSandboxApp } from '../src/sandbox/sandbox-app';
 import { SandboxInfo } from '../src/sandbox/sandbox-info';
-import { engineNodeFlags } from './processes';
+import { engineEnv, engineNodeFlags } from './processes';
 import { SANDBOX_DATA_SOURCE } from '../src/sandbox/storage/sandbox-data-source';
 
 const args = process.argv.slice(2);
@@ -28,6 +28,7 @@ const ORDERS = option('--orders', 200_000);
 const DEALS = option('--deals', 6);
 const CLI = join(resolve(__dirname, '..'), 'src', 'cli.js'); // dist/src/cli.js (this file runs as dist/bench/)
 const NODE_FLAGS = engineNodeFlags();
+const NODE_ENV = engineEnv();
 const HOUR = 3_600_000;
 
 async function main(): Promise<void> {
@@ -77,7 +78,7 @@ async function main(): Promise<void> {
 /** One CLI command in its own process (the sandbox and the CRM answer from this one, so never a sync spawn). */
 function cli(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...NODE_FLAGS, CLI, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...NODE_ENV } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
