@@ -8,6 +8,7 @@ import { runScan, ScansAhead, scanFile } from './source/file-scan';
 import { FileChangedError, ReadGuard } from './source/read-guard';
 import { currentStamp, stampOf } from './source/quick-stamp';
 import { localSheetPath, resolveSheet } from './source/resolve-sheet';
+import { SheetSourceError } from './source/sheet-error';
 import { seedOf } from './values/row-hash';
 import type { RowBatch } from './rows/sheet-rows';
 
@@ -20,8 +21,10 @@ const MAPPING_VERSION = 'spreadsheet-1';
  * header's repeated names were resolved silently (the later value of a repeated custom column was lost).
  * read-3: a sheet with an updated_at column was read incrementally by default, so a row edited without touching
  * updated_at was skipped, yet the file was recorded as read; every row of such a file is compared once more.
+ * read-4: a file with its header only was recorded as read, so while it stayed so no run said it (it is not recorded
+ * now, and warned each run); the parse also records how many rows each file has, which that warning names.
  */
-const READ_VERSION = 'read-3';
+const READ_VERSION = 'read-4';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
@@ -38,10 +41,14 @@ export async function* readSheet(
   context: ReadContext<SpreadsheetSettings>,
 ): AsyncGenerator<Page> {
   const ahead = context.session instanceof ScansAhead ? context.session : undefined;
-  const sheet = await resolveSheet(source, stream, context.workDir);
+  const known = context.limit ? null : context.state;
+  const lastRead = typeof known?.rows === 'number' && known.rows > 0 ? ` (the last read of this stream had ${known.rows.toLocaleString('en-US')} rows)` : '';
+  const sheet = await resolveSheet(source, stream, context.workDir).catch((error: unknown) => {
+    // an export that came out empty, or is gone, where it had rows: said with the failure
+    throw error instanceof SheetSourceError && lastRead ? new SheetSourceError(`${error.message}${lastRead}`) : error;
+  });
   const digest = settingsDigest(stream, source);
   const content = contentDigest(stream, source);
-  const known = context.limit ? null : context.state;
   if (known?.file_stamp && localSheetPath(source) && known.file_stamp === (await currentStamp(sheet.file, content))) {
     context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync (same inode, size and times)`);
     yield { records: [], unchanged: true, state: known };
@@ -76,6 +83,9 @@ export async function* readSheet(
     limit: context.limit,
     signal: context.signal,
     warn: (message) => context.logger.warn(message),
+    // a daily export that came out with its header only has usually failed: a warning the run keeps (notice)
+    headerOnly: () =>
+      (context.logger.notice ?? context.logger.warn)(`connection ${context.connectionId}, stream ${stream}: ${sheet.name} has its header only: no rows read${lastRead}`),
   });
   try {
     yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, scan.stamp.size);

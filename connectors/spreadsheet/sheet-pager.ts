@@ -46,6 +46,8 @@ export interface PagerOptions {
   limit?: number;
   signal?: AbortSignal;
   warn(message: string): void;
+  /** the file has a header and no data row: called at its end, where a state would go */
+  headerOnly(): void;
 }
 
 /**
@@ -54,7 +56,7 @@ export interface PagerOptions {
  * row of the file has been read: a read that stops early (an error, a shutdown, a limit) never records the file
  * as read, and the engine saves the state only when every record of the stream is acknowledged or rejected.
  * Once a row is deferred past the cursor's upper bound the hash is withheld, or an unchanged file would never
- * deliver that row.
+ * deliver that row. The state also says how many data rows the file had (`rows`).
  */
 export class SheetPager {
   private readonly headerRow: number;
@@ -69,6 +71,8 @@ export class SheetPager {
   private idsReserved = false;
   /** rows handed to the pager so far (for the guess of the file's row count) */
   private rowsSeen = 0;
+  /** rows below the header that are not blank: records, rejected rows, rows outside the cursor's window */
+  private dataRows = 0;
   /** the row fingerprints' seed: the stream's settings, and what the header maps each column to */
   private seed: number;
   /** events without an id column: the seed of the row hash that is their id (see header()) */
@@ -102,7 +106,9 @@ export class SheetPager {
     const unread = this.unread!.warning(this.o.sheetName);
     if (unread) this.o.warn(unread);
     const last = this.take();
-    last.state = this.state;
+    // not recorded as read (the last read's state stays): the next file with rows is read as it would have been
+    if (this.dataRows === 0) this.o.headerOnly();
+    else last.state = { ...this.state, rows: this.dataRows };
     yield last;
   }
 
@@ -129,10 +135,12 @@ export class SheetPager {
     if (rowNumber < this.headerRow) return;
     if (row instanceof SkippedRecord) {
       if (!this.reader) throw new SheetSourceError(`${this.o.sheetName} row ${rowNumber}: cannot be the header: ${row.reason}`);
+      this.dataRows++;
       return this.reject(rowNumber, this.idOf(row.excerpt.split(this.o.delimiter), true), '', row.reason, clip(row.excerpt));
     }
     if (isEmptyRow(row)) return;
     if (!this.reader) return this.header(row);
+    this.dataRows++;
     this.dataRow(row, rowNumber);
   }
 

@@ -20,8 +20,9 @@ export interface EngineOptions {
   /** a holder whose daemon row (heartbeat) is older than this is dead: its lease is taken over before expiry */
   deadDaemonAfterMs?: number;
   /**
-   * a start refused by a holder of this machine that is ending (its process exiting, its run ended) tries again
-   * for this long before giving up: a killed CLI run does not block the next one while it is being reaped
+   * a start refused by a holder that is ending (its run ended; a process of this machine exiting), or by this
+   * process's own run whose end is being recorded, tries again for this long before giving up: a killed CLI run does
+   * not block the next one while it is being reaped, nor a run just ended the trigger that follows it
    */
   endingHolderWaitMs?: number;
   /** identity of this process in leases, runs and the daemon table (default machine:pid:nonce) */

@@ -34,6 +34,8 @@ export interface RunSummary {
   /** the first 20 rejected records of the run */
   rejected: RejectedRecord[];
   error: string | null;
+  /** failed for a reason no retry lifts soon (refused credentials, a spent daily quota): cluster mode does not retry its job */
+  lasting?: boolean;
   /** `sync`, or `outbound` (then `flow` names the flow, as `mode` does, and `flowCounters` are its counters) */
   direction: RunDirection;
   flow: OutboundFlowName | null;

@@ -13,7 +13,7 @@ import { RejectionRetry } from './run/rejection-retry';
 import { RunFailure, RunFailures } from './run/run-failures';
 import { LaunchedRun, RunLauncher } from './run/run-launcher';
 import { RunLeases } from './run/run-leases';
-import { RunOutcome } from './run/run-executor';
+import { lastingFailure, RunOutcome } from './run/run-executor';
 import { validateStartOptions } from './run/run-options';
 import { RunEvents } from './run/run-events';
 import { RunProgress } from './run/run-progress';
@@ -34,6 +34,11 @@ interface ActiveRun {
   leaseLost?: boolean;
   /** cluster mode: this daemon may no longer hold the run's job (claimLost) */
   claimLost?: boolean;
+  /**
+   * its end is being recorded: the row may read ended while the lease and the slot are let go a moment later, so a
+   * start waits for that instead of answering "already running" to a client who saw the run end
+   */
+  ending?: boolean;
 }
 
 interface InternalStart extends StartRunOptions {
@@ -61,7 +66,7 @@ export class SyncService implements OnApplicationShutdown {
     private readonly retries: RejectionRetry,
     private readonly previews: ConnectionPreview,
     private readonly runs: RunStore,
-    settings: EngineSettings,
+    private readonly settings: EngineSettings,
     private readonly outbounds: OutboundLauncher,
   ) {
     this.events = progress.events;
@@ -133,6 +138,11 @@ export class SyncService implements OnApplicationShutdown {
     if (!run) throw new Error(`run ${runId} is not in the store`);
     const status = run.status === 'running' ? 'interrupted' : run.status;
     return this.launcher.summary(run.connection_id, runId, { status: status as RunOutcome['status'], error: run.error ?? null });
+  }
+
+  /** Whether the connection's newest stored run has ended (true when it has none). */
+  async lastRunEnded(connectionId: string): Promise<boolean> {
+    return (await this.runs.latestOf(connectionId))?.status !== 'running';
   }
 
   /** The last run of the connection that the store could not record, or null (see RunFailures). */
@@ -220,7 +230,11 @@ export class SyncService implements OnApplicationShutdown {
     const connection = this.lookup.connection(connectionId);
     const outbound = isOutboundFlow(options.mode);
     const since = options.onlyIds || outbound ? null : validateStartOptions(options);
-    const current = this.active.get(connectionId);
+    let current = this.active.get(connectionId);
+    if (current?.ending) {
+      current = await this.afterEnd(connectionId, current);
+      if (this.stopping) throw new EngineStoppingError();
+    }
     if (current) throw new RunInProgressError(connectionId, current.runId);
     const slot: ActiveRun = { runId: null, abort: new AbortController() };
     this.active.set(connectionId, slot); // before any await: two starts in one tick cannot both pass
@@ -253,6 +267,19 @@ export class SyncService implements OnApplicationShutdown {
     }
   }
 
+  /**
+   * A run whose end is being recorded lets the connection go in a moment: that is waited for (at most
+   * endingHolderWaitMs), so that a trigger right after the run reads ended is accepted. Answers the run going then
+   * (none, or one that took the connection meanwhile: a write-back after a sync, another waiting start).
+   */
+  private async afterEnd(connectionId: string, ending: ActiveRun): Promise<ActiveRun | undefined> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.settings.endingHolderWaitMs)));
+    await Promise.race([ending.done?.catch(() => undefined), timeout]);
+    clearTimeout(timer);
+    return this.active.get(connectionId);
+  }
+
   private async runToEnd(connection: ConnectionConfig, run: LaunchedRun, slot: ActiveRun): Promise<RunSummary> {
     const logger = runScopedLogger(this.logger, connection.id, run.runId, this.lookup.projectLabel(connection));
     const stopRenewing = this.leases.keepRenewed(connection.id, logger, () => {
@@ -266,12 +293,14 @@ export class SyncService implements OnApplicationShutdown {
         ? await this.outbounds.execute(connection, run.mode, run.runId, run.signal, logger)
         : await this.launcher.execute(connection, run, logger);
     } catch (e) {
-      outcome = { status: 'failed', error: errorText(e) };
+      outcome = { status: 'failed', error: errorText(e), ...lastingFailure(e) };
     } finally {
       stopRenewing();
     }
     if (slot.leaseLost) outcome = { status: 'failed', error: new LeaseLostError(connection.id).message };
     else if (slot.claimLost && outcome.status !== 'succeeded') outcome = { status: 'interrupted', error: JOB_LOCK_LOST };
+    // the lease and the slot are let go only once the row is ended (a next run would mark a running row interrupted)
+    slot.ending = true;
     await this.failures.recordEnd(connection.id, run.runId, outcome, logger);
     await this.leases.release(connection.id).catch((e) => logger.error(`could not release the lease: ${errorText(e)}`));
     const summary = await this.launcher.summary(connection.id, run.runId, outcome);

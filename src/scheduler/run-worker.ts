@@ -20,7 +20,8 @@ const MAX_STALLED = 10;
  * Cluster mode: this daemon's BullMQ workers of the queues `runs` and `triggers` (src/cluster/run-queue.ts). A `run` job is run here through the one
  * trigger path (`RunTriggerService.runHere`: the executor resumes from the store's checkpoint, as after any
  * interruption); its run id and then its summary go out as the job's progress, and a run that did not succeed
- * fails the job so that BullMQ retries it after the job's backoff. `tick` and `hook` jobs ask the trigger path
+ * fails the job so that BullMQ retries it after the job's backoff (not one that failed for a reason no retry lifts
+ * soon, `summary.lasting`: refused credentials, a spent daily quota). `tick` and `hook` jobs ask the trigger path
  * for a run. A daemon that stops renewing a job's lock (killed, frozen) loses the job to another daemon within
  * `cluster.stalled_after`: lock `stalled_after / 3`, stalled check every `stalled_after / 4` (the check needs
  * two passes), so the worst case is 10 + 2 × 7.5 = 25 s of the default 30 s.
@@ -119,6 +120,11 @@ export class RunWorker implements OnApplicationBootstrap, OnApplicationShutdown 
       // (once Redis answers; a job another daemon took over already goes on there, and this move is refused)
       await job.moveToDelayed(Date.now(), token);
       throw new (loadBullmq().DelayedError)();
+    }
+    if (summary.lasting) {
+      // refused credentials or a spent daily quota: another attempt would only be refused again (and spend a request)
+      this.logger.warn(`connection ${connectionId}: run ${runId} failed for a reason no retry lifts; the job is not tried again`);
+      throw new (loadBullmq().UnrecoverableError)(`run ${runId} failed: ${summary.error ?? ''}`);
     }
     const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
     this.logger.warn(`connection ${connectionId}: run ${runId} ${summary.status}${last ? '' : '; the job tries again after its backoff'}`);

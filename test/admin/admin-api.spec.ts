@@ -140,11 +140,21 @@ describe('admin REST API', () => {
       const since = await api('post', '/api/connections/crm/resync', { since: '2025-01-01' });
       expect(since.status).toBe(202);
       expect(await finished(since.body.run_id)).toMatchObject({ mode: 'since', since: '2025-01-01', status: 'succeeded' });
-      // the run's row ends a moment before the engine lets the connection go (a trigger then answers 409)
-      await eventually(async () => (await api('get', '/api/connections/crm')).body.state === 'idle');
       const full = await api('post', '/api/connections/crm/resync');
       expect(full.status).toBe(202);
       expect(await finished(full.body.run_id)).toMatchObject({ mode: 'full', since: null });
+    });
+
+    it('accepts a trigger sent the moment the run before reads ended, run after run (no 409)', async () => {
+      let runId: number = (await api('post', '/api/connections/crm/sync')).body.run_id;
+      for (let round = 1; round <= 5; round++) {
+        // a client polling as fast as the answers come, then triggering the next run at once
+        while ((await api('get', `/api/runs/${runId}`)).body.status === 'running');
+        const next = await api('post', round % 2 ? '/api/connections/crm/sync' : '/api/connections/crm/resync');
+        expect({ round, status: next.status, body: next.body }).toEqual({ round, status: 202, body: { run_id: expect.any(Number) } });
+        runId = next.body.run_id;
+      }
+      await finished(runId);
     });
 
     it('answers 400 listing each problem of a bad body', async () => {

@@ -58,6 +58,7 @@ describe('engine: a refused key fails the run and rejects no record', () => {
         'authentication_failed: Api-key is not valid details={} (on managers.add (POST /project/integration/manager/add))',
     );
     expect(run.error).not.toContain('wrong-key-0000');
+    expect(run.lasting).toBe(true); // no retry lifts it: cluster mode does not try the job again
     expect(run.rejectedCount).toBe(0);
     expect(run.streams.managers?.rejected ?? 0).toBe(0);
     expect(run.streams.deals).toBeUndefined(); // later streams never start
@@ -68,6 +69,7 @@ describe('engine: a refused key fails the run and rejects no record', () => {
     await againstSandbox((s) => s.apiKey, () => '987654');
     const run = await h.run();
     expect(run.status).toBe('failed');
+    expect(run.lasting).toBe(true);
     expect(run.error).toMatch(/^stream managers: the service refused project 987654 for this Api-key \(tracker\.project, env TRACKER_PROJECT\); the service said HTTP 403: access_denied: project 987654: the Api-key has no access to it/);
     expect(run.rejectedCount).toBe(0);
     await expectNothingKept(run.runId);

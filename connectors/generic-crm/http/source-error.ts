@@ -1,5 +1,8 @@
 /** A failure reading the CRM; the message names the connection, stream and request (secrets redacted). */
 export class SourceError extends Error {
+  /** no retry of the run lifts it soon (isLastingError): refused credentials here, a spent daily quota below */
+  readonly lasting: boolean;
+
   constructor(
     readonly where: string,
     readonly reason: string,
@@ -12,6 +15,7 @@ export class SourceError extends Error {
   ) {
     super(`${where}: ${reason}`);
     this.name = 'SourceError';
+    this.lasting = credentialsRefused;
   }
 }
 
@@ -19,7 +23,9 @@ export class SourceError extends Error {
 export class RateBlockError extends SourceError {}
 
 /** The CRM's daily quota is spent (settings.daily_limit): no record's or feature's refusal, and no retry lifts it. */
-export class DailyLimitError extends SourceError {}
+export class DailyLimitError extends SourceError {
+  override readonly lasting = true;
+}
 
 export function excerpt(text: string, max = 200): string {
   const flat = text.replace(/\s+/g, ' ').trim();

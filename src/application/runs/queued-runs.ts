@@ -10,6 +10,10 @@ const WEBHOOK_MAX_WAIT_DEBOUNCES = 10;
 const WAITING_NOTICE_MS = 5_000;
 const WAITING_REPEAT_MS = 60_000;
 
+/** A job whose run has ended is closed within moments (its summary reported, BullMQ moving it): waited for this long. */
+const CLOSING_WAIT_MS = 5_000;
+const CLOSING_POLL_MS = 20;
+
 /** Cluster mode: a run could not be queued because Redis does not answer (the admin API's 503). */
 export class RunQueueUnavailableError extends Error {
   constructor(connectionId: string, cause: unknown) {
@@ -45,9 +49,12 @@ export class QueuedRuns {
     const data = { connectionId, trigger, request: request.kind === 'sync' ? { ...request, scheduledAt: undefined } : request };
     let hadFollowUp: boolean;
     let queued: { jobId: string; added: boolean };
+    const add = () => this.queue.addRun(data, { followUp, jobId: call.jobId });
     try {
       hadFollowUp = followUp && (await this.queue.hasFollowUp(connectionId));
-      queued = await this.queue.addRun(data, { followUp, jobId: call.jobId });
+      queued = await add();
+      // a client who saw the run end and asks for the next one is not refused while the job is being closed
+      if (!queued.added && whenBusy === 'refuse' && (await this.closing(queued.jobId, connectionId))) queued = await add();
     } catch (error) {
       throw new RunQueueUnavailableError(connectionId, error);
     }
@@ -75,6 +82,22 @@ export class QueuedRuns {
       this.queue.hookDue(connectionId).catch(() => null),
     ]);
     return { followUpQueued: waiting, runDue: due };
+  }
+
+  /**
+   * Whether the connection's job was closing: its run ended (the connection's newest run row reads so), while its
+   * worker still reports the summary and BullMQ moves the job on; the job holds the connection until then. Waits
+   * for that, at most CLOSING_WAIT_MS; false at once when no run of the job was recorded yet or a run goes.
+   */
+  private async closing(jobId: string, connectionId: string): Promise<boolean> {
+    const job = await this.queue.queue.getJob(jobId);
+    if (typeof (job?.progress as { runId?: unknown } | undefined)?.runId !== 'number') return false;
+    for (const until = Date.now() + CLOSING_WAIT_MS; Date.now() < until; await sleep(CLOSING_POLL_MS)) {
+      // a run going (a write-back after the sync, the job's next attempt) holds the connection for good reason
+      if (!(await this.sync.lastRunEnded(connectionId))) return false;
+      if ((await job!.getState()) !== 'active') return true;
+    }
+    return false;
   }
 
   /** A `run` job's run: its id once a worker recorded it, and its summary once it ended. */
@@ -115,6 +138,8 @@ export class QueuedRuns {
     }
   }
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);

@@ -6,7 +6,7 @@ import { ConnectionLookup } from '../connection/connection-lookup';
 import { withConnectorSession } from '../connection/connector-session';
 import { errorText } from '../engine-errors';
 import type { EngineLogger } from '../engine-logger';
-import type { RunOutcome } from '../run/run-executor';
+import { lastingFailure, RunOutcome } from '../run/run-executor';
 import { RunProgress } from '../run/run-progress';
 import type { FlowEstimate, FlowPass, FlowPlan, OutboundFlow } from './outbound-flow';
 import { outboundProgress } from './outbound-progress';
@@ -51,7 +51,7 @@ export class OutboundLauncher {
       return { status, error: null };
     } catch (error) {
       if (runner) await this.store.recordCounters(runId, runner.counters).catch(() => undefined);
-      return { status: 'failed', error: errorText(error) };
+      return { status: 'failed', error: errorText(error), ...lastingFailure(error) };
     }
   }
 

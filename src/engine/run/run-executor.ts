@@ -1,6 +1,8 @@
 import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
 import type { ConnectorDefinition, ConnectorSecrets, Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
 import { errorText } from '../engine-errors';
+import { isLastingError } from '../../connectors/lasting-failure';
+import { isAccessRefusal } from '../../tracker/tracker-error';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
@@ -41,6 +43,16 @@ export interface RunRequest {
 export interface RunOutcome {
   status: 'succeeded' | 'failed' | 'interrupted';
   error: string | null;
+  /** failed for a reason no retry lifts soon (lastingFailure): cluster mode does not try the run's job again */
+  lasting?: boolean;
+}
+
+/**
+ * `{ lasting: true }` for a failure no retry of the run lifts soon: the service refused the Api-key or the project,
+ * or the connector's error says so (isLastingError: refused credentials, a spent daily quota); else nothing.
+ */
+export function lastingFailure(e: unknown): Pick<RunOutcome, 'lasting'> {
+  return isAccessRefusal(e) || isLastingError(e) ? { lasting: true } : {};
 }
 
 /** One run: the connector's streams in dependency order (managers, clients, deals, ...), each to its end. */
@@ -56,7 +68,7 @@ export class RunExecutor {
     try {
       specs = this.streamsToRun();
     } catch (e) {
-      return { status: 'failed', error: `connector ${this.request.definition.name}: ${errorText(e)}` };
+      return { status: 'failed', error: `connector ${this.request.definition.name}: ${errorText(e)}`, ...lastingFailure(e) };
     }
     for (const [index, spec] of specs.entries()) {
       if (this.scope.signal.aborted) return interrupted();
@@ -70,7 +82,8 @@ export class RunExecutor {
         if (this.scope.signal.aborted) return interrupted();
         const message = errorText(e);
         this.scope.logger.error(`${spec.name}: ${message}`);
-        return { status: 'failed', error: message.startsWith(`stream ${spec.name}`) || message.includes(`stream ${spec.name}`) ? message : `stream ${spec.name}: ${message}` };
+        const error = message.startsWith(`stream ${spec.name}`) || message.includes(`stream ${spec.name}`) ? message : `stream ${spec.name}: ${message}`;
+        return { status: 'failed', error, ...lastingFailure(e) };
       }
     }
     return { status: 'succeeded', error: null };

@@ -101,13 +101,17 @@ export class RunLauncher {
     try {
       const run = await this.runs.get(runId);
       const { rows, total } = await this.rejected.pageOf(runId, { limit: 20, offset: 0 });
-      return { ...summaryFromRun(run!, { total, first: rows }), status: outcome.status, error: outcome.error };
+      return { ...summaryFromRun(run!, { total, first: rows }), status: outcome.status, error: outcome.error, ...lasting(outcome) };
     } catch {
       const now = new Date().toISOString();
       return {
         runId, connectionId, mode: 'incremental', trigger: 'admin', status: outcome.status, startedAt: now, finishedAt: now, direction: 'sync', flow: null,
-        streams: {}, counters: zeroServiceCounters(), rejectedCount: 0, rejected: [], error: outcome.error,
+        streams: {}, counters: zeroServiceCounters(), rejectedCount: 0, rejected: [], error: outcome.error, ...lasting(outcome),
       };
     }
   }
+}
+
+function lasting(outcome: RunOutcome): Pick<RunSummary, 'lasting'> {
+  return outcome.status === 'failed' && outcome.lasting ? { lasting: true } : {};
 }

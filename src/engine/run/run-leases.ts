@@ -49,7 +49,7 @@ export class RunLeases {
     if (tick) await this.spreadScheduledStart(runsGoing);
     let lease = await this.leases.acquire(this.me, connection.id, tick);
     const waitUntil = Date.now() + this.settings.endingHolderWaitMs;
-    // a holder of this machine that is letting the lease go (killed, not yet reaped; its run ended): wait for it
+    // a holder that is letting the lease go (its run ended, on any machine; killed here, not yet reaped): wait for it
     while (!lease.taken && lease.reason === 'held' && lease.lease && Date.now() < waitUntil && (await this.leases.isEnding(lease.lease))) {
       await new Promise((resolve) => setTimeout(resolve, ENDING_HOLDER_POLL_MS));
       lease = await this.leases.acquire(this.me, connection.id, tick);

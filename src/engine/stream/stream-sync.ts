@@ -315,10 +315,12 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
 
   /**
    * The read covered the whole source to its end (no since, no id filter, not skipped as unchanged): an open
-   * rejection it did not meet again is gone from the source. An incremental read cannot know absence.
+   * rejection it did not meet again is gone from the source. An incremental read cannot know absence, and neither
+   * can a read of nothing at all (an export that came out with its header only has usually failed).
    */
   private completeRead(): Checkpoint['completeRead'] {
     if (!this.plan.wholeSource || this.plan.onlyIds || this.sawUnchangedPage) return undefined;
+    if (this.counters.read === 0) return undefined;
     return { kept: this.rejections.deferredKeys };
   }
 

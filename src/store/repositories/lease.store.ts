@@ -81,13 +81,13 @@ export class LeaseStore {
   }
 
   /**
-   * The lease is held by a process of this machine that is letting it go: the process is exiting (killed,
-   * not yet reaped), or the run the lease names has already ended (its release comes next).
+   * The lease is held by a process that is letting it go: a process of this machine that is exiting (killed,
+   * not yet reaped), or one of any machine whose run, named by the lease, has already ended (its release comes next).
    */
   async isEnding(lease: LeaseRow): Promise<boolean> {
     const state = localProcessState(lease.holder);
     if (state === 'ending' || state === 'gone') return true;
-    if (state !== 'alive' || lease.run_id == null) return false;
+    if (lease.run_id == null) return false;
     const run = await this.dataSource.getRepository(RunEntity).findOneBy({ id: lease.run_id });
     return !!run && run.status !== 'running';
   }

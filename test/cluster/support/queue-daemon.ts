@@ -7,6 +7,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { RunTriggerService } from '../../../src/application/runs/run-trigger.service';
 import { RunQueue } from '../../../src/cluster/run-queue';
 import { durationMs } from '../../../src/config/alert-config';
+import { ConnectorRegistry } from '../../../src/connectors/connector-registry';
 import { ConnectionsService, SyncService } from '../../../src/engine';
 import { createEngine } from '../../../src/engine/engine-parts';
 import { CronJobsRepository } from '../../../src/scheduler/cron-jobs.repository';
@@ -23,11 +24,11 @@ export class QueueDaemon {
   readonly scheduler: SchedulerService;
   readonly worker: RunWorker;
 
-  /** `h.config.cluster` must name the Redis (cluster mode: the engine takes no lease). */
-  constructor(h: EngineHarness) {
+  /** `h.config.cluster` must name the Redis (cluster mode: the engine takes no lease); `connectors` default the memory one. */
+  constructor(h: EngineHarness, connectors: ConnectorRegistry = memoryRegistry()) {
     const { redis, stalled_after } = h.config.cluster;
     if (!redis) throw new Error('QueueDaemon: h.config.cluster.redis is not set');
-    const engine = createEngine({ store: h.dataSource, tracker: h.tracker, connectors: memoryRegistry(), config: h.config, logger: h.logger });
+    const engine = createEngine({ store: h.dataSource, tracker: h.tracker, connectors, config: h.config, logger: h.logger });
     this.sync = engine.sync;
     this.connections = engine.connections;
     this.queue = new RunQueue(redis, durationMs(stalled_after));

@@ -70,7 +70,7 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-01-09T00:00:00Z') };
     const windowed = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(windowed.records.map((d) => d.id)).toEqual(['B', 'D']);
-    expect(windowed.state).toEqual({ content_hash: null, deferred: true });
+    expect(windowed.state).toEqual({ content_hash: null, deferred: true, rows: 4 }); // rows: the file's, read or not
 
     const later = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-02-01T00:00:00Z') };
     const next = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor: later, state: windowed.state });
@@ -83,7 +83,7 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     const cursor = { since: null, until: new Date('2026-01-01T00:00:00Z') };
     const result = await readStream({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(result.records).toHaveLength(1);
-    expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true });
+    expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true, rows: 2 });
   });
 
   it(`yields pages of at most ${PAGE_SIZE} records from a larger file`, async () => {
