@@ -4,12 +4,16 @@
  * the real service when `tracker.base_url` is set, otherwise the embedded sandbox in this process.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { ConfigSource, loadConfig, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
+import { ConfigSource, loadConfig, LoadConfigOptions, readConnectorPaths, SettingsValidator, TrackerSyncConfig } from './config';
 import { hasNamedProjects, projectNameOf } from './config/project-targets';
+import { ADMIN_TOKEN_FILE } from './config/admin-token-file';
+import { DOTENV_FILE } from './config/dotenv-file';
+import { createPrivateFile, keepDataDirPrivate, makePrivateDir, sqliteFiles } from './config/private-files';
+import { STORE_FILE } from './store/store-data-source';
 import type { ConnectorRegistry } from './connectors/connector-registry';
 import { loadConnectors } from './connectors/plugin-loader';
 import { startupWarnings } from './connectors/startup-warnings';
@@ -47,15 +51,20 @@ export interface PrepareOptions {
 export async function prepareBoot(options: PrepareOptions = {}): Promise<BootContext> {
   const argv = options.argv ?? process.argv;
   const env = options.env ?? process.env;
-  const { config, registry } = await loadConfigAndConnectors(argv, env);
+  const source = new ConfigSource(argv, env);
+  let shadowed: string[] = [];
+  const { config, registry } = await loadConfigAndConnectors(argv, env, (variables) => (shadowed = source.shadowWarnings(variables)));
   const logger = createLogger(config.log, options.logDestination, projectOfConnection(config));
+  for (const warning of shadowed) logger.warn(warning);
+  // before the store and the sandbox open their files: SQLite gives -wal and -shm the database file's mode
+  keepDataDirPrivate(config.data_dir, privateFiles(config), { info: (m) => logger.info(m), warn: (m) => logger.warn(m) });
   for (const failure of registry.failures) logger.warn(`connector plugin ${failure.path} skipped: ${failure.reason}`);
   for (const warning of startupWarnings(config, registry)) logger.warn(warning);
 
   const port = options.ephemeralPort || config.server.port === 0 ? await freePort() : config.server.port;
   const sandbox = config.tracker.base_url ? null : embeddedSandbox(config);
   const tracker = trackerTarget(config, port, sandbox);
-  return { config, registry, logger, port, sandbox, tracker, source: new ConfigSource(argv, env) };
+  return { config, registry, logger, port, sandbox, tracker, source };
 }
 
 /**
@@ -63,21 +72,34 @@ export async function prepareBoot(options: PrepareOptions = {}): Promise<BootCon
  * validated (whatever else is wrong in it), so a connection using one is checked against it. When that key
  * itself is wrong, it is the one problem reported for those connections, not also "not a known connector".
  */
-async function loadConfigAndConnectors(argv: string[], env: NodeJS.ProcessEnv) {
+async function loadConfigAndConnectors(argv: string[], env: NodeJS.ProcessEnv, onShadowed: LoadConfigOptions['onShadowed']) {
   const silent = { log: () => undefined, warn: () => undefined };
   const paths = readConnectorPaths({ argv, env });
   const registry = await loadConnectors(paths ?? [], silent);
   const settingsValidator: SettingsValidator = paths
     ? registry.validateSettings
     : (connector, settings, path) => (registry.get(connector) ? registry.validateSettings(connector, settings, path) : []);
-  const config = loadConfig({ argv, env, settingsValidator });
+  const config = loadConfig({ argv, env, settingsValidator, onShadowed });
   return { config, registry };
 }
 
+/** The files the daemon writes in data_dir itself, and the embedded sandbox's database (the connectors' work files are made 0600 as they are written). */
+function privateFiles(config: TrackerSyncConfig): string[] {
+  const dir = config.data_dir;
+  const sandbox = config.tracker.base_url || !config.sandbox.db ? [] : sqliteFiles(config.sandbox.db);
+  return [...sqliteFiles(join(dir, STORE_FILE)), join(dir, ADMIN_TOKEN_FILE), join(dir, SANDBOX_KEY_FILE), join(dir, DOTENV_FILE), ...sandbox];
+}
+
 function embeddedSandbox(config: TrackerSyncConfig): SandboxOptions {
-  mkdirSync(config.data_dir, { recursive: true });
+  makePrivateDir(config.data_dir);
+  const db = config.sandbox.db ?? join(config.data_dir, 'sandbox.sqlite');
+  // the sandbox's own SQLite would create its database 0644: it holds every record sent to it
+  if (db !== ':memory:') {
+    makePrivateDir(dirname(db));
+    createPrivateFile(db);
+  }
   return {
-    db: config.sandbox.db ?? join(config.data_dir, 'sandbox.sqlite'),
+    db,
     seed: config.sandbox.seed,
     apiKey: config.sandbox.api_key ?? persistentSandboxKey(config.data_dir),
     projects: config.sandbox.projects,
@@ -97,9 +119,11 @@ function projectOfConnection(config: TrackerSyncConfig): (connectionId: string) 
   };
 }
 
+const SANDBOX_KEY_FILE = 'sandbox-api-key';
+
 /** The embedded sandbox's key survives restarts so its stored project stays reachable. */
 function persistentSandboxKey(dataDir: string): string {
-  const file = join(dataDir, 'sandbox-api-key');
+  const file = join(dataDir, SANDBOX_KEY_FILE);
   if (existsSync(file)) return readFileSync(file, 'utf8').trim();
   const key = `sandbox-${randomBytes(12).toString('hex')}`;
   writeFileSync(file, key + '\n', { mode: 0o600 });

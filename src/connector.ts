@@ -15,6 +15,8 @@ export { backoffDelayMs, dailyQuotaMark, isDailyQuotaSpent, isRetryableStatus, p
 export type { Backoff, DailyQuotaMark, QuotaAnswer } from './http/retry-policy';
 /** the spacing of rate-limited requests, with the margin that keeps a CRM's window where requests arrive */
 export { FirstRequestGate, Spacer, spacingMs } from './http/rate-spacing';
+/** the forms a CRM echoes a secret in (JSON-escaped, percent-encoded): a connector's redactor masks them all, as the daemon's scrubber does */
+export { maskSecretForms, secretForms } from './http/secret-forms';
 /** the cron check of the scheduler: why a schedule is not usable (undefined when it is) */
 export { cronProblem } from './config/cron-expression';
 /** the one time-zone module: wall-clock time in an IANA zone to UTC, zone names */

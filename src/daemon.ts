@@ -85,6 +85,8 @@ export async function createDaemonApp(options: PrepareOptions = {}): Promise<Dae
       const tokenKeptEarlier = storedTokenFile(boot);
       await app.init();
       app.flushLogs();
+      // cluster mode: a reload asked of another daemon reads this daemon's file again too
+      app.get(ConfigReloadService).followCluster();
       boot.logger.info(`tracker-sync listening on ${url} (status page /, admin API /api, OpenAPI /docs, /metrics, /health, CRM webhooks /hooks)`);
       // later starts print no token: say where it is (never the token itself), or the user is left searching
       if (tokenKeptEarlier) boot.logger.info(`admin token: in ${tokenKeptEarlier} (generated at the first start; or set ADMIN_TOKEN)`);

@@ -50,9 +50,10 @@ export class PageSpill {
   }
 
   async create(window: ReadCursor): Promise<SpillWriter> {
-    await fs.promises.mkdir(path.dirname(this.file), { recursive: true });
+    // the CRM's records: its owner's only, as the daemon's other files in data_dir
+    await fs.promises.mkdir(path.dirname(this.file), { recursive: true, mode: 0o700 });
     const partial = `${this.file}.${process.pid}-${randomBytes(4).toString('hex')}.partial`;
-    const handle = await fs.promises.open(partial, 'w');
+    const handle = await fs.promises.open(partial, 'w', 0o600);
     const header: SpillHeader = { since: window.since?.toISOString() ?? null, until: window.until.toISOString() };
     await handle.write(`${JSON.stringify(header)}\n`);
     return new SpillWriter(handle, partial, this.file);

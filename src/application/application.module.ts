@@ -1,5 +1,7 @@
-import { Module } from '@nestjs/common';
-import { EngineModule } from '../engine/engine.module';
+import { Module, Provider } from '@nestjs/common';
+import { ClusterRedis } from '../cluster/cluster-redis';
+import { ConfigReloadChannel } from '../cluster/config-reload-channel';
+import { EngineModule, SyncService } from '../engine';
 import { DiscoveryService } from '../discovery/discovery.service';
 import { ConfigReloadService } from './config/config-reload.service';
 import { ConnectionCheckService } from './connections/connection-check.service';
@@ -35,10 +37,17 @@ const SERVICES = [
   ProjectDiscoveryService,
 ];
 
+/** Cluster mode: reloads asked of every daemon, this one named by its holder id (as on its run rows); null without Redis. */
+const RELOAD_CHANNEL: Provider = {
+  provide: ConfigReloadChannel,
+  inject: [{ token: ClusterRedis, optional: true }, SyncService],
+  useFactory: (redis: ClusterRedis | undefined, sync: SyncService) => (redis?.client ? new ConfigReloadChannel(redis.client, sync.holderId) : null),
+};
+
 /**
  * The application layer: what the admin API and the CLI both answer from (no HTTP in here). Expects from the app:
  * TrackerSyncConfig, the store, ConnectorRegistry and ProjectClients (what EngineModule needs), and the scheduler
  * (SchedulerModule, global: its `SCHEDULE_CONTROL`), which the application does not import.
  */
-@Module({ imports: [EngineModule, RunTriggerModule], providers: SERVICES, exports: [...SERVICES, RunTriggerModule] })
+@Module({ imports: [EngineModule, RunTriggerModule], providers: [...SERVICES, RELOAD_CHANNEL], exports: [...SERVICES, RunTriggerModule] })
 export class ApplicationModule {}

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { makePrivateDir, PRIVATE_FILE_MODE } from './private-files';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 
@@ -19,10 +20,10 @@ export function readOrCreateTokenFile(dataDir: string): StoredToken {
   const path = join(dataDir, ADMIN_TOKEN_FILE);
   const existing = readToken(path);
   if (existing) return { token: existing, created: false };
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const token = randomBytes(32).toString('base64url');
   try {
-    writeFileSync(path, `${token}\n`, { mode: 0o600, flag: 'wx' });
+    writeFileSync(path, `${token}\n`, { mode: PRIVATE_FILE_MODE, flag: 'wx' });
     return { token, created: true };
   } catch (error) {
     const raced = (error as NodeJS.ErrnoException).code === 'EEXIST' ? readToken(path) : null;

@@ -11,7 +11,7 @@ import { crossFieldProblems, SettingsValidator, settingsProblems } from './confi
 import { TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
 import { applyEnvOverrides, blameUnsetVariables, expandEnvReferences, UnsetReferences } from './env-expansion';
-import { dataDirOf, withDotenv } from './dotenv-file';
+import { dataDirOf, shadowedByEnvironment, ShadowedVariables, withDotenv } from './dotenv-file';
 import { describeValidationErrors } from './validation-problems';
 import { readYamlConfig } from './yaml-source';
 
@@ -24,6 +24,11 @@ export interface LoadConfigOptions {
   env?: NodeJS.ProcessEnv;
   argv?: string[];
   settingsValidator?: SettingsValidator;
+  /**
+   * Told of the variables `<data_dir>/.env` sets that the environment sets otherwise (before validation): the
+   * environment wins, so a value the file got later (a rotated token) is not the one used, and the caller says so.
+   */
+  onShadowed?: (shadowed: ShadowedVariables) => void;
 }
 
 /** @throws ConfigError listing every problem, each with its path. */
@@ -34,7 +39,12 @@ export function loadConfig(options: LoadConfigOptions = {}): TrackerSyncConfig {
     : locateConfig(options.argv ?? process.argv, env);
   const raw = readYamlConfig(location);
   // `${NAME}` references may be answered by <data_dir>/.env (what `init` writes), under the environment
-  return validateConfig(raw ?? {}, { env: withDotenv(env, dataDirOf(raw, env)), settingsValidator: options.settingsValidator, file: location.path });
+  const dataDir = dataDirOf(raw, env);
+  if (options.onShadowed) {
+    const shadowed = shadowedByEnvironment(env, dataDir);
+    if (shadowed.variables.size) options.onShadowed(shadowed);
+  }
+  return validateConfig(raw ?? {}, { env: withDotenv(env, dataDir), settingsValidator: options.settingsValidator, file: location.path });
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { TrackerSyncConfig } from '../config/config.schema';
 import { isSecretKey, REDACTED } from '../config/redact';
+import { maskSecretForms, secretForms } from '../http/secret-forms';
 
 /** Shorter strings are not scrubbed from text: replacing "1" everywhere would garble answers. */
 const MIN_SECRET_LENGTH = 4;
@@ -64,11 +65,11 @@ export function urlSecretParts(text: string): string[] {
   return parts;
 }
 
-/** Cuts every known secret out of every string of `value` (a deep copy; keys are kept). */
+/** Cuts every known secret, in each form a server echoes it (secretForms), out of every string of `value` (a deep copy; keys are kept). */
 export function scrubKnownSecrets<T>(value: T, secrets: readonly string[]): T {
-  const ordered = longestFirst(secrets);
+  const forms = secretForms(new Set(secrets.filter((s) => s.length >= MIN_SECRET_LENGTH)));
   const walk = (item: unknown): unknown => {
-    if (typeof item === 'string') return scrubText(item, ordered);
+    if (typeof item === 'string') return scrubForms(item, forms);
     if (Array.isArray(item)) return item.map(walk);
     if (!item || typeof item !== 'object' || item instanceof Date) return item;
     return Object.fromEntries(Object.entries(item).map(([key, inner]) => [key, walk(inner)]));
@@ -76,15 +77,14 @@ export function scrubKnownSecrets<T>(value: T, secrets: readonly string[]): T {
   return walk(value) as T;
 }
 
+/** Cuts every secret out of `text`: as is, JSON-escaped (once or twice) and percent-encoded (secretForms). */
 export function scrubText(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-  // credentials a connector may echo that no config value names (e.g. a freshly refreshed OAuth token)
-  return out.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
+  return scrubForms(text, secretForms(secrets));
 }
 
-function longestFirst(secrets: readonly string[]): string[] {
-  return [...new Set(secrets)].filter((s) => s.length >= MIN_SECRET_LENGTH).sort((a, b) => b.length - a.length);
+function scrubForms(text: string, forms: readonly string[]): string {
+  // credentials a connector may echo that no config value names (e.g. a freshly refreshed OAuth token)
+  return maskSecretForms(text, forms, REDACTED).replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${REDACTED}`);
 }
 
 function urlPassword(text: string): string | null {

@@ -1,8 +1,8 @@
-import { mkdirSync } from 'fs';
 import { dirname, join } from 'path';
 import * as sqlite3 from 'sqlite3';
 import * as lockfile from 'proper-lockfile';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { createPrivateFile, makePrivateDir } from '../config/private-files';
 import { redactUrl } from '../config/redact';
 import { beginSqliteTransactionsAsWriters } from './sqlite-write-transactions';
 import { STORE_ENTITIES, STORE_MIGRATIONS } from './store-entities';
@@ -28,7 +28,9 @@ export function storeDataSourceOptions(options: StoreOptions): DataSourceOptions
 }
 
 function sqliteOptions(dataDir: string): DataSourceOptions {
-  mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
+  // owner-only before SQLite opens it (it would create it 0644), and so its -wal and -shm: records and CRM tokens are in it
+  createPrivateFile(join(dataDir, STORE_FILE));
   return {
     type: 'sqlite',
     database: join(dataDir, STORE_FILE),
@@ -120,7 +122,7 @@ async function migrate(dataSource: DataSource): Promise<void> {
 async function withSqliteFileLock<T>(options: DataSourceOptions, body: () => Promise<T>): Promise<T> {
   const database = options.type === 'sqlite' ? String(options.database) : ':memory:';
   if (database === ':memory:' || database === '') return body();
-  mkdirSync(dirname(database), { recursive: true });
+  makePrivateDir(dirname(database));
   let release: () => Promise<void>;
   try {
     release = await lockfile.lock(database, {

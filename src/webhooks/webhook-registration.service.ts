@@ -6,6 +6,7 @@ import type { WebhookContext, WebhookRegistration, WebhookTarget } from '../conn
 import { UnknownConnectionError } from '../engine';
 import { ConnectorSecretStore } from '../store/repositories/connector-secret.store';
 import { verificationOf } from './webhook-rules';
+import { maskSecretForms, secretForms } from '../http/secret-forms';
 
 const REGISTRATION_TIMEOUT_MS = 60_000;
 const REDACTED = '***';
@@ -100,10 +101,10 @@ export class WebhookRegistrationService {
     return { ...registration, url: this.shown(registration.url, connection) };
   }
 
-  /** Text without the connection's webhook secret (it may sit in a URL, raw or encoded). */
+  /** Text without the connection's webhook secret (it may sit in a URL, raw or encoded, or in a CRM's JSON answer). */
   private shown(text: string, connection: ConnectionConfig): string {
     const secret = connection.webhook?.secret;
     if (!secret) return text;
-    return text.split(secret).join(REDACTED).split(encodeURIComponent(secret)).join(REDACTED);
+    return maskSecretForms(text, secretForms([secret]), REDACTED);
   }
 }

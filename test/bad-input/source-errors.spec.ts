@@ -6,11 +6,20 @@ import { stringify } from 'yaml';
 import { api, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from '../daemon/daemon-harness';
 import { InProcessSandbox } from '../faults/support/sheet-sync';
 import * as bitrix24 from '../fixtures/crm/bitrix24';
+import { customSettings } from '../connectors/generic-crm/custom-source';
 import { badAnswers, CrmServer, FixtureAnswer, startCrmServer } from '../fixtures/crm/crm-fixture-server';
 import { SHEETS } from './support/corpus';
 import { generatedInputs } from './support/generated-inputs';
 
 const TOKEN = 'bad-input-admin-token';
+/** A key as a CRM's generator makes them: `/`, `+`, `=` and `$` are escaped by JSON or URL encoding when echoed. */
+const ECHOED_KEY = 'beta+qp/tok=en$$XY';
+/**
+ * A PHP CRM's 500 that echoes the key: json_encode escapes `/` by default; the request as it was encoded; and
+ * an inner JSON document as a string (escaped twice).
+ */
+const ECHOING_ANSWER = '{"error":"invalid key beta+qp\\/tok=en$$XY","request":"apiKey=beta%2Bqp%2Ftok%3Den%24%24XY",' +
+  '"detail":"{\\"key\\":\\"beta+qp\\\\/tok=en$$XY\\"}"}';
 
 interface SourceCase {
   connection: string;
@@ -31,16 +40,19 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
   let pagesUrl: string;
   let cutCrm: CrmServer;
   let errorCrm: CrmServer;
+  let echoCrm: CrmServer;
+  const alertBodies: string[] = [];
   let daemon: RunningDaemon;
   const cases: SourceCase[] = [];
 
   beforeAll(async () => {
     sandbox = await InProcessSandbox.start();
     project = await sandbox.project('bad-sources');
-    pages = await startPageServer();
+    pages = await startPageServer(alertBodies);
     pagesUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
     cutCrm = await startCrmServer(bitrixAnswering(badAnswers.cutPage));
     errorCrm = await startCrmServer(bitrixAnswering(badAnswers.errorObjectWith200));
+    echoCrm = await startCrmServer(() => ({ status: 500, raw: ECHOING_ANSWER, headers: { 'content-type': 'application/json' } }));
     const xlsx = await generatedInputs.truncatedXlsx(dir.path);
     const empty = join(dir.path, 'empty.csv');
     writeFileSync(empty, '');
@@ -56,6 +68,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { id: 'csv-named-xlsx', connector: 'spreadsheet', settings: sheet(generatedInputs.csvNamedXlsx(dir.path)) },
       { id: 'crm-cut-page', connector: 'generic-crm', settings: bitrix24.settings(cutCrm.url) },
       { id: 'crm-error-200', connector: 'generic-crm', settings: bitrix24.settings(errorCrm.url) },
+      { id: 'crm-echoes-key', connector: 'generic-crm', settings: customSettings(echoCrm.url, {}, { token: ECHOED_KEY, auth: { type: 'query_param', param: 'apiKey' } }) },
       { id: 'good', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'negative-price.csv')) },
     ];
     cases.push(
@@ -80,6 +93,8 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
         // the error object names the token: the CRM refused the credentials
         error: /^connection crm-error-200, stream deals, GET \S*crm\.item\.list\S*: the CRM refused the connection's credentials \(settings\.token \/ settings\.auth\): HTTP 200 answer carries an error object \(error="ACCESS_DENIED": Access denied/,
       },
+      // the key, however the CRM escaped it, is masked in the error (and in the log line and the alert, below)
+      { connection: 'crm-echoes-key', error: /^connection crm-echoes-key, stream deals, GET \S*apiKey=\*\*\*\S*: HTTP 500.*invalid key \*\*\*/ },
     );
     const configFile = join(dir.path, 'config.yaml');
     writeFileSync(configFile, stringify({
@@ -87,6 +102,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       data_dir: join(dir.path, 'data'),
       tracker: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, project, rate_limit: 'off', retries: 1, timeout_ms: 5_000 },
       log: { level: 'warn', format: 'json' },
+      alerts: [{ id: 'echo', type: 'webhook', url: `${pagesUrl}/alert`, connections: ['crm-echoes-key'] }],
       connections,
     }));
     daemon = await startDaemon({ ADMIN_TOKEN: TOKEN }, configFile);
@@ -94,7 +110,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
 
   afterAll(async () => {
     await daemon?.stop();
-    await Promise.all([cutCrm?.close(), errorCrm?.close()]);
+    await Promise.all([cutCrm?.close(), errorCrm?.close(), echoCrm?.close()]);
     await new Promise((resolve) => (pages ? pages.close(resolve) : resolve(undefined)));
     await sandbox?.close();
     dir.remove();
@@ -110,6 +126,11 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
     }
     const errors = JSON.stringify(runs);
     for (const secret of [bitrix24.TOKEN, sandbox.apiKey]) expect(errors).not.toContain(secret);
+    await waitFor(() => alertBodies.some((body) => body.includes('crm-echoes-key')), 5_000);
+    // the API's answer, the JSON log lines and the alert: no form of the echoed key in any of them
+    for (const [where, text] of [['runs', errors], ['log', daemon.output.text()], ['alert', alertBodies.join('\n')]]) {
+      expect({ where, forms: echoedForms(text) }).toEqual({ where, forms: [] });
+    }
     expect((await api(daemon.url, null, '/health')).status).toBe(200);
     for (const c of cases) {
       const connection = await api<{ state: string }>(daemon.url, TOKEN, `/api/connections/${c.connection}`);
@@ -141,9 +162,33 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
   }
 });
 
-/** A web server whose "CSV export" is an HTML error page, as a proxy or an expired share link answers. */
-async function startPageServer(): Promise<Server> {
-  const server = createServer((_req, res) => {
+/** The forms of ECHOED_KEY found in `text`: whole, or any run of it its escapes could not split ("tok=en"). */
+function echoedForms(text: string): string[] {
+  return ['beta+qp', 'tok=en', 'en$$XY', 'beta%2Bqp', 'tok%3Den', 'en%24%24XY'].filter((form) => text.includes(form));
+}
+
+async function waitFor(done: () => boolean, timeoutMs: number): Promise<void> {
+  for (const until = Date.now() + timeoutMs; !done();) {
+    if (Date.now() > until) throw new Error(`not done within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A web server whose "CSV export" is an HTML error page, as a proxy or an expired share link answers; it keeps
+ * the bodies POSTed to it (the alert webhook's) in `posted`.
+ */
+async function startPageServer(posted: string[]): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        posted.push(Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(204).end();
+      });
+      return;
+    }
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
     res.end('<!DOCTYPE html>\n<html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1></body></html>\n');
   });

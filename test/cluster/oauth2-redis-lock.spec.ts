@@ -19,6 +19,7 @@ const dist = (file: string) => JSON.stringify(join(ROOT, 'dist', file));
 
 /** One process: the store, the Redis lock on its secrets, and an OAuth2 authenticator that needs a token now. */
 const WORKER = `
+require(${dist('src/connectors/serve-contract.js')}); // first: the connector's code imports tracker-sync/connector
 const { createStoreDataSource } = require(${dist('src/store/store-data-source.js')});
 const { StoreRepositories } = require(${dist('src/store/store-repositories.js')});
 const { RedisLock } = require(${dist('src/cluster/redis-lock.js')});

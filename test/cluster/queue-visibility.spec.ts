@@ -2,12 +2,14 @@
  * Cluster mode seen from outside: a daemon with `cluster.redis` (real Redis, real PostgreSQL store) shows the runs
  * queue: /admin/queues (BullMQ's dashboard) needs the admin token, /metrics counts the queue's jobs by state, and
  * GET /api/cluster lists the workers BullMQ sees with the jobs they hold. The jobs and the worker are made here
- * with BullMQ itself, as another daemon's would be.
+ * with BullMQ itself, as another daemon's would be. Last, a second daemon joins: a config reload asked of it is
+ * asked of the first, so a scoped token taken out of both files answers 401 on both.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Job, Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
 import { startRedis, RedisServer } from '../../bench/redis-server';
 import { redisConnectionOptions } from '../../src/redis/redis-connection';
 import { describePostgres, TestSchema } from '../support/store-drivers';
@@ -15,6 +17,11 @@ import { buildIfStale, Proc, spawnEntry } from './support/processes';
 
 const ADMIN_TOKEN = 'queues-test-admin-token-31c7';
 const VIEWER_TOKEN = 'queues-test-viewer-token-8d02';
+const OPERATOR_TOKEN = 'queues-test-operator-token-5e41';
+const SCOPED = {
+  viewer: `{ name: viewer, token: ${VIEWER_TOKEN}, projects: [default] }`,
+  ops: `{ name: ops, token: ${OPERATOR_TOKEN}, projects: [default], role: operator }`,
+};
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /api/cluster', () => {
@@ -24,6 +31,7 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
   let redis: RedisServer;
   let daemon: Proc;
   let url: string;
+  let storeUrl: string;
   let queue: Queue;
   let worker: Worker;
   let release!: () => void;
@@ -31,21 +39,10 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tracker-sync-queues-'));
     redis = await startRedis();
-    const storeUrl = await schema.create();
+    storeUrl = await schema.create();
     buildIfStale();
     writeFileSync(join(dir, 'deals.jsonl'), '');
-    writeFileSync(join(dir, 'config.yaml'), [
-      'server: { host: 127.0.0.1, port: 0 }',
-      'tracker: { base_url: "http://127.0.0.1:9/api/v1", api_key: queues-test-key, project: "1" }',
-      `admin: { token: ${ADMIN_TOKEN}, tokens: [{ name: viewer, token: ${VIEWER_TOKEN}, projects: [default] }] }`,
-      `cluster: { redis: ${JSON.stringify(redis.url)} }`,
-      'log: { level: info, format: json }',
-      'connections:',
-      '  - id: q1',
-      '    connector: example-custom',
-      `    settings: { path: ${JSON.stringify(join(dir, 'deals.jsonl'))} }`,
-      '',
-    ].join('\n'));
+    writeConfig('config.yaml', ['viewer', 'ops']);
     daemon = spawnEntry('daemon', 'main', ['--config', join(dir, 'config.yaml')], { DATA_DIR: join(dir, 'data'), DATABASE_URL: storeUrl, PORT: '0' });
     url = (await daemon.waitFor(/tracker-sync listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000))[1];
 
@@ -66,6 +63,22 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
     await queue.add('sync', { connectionId: 'crm-c' }, { delay: 600_000 });
     daemon.proc.kill('SIGCONT');
   }, 110_000);
+
+  /** The daemons' config, with these scoped tokens. */
+  function writeConfig(file: string, tokens: (keyof typeof SCOPED)[]): void {
+    writeFileSync(join(dir, file), [
+      'server: { host: 127.0.0.1, port: 0 }',
+      'tracker: { base_url: "http://127.0.0.1:9/api/v1", api_key: queues-test-key, project: "1" }',
+      `admin: { token: ${ADMIN_TOKEN}, tokens: [${tokens.map((name) => SCOPED[name]).join(', ')}] }`,
+      `cluster: { redis: ${JSON.stringify(redis.url)} }`,
+      'log: { level: info, format: json }',
+      'connections:',
+      '  - id: q1',
+      '    connector: example-custom',
+      `    settings: { path: ${JSON.stringify(join(dir, 'deals.jsonl'))} }`,
+      '',
+    ].join('\n'));
+  }
 
   afterAll(async () => {
     release?.();
@@ -140,6 +153,44 @@ describePostgres('cluster mode: the runs queue on /admin/queues, /metrics and /a
       }
     } finally {
       await frozen.close(true);
+    }
+  });
+
+  it('a reload asked of one daemon is asked of the other, each reading its own file: a token taken out of both answers 401 on both', async () => {
+    writeConfig('config-2.yaml', ['viewer', 'ops']);
+    const second = spawnEntry('daemon-2', 'main', ['--config', join(dir, 'config-2.yaml')], { DATA_DIR: join(dir, 'data-2'), DATABASE_URL: storeUrl, PORT: '0' });
+    const redisClient = new Redis(redis.url);
+    const as = (token: string, method = 'GET') => ({ method, headers: { authorization: `Bearer ${token}` } });
+    try {
+      const secondUrl = (await second.waitFor(/tracker-sync listening on (http:\/\/127\.0\.0\.1:\d+)/, 90_000))[1];
+      expect((await fetch(`${url}/api/connections`, as(OPERATOR_TOKEN))).status).toBe(200);
+      for (const file of ['config.yaml', 'config-2.yaml']) writeConfig(file, ['viewer']);
+      const reload = await fetch(`${secondUrl}/api/config/reload`, as(ADMIN_TOKEN, 'POST'));
+      expect(await reload.json()).toMatchObject({ removed: [], restart_required: [], other_daemons_asked: 1 });
+      await daemon.waitFor(new RegExp(`config \\S+ reloaded \\(asked by daemon \\S+:${second.proc.pid}:\\w+\\): no connection changed; admin tokens: ops removed`), 10_000);
+      for (const at of [url, secondUrl]) {
+        expect((await fetch(`${at}/api/connections`, as(OPERATOR_TOKEN))).status).toBe(401);
+        expect((await fetch(`${at}/api/connections/q1/pause`, as(OPERATOR_TOKEN, 'POST'))).status).toBe(401);
+      }
+
+      // the first daemon cut off from Redis when the next reload goes out (frozen, its subscription closed): it
+      // finds the reload it missed once it is back
+      daemon.proc.kill('SIGSTOP');
+      try {
+        const subscriptions = String(await redisClient.call('CLIENT', 'LIST', 'TYPE', 'pubsub')).split('\n');
+        const first = subscriptions.find((line) => line.includes(`name=tracker-sync:config-reload:`) && line.includes(`:${daemon.proc.pid}:`));
+        await redisClient.call('CLIENT', 'KILL', 'ID', /\bid=(\d+)/.exec(first ?? '')?.[1] ?? 'none');
+        for (const file of ['config.yaml', 'config-2.yaml']) writeConfig(file, []);
+        const missed = await fetch(`${secondUrl}/api/config/reload`, as(ADMIN_TOKEN, 'POST'));
+        expect(await missed.json()).toMatchObject({ other_daemons_asked: 0 });
+      } finally {
+        daemon.proc.kill('SIGCONT');
+      }
+      await daemon.waitFor(/reloaded \(asked of the cluster while this daemon was cut off from its Redis\): no connection changed; admin tokens: viewer removed/, 15_000);
+      expect((await fetch(`${url}/api/connections`, as(VIEWER_TOKEN))).status).toBe(401);
+    } finally {
+      redisClient.disconnect();
+      await second.stop();
     }
   });
 });

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config';
 import { readDotenv, writeDotenv } from '../../src/config/dotenv-file';
+import { prepareBoot } from '../../src/bootstrap';
 
 describe('<data_dir>/.env', () => {
   let dir: string;
@@ -30,7 +31,19 @@ describe('<data_dir>/.env', () => {
     writeDotenv(data, { A: 'one', B: "it's # not a comment" });
     writeDotenv(data, { A: 'two' });
     expect(statSync(join(data, '.env')).mode & 0o777).toBe(0o600);
+    expect(statSync(data).mode & 0o777).toBe(0o700); // the data folder it made
     expect(readDotenv(data)).toEqual({ A: 'two', B: "it's # not a comment" });
     expect(readFileSync(join(data, '.env'), 'utf8')).toContain("A='two'");
+  });
+
+  it('a start whose environment hides a value of the file warns, naming the variable and the value used, never the values', async () => {
+    writeDotenv(join(dir, 'data'), { SERVICE_KEY: 'key-rotated-into-the-file', OTHER: 'same' });
+    const lines: string[] = [];
+    const env = { SERVICE_KEY: 'key-of-the-environment', OTHER: 'same', LOG_FORMAT: 'json' };
+    const boot = await prepareBoot({ argv: ['node', 'main.js', '--config', file], env, logDestination: { write: (line) => lines.push(line) } });
+    expect(boot.config.tracker.api_key).toBe('key-of-the-environment');
+    const warnings = lines.map((line) => JSON.parse(line) as { level: number; msg: string }).filter((line) => line.level === 40).map((line) => line.msg);
+    expect(warnings).toEqual([`SERVICE_KEY is set both in the environment and in ${join(dir, 'data', '.env')}, to different values: the environment's is used and the file's ignored (the environment wins; unset SERVICE_KEY in the daemon's environment to use the file's)`]);
+    expect(lines.join('')).not.toMatch(/key-rotated|key-of-the/);
   });
 });

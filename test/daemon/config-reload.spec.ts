@@ -7,6 +7,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { stringify } from 'yaml';
 import { createCliApp } from '../../src/cli/cli-app';
+import { writeDotenv } from '../../src/config/dotenv-file';
 import { askDaemonToReload } from '../../src/cli/daemon-reload';
 import type { CliOutput } from '../../src/cli/output/cli-output';
 import { SchedulerService } from '../../src/scheduler';
@@ -121,6 +122,8 @@ describe('config reload of the scoped admin tokens (admin.tokens)', () => {
   const LEAVING = 'scoped-token-of-a-client-who-leaves';
   const STAYING = 'scoped-token-of-a-client-who-stays';
   const JOINING = 'scoped-token-of-a-client-who-joins';
+  const BETA_IN_ENVIRONMENT = 'scoped-token-of-beta-in-the-environment';
+  const BETA_ROTATED = 'scoped-token-of-beta-rotated-into-the-file';
   let running: RunningDaemon;
 
   const tokensConfig = (tokens: { name: string; token: string; role?: string }[]) => ({
@@ -130,7 +133,7 @@ describe('config reload of the scoped admin tokens (admin.tokens)', () => {
 
   beforeAll(async () => {
     writeConfig(file, dataDir, [sheet('keep', '*/15 * * * *')], tokensConfig([{ name: 'leaving', token: LEAVING }, { name: 'staying', token: STAYING }]));
-    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn' }, file);
+    running = await startDaemon({ ADMIN_TOKEN: TOKEN, LOG_LEVEL: 'warn', BETA_TOKEN: BETA_IN_ENVIRONMENT }, file);
   }, 60_000);
 
   afterAll(async () => {
@@ -153,6 +156,20 @@ describe('config reload of the scoped admin tokens (admin.tokens)', () => {
     const started = await syncAs(STAYING); // now an operator
     expect(started.status).toBe(202);
     await waitForFinishedRun(running.url, TOKEN, 'keep', (started.body as { run_id: number }).run_id);
+  }, 60_000);
+
+  it('a token rotated into <data_dir>/.env that the environment sets otherwise: the environment wins, and the log says so once, by name', async () => {
+    writeDotenv(dataDir, { BETA_TOKEN: BETA_ROTATED });
+    writeConfig(file, dataDir, [sheet('keep', '*/15 * * * *')], tokensConfig([{ name: 'staying', token: STAYING }, { name: 'beta', token: '${BETA_TOKEN}' }]));
+    for (let i = 0; i < 2; i++) expect((await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' })).status).toBe(200);
+    expect([await status(BETA_IN_ENVIRONMENT), await status(BETA_ROTATED)]).toEqual([200, 401]);
+    const said = running.output.text().split('\n').filter((line) => line.includes('BETA_TOKEN'));
+    expect(said).toEqual([
+      expect.stringMatching(
+        /WARN: \[Config\] BETA_TOKEN is set both in the environment and in \S+\/data\/\.env, to different values: the environment's is used and the file's ignored/,
+      ),
+    ]);
+    expect(running.output.text()).not.toMatch(/scoped-token-of-beta/);
   }, 60_000);
 });
 

@@ -1,15 +1,25 @@
 /**
  * Issue 8, "Done when": on a fresh data folder with the default config, the daemon comes up, the demo run
- * finishes within 60 s with its counters, and /metrics, /docs, / answer while /api/runs wants the token.
+ * finishes within 60 s with its counters, and /metrics, /docs, / answer while /api/runs wants the token. The data
+ * folder it creates, and every file in it, is its owner's only (records, tokens); one from before is tightened.
  */
-import { readFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { api, printedToken, RunJson, RunningDaemon, startDaemon, tempDir, waitForFinishedRun } from './daemon-harness';
 
 const DEMO = 'demo-sheet';
 
+/** The mode of the folder and of everything under it, by path relative to it. */
+function modes(dir: string): Record<string, string> {
+  const found: Record<string, string> = { '.': (statSync(dir).mode & 0o777).toString(8) };
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) found[entry] = (statSync(join(dir, entry)).mode & 0o777).toString(8);
+  return found;
+}
+
 describe('first start with the default config', () => {
-  const dataDir = tempDir('first-run');
+  const tmp = tempDir('first-run');
+  // a folder the daemon creates itself
+  const dataDir = { path: join(tmp.path, 'data'), remove: () => tmp.remove() };
   let running: RunningDaemon;
   let token: string;
   let run: RunJson;
@@ -99,13 +109,33 @@ describe('first start with the default config', () => {
     expect(logLines.filter((l) => l.includes(token) || l.includes(sandboxKey))).toEqual([]);
   });
 
+  it('creates the data folder 0700 and every file in it 0600: the store and the sandbox (with their -wal and -shm), the keys', () => {
+    const found = modes(dataDir.path);
+    expect(Object.keys(found)).toEqual(expect.arrayContaining(['tracker-sync.sqlite', 'tracker-sync.sqlite-wal', 'sandbox.sqlite', 'admin-token', 'sandbox-api-key']));
+    const dirs = new Set(['.', ...Object.keys(found).filter((entry) => statSync(join(dataDir.path, entry)).isDirectory())]);
+    expect(found).toEqual(Object.fromEntries(Object.keys(found).map((entry) => [entry, dirs.has(entry) ? '700' : '600'])));
+  });
+
   describe('second start on the same data folder', () => {
     let again: RunningDaemon;
+    /** an installation from before: its folder and files made with the umask's 0755 and 0644 */
+    const before = ['tracker-sync.sqlite', 'admin-token', 'sandbox.sqlite'];
 
     beforeAll(async () => {
       await running.stop();
+      chmodSync(dataDir.path, 0o755);
+      for (const file of before) chmodSync(join(dataDir.path, file), 0o644);
       again = await startDaemon({ DATA_DIR: dataDir.path });
     }, 30_000);
+
+    it("makes an earlier installation's folder and files its owner's only, saying so once for each", () => {
+      expect(modes(dataDir.path)).toMatchObject({ '.': '700', 'tracker-sync.sqlite': '600', 'sandbox.sqlite': '600', 'admin-token': '600' });
+      const said = again.output.text().split('\n').filter((line) => line.includes('could be read by other users'));
+      expect(said.map((line) => /INFO: (\S+) could be read by other users \(mode (\d+)\): now (\d+)/.exec(line)?.slice(1))).toEqual([
+        [dataDir.path, '0755', '0700'],
+        ...before.map((file) => [join(dataDir.path, file), '0644', '0600']),
+      ]);
+    });
 
     afterAll(async () => {
       await again?.stop();

@@ -192,7 +192,7 @@ export class OAuth2Auth implements Authenticator {
   /** Without a store: a temporary file renamed over the old one, so a crash never leaves half a token. */
   private writeCacheFile(token: CachedToken): void {
     if (!this.cacheFile) return;
-    fs.mkdirSync(path.dirname(this.cacheFile), { recursive: true });
+    fs.mkdirSync(path.dirname(this.cacheFile), { recursive: true, mode: 0o700 });
     const temporary = `${this.cacheFile}.${process.pid}.tmp`;
     fs.writeFileSync(temporary, JSON.stringify({ ...token, key: this.cacheKey }), { mode: 0o600 });
     fs.renameSync(temporary, this.cacheFile);

@@ -14,11 +14,12 @@ export interface StageCounts {
 
 export async function saveStageCounts(workDir: string | undefined, deals: Map<string, number>): Promise<void> {
   if (!workDir) return;
-  await fs.mkdir(workDir, { recursive: true });
+  // the connection's work folder under data_dir: its owner's only, as the daemon's other files
+  await fs.mkdir(workDir, { recursive: true, mode: 0o700 });
   const file = path.join(workDir, FILE);
   const body: StageCounts = { at: new Date().toISOString(), deals: Object.fromEntries([...deals].sort(([a], [b]) => a.localeCompare(b))) };
   // written whole and renamed: a reader never sees half a file
-  await fs.writeFile(`${file}.tmp`, JSON.stringify(body, null, 2));
+  await fs.writeFile(`${file}.tmp`, JSON.stringify(body, null, 2), { mode: 0o600 });
   await fs.rename(`${file}.tmp`, file);
 }
 

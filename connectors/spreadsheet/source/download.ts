@@ -23,7 +23,8 @@ export interface DownloadedSheet {
  */
 export async function downloadSheet(url: string, stream: string, workDir?: string): Promise<DownloadedSheet> {
   const folder = workDir ?? tmpdir();
-  await fs.mkdir(folder, { recursive: true });
+  // the sheet's rows: its owner's only, as the daemon's other files in data_dir
+  await fs.mkdir(folder, { recursive: true, mode: 0o700 });
   const file = join(folder, `spreadsheet-${stream}-${createHash('sha1').update(url).digest('hex').slice(0, 12)}.download`);
   const shown = displayUrl(url);
   let response;
@@ -49,7 +50,9 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
   const counter = byteCounter();
   const short = () => shortBody(response.headers, counter.bytes);
   try {
-    await pipeline(response.data, counter, createWriteStream(file));
+    await pipeline(response.data, counter, createWriteStream(file, { mode: 0o600 }));
+    // the mode above applies to a new file only: an earlier download's keeps the one it was made with
+    await fs.chmod(file, 0o600);
   } catch (error) {
     await fs.rm(file, { force: true });
     throw new SheetSourceError(`download of ${shown} failed: ${short() ?? reasonOf(error)}`);

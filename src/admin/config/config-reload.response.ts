@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
 export class ConfigReloadResponse {
   @ApiProperty({ description: 'the config file read again', example: 'config/tracker-sync.yaml' }) file: string;
@@ -14,6 +14,13 @@ export class ConfigReloadResponse {
     example: [],
   })
   restart_required: string[];
+  @ApiPropertyOptional({
+    description: 'cluster mode: how many other daemons took the request to read their own config file again (each logs its reload); absent without cluster.redis',
+    example: 2,
+  })
+  other_daemons_asked?: number;
+  @ApiPropertyOptional({ description: "cluster mode: why the other daemons could not be asked (the cluster's Redis did not answer); reload each of them" })
+  other_daemons_error?: string;
 }
 
 export class ConfigReloadRefusedResponse {

@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { ConfigReloadChannel, OthersAsked } from '../../cluster/config-reload-channel';
 import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../config';
+import type { ShadowedVariables } from '../../config/dotenv-file';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { startupWarnings } from '../../connectors/startup-warnings';
 import { ConnectionsService } from '../../engine';
@@ -7,8 +9,11 @@ import { ProjectClients } from '../../projects/project-clients';
 import { SecretScrubber } from '../../secrets/secret-scrubber.service';
 import { SCHEDULE_CONTROL, ScheduleControl } from '../connections/schedule-control';
 
-/** What a reload changed: connection ids, and the sections that differ but only take effect at a restart. */
-export interface ConfigReloadAnswer {
+/**
+ * What a reload changed: connection ids, and the sections that differ but only take effect at a restart; in
+ * cluster mode, how many other daemons were asked to reload their own files.
+ */
+export interface ConfigReloadAnswer extends Partial<OthersAsked> {
   file: string;
   added: string[];
   changed: string[];
@@ -36,7 +41,8 @@ export class ConfigReloadRefusedError extends Error {
  * use, runs in flight keep theirs. So are the scoped admin tokens (`admin.tokens`): the admin API reads them at
  * each request, so a token taken away stops working at once. The other sections (server, store, tracker, the
  * rest of admin, ...) are wired at start: a change there is reported as needing a restart and the running values
- * stay.
+ * stay. In cluster mode a reload asked here is then asked of every other daemon (ConfigReloadChannel), each
+ * reading its own file: a token taken away must stop working on every daemon, not on the one asked alone.
  */
 @Injectable()
 export class ConfigReloadService {
@@ -52,21 +58,45 @@ export class ConfigReloadService {
     private readonly scrubber: SecretScrubber,
     @Optional() @Inject(ConfigSource) private readonly source: ConfigSource | null,
     @Optional() @Inject(ProjectClients) private readonly clients: ProjectClients | null,
+    @Optional() @Inject(ConfigReloadChannel) private readonly cluster: ConfigReloadChannel | null = null,
   ) {}
 
-  /** @throws ConfigReloadRefusedError with every problem of the file; the running config is then untouched. */
-  reload(): Promise<ConfigReloadAnswer> {
-    const next = this.queue.then(() => this.apply());
+  /**
+   * Asked of this daemon (SIGHUP, the admin API): its file, then, in cluster mode, every other daemon's. A file
+   * that does not load here asks no other daemon.
+   * @throws ConfigReloadRefusedError with every problem of the file; the running config is then untouched.
+   */
+  async reload(): Promise<ConfigReloadAnswer> {
+    const answer = await this.queued(null);
+    return this.cluster ? { ...answer, ...(await this.cluster.askOthers()) } : answer;
+  }
+
+  /** The daemon, once started: in cluster mode it takes the reloads asked of the other daemons. */
+  followCluster(): void {
+    this.cluster?.listen((why) => {
+      this.logger.log(`reading the config again: ${why}`);
+      // a refused file is logged by apply with its problems; this daemon's running config stays
+      this.queued(why).catch((error: unknown) => {
+        if (!(error instanceof ConfigReloadRefusedError)) this.logger.error(`the config was not reloaded: ${(error as Error).message}`);
+      });
+    });
+  }
+
+  private queued(askedBy: string | null): Promise<ConfigReloadAnswer> {
+    const next = this.queue.then(() => this.apply(askedBy));
     this.queue = next.catch(() => undefined);
     return next;
   }
 
-  private async apply(): Promise<ConfigReloadAnswer> {
+  private async apply(askedBy: string | null): Promise<ConfigReloadAnswer> {
     if (!this.source) throw new Error('this process was not started from a config file: there is nothing to reload');
     const file = this.source.path;
     let next: TrackerSyncConfig;
     try {
-      next = loadConfig({ argv: this.source.argv, env: this.source.env, settingsValidator: this.registry.validateSettings });
+      const source = this.source;
+      // a token rotated into <data_dir>/.env that the environment hides is not the one used: said, never silently
+      const onShadowed = (shadowed: ShadowedVariables) => source.shadowWarnings(shadowed).forEach((warning) => this.logger.warn(warning));
+      next = loadConfig({ argv: source.argv, env: source.env, settingsValidator: this.registry.validateSettings, onShadowed });
     } catch (error) {
       if (!(error instanceof ConfigError)) throw error;
       const refused = new ConfigReloadRefusedError(file, error.problems);
@@ -84,7 +114,7 @@ export class ConfigReloadService {
     this.scrubber.learn(next);
     await this.connections.syncFromConfig();
     await this.scheduler.rebuild([...answer.added, ...answer.changed, ...answer.removed]);
-    this.logger.log(reloadLine(answer, namedChanges(projects), tokens));
+    this.logger.log(reloadLine(answer, namedChanges(projects), tokens, askedBy));
     // what the connectors warn about at start, for the connections that are new or changed
     const touched = new Set([...answer.added, ...answer.changed]);
     const fresh = { ...next, connections: next.connections.filter((c) => touched.has(c.id)) } as TrackerSyncConfig;
@@ -142,11 +172,11 @@ function namedChanges(changes: KeyedChanges): string[] {
   return (['added', 'changed', 'removed'] as const).flatMap((kind) => changes[kind].map((name) => `${name} ${kind}`));
 }
 
-function reloadLine(answer: ConfigReloadAnswer, projects: string[], tokens: string[]): string {
+function reloadLine(answer: ConfigReloadAnswer, projects: string[], tokens: string[], askedBy: string | null): string {
   const parts = (['added', 'changed', 'removed'] as const).filter((k) => answer[k].length).map((k) => `${k} ${answer[k].join(', ')}`);
   const connections = parts.length ? `connections ${parts.join('; ')}` : 'no connection changed';
   const named = projects.length ? `; projects: ${projects.join(', ')}` : '';
   const scoped = tokens.length ? `; admin tokens: ${tokens.join(', ')}` : '';
   const restart = answer.restart_required.length ? `; ${answer.restart_required.join(', ')} changed too: they take effect at the next restart` : '';
-  return `config ${answer.file} reloaded: ${connections}${named}${scoped}${restart}`;
+  return `config ${answer.file} reloaded${askedBy ? ` (${askedBy})` : ''}: ${connections}${named}${scoped}${restart}`;
 }
