@@ -29,8 +29,9 @@ export async function checkSheets(settings: SpreadsheetSettings, workDir?: strin
   let ok = true;
   for (const stream of streams) {
     try {
-      const { sheet, layout } = await peekSheet(stream, sheetSourceOf(settings, stream)!, workDir);
-      lines.push(`${stream}: ${sheet.name} readable (${sheet.format}, ${layout.header.length} columns)`);
+      const { sheet, worksheet, layout } = await peekSheet(stream, sheetSourceOf(settings, stream)!, workDir);
+      const which = worksheet === undefined ? '' : `, sheet ${worksheet}`;
+      lines.push(`${stream}: ${sheet.name} readable (${sheet.format}${which}, ${layout.header.length} columns)`);
     } catch (error) {
       ok = false;
       const reason = reasonOf(error);

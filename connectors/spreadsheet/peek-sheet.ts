@@ -8,6 +8,8 @@ import { SheetSourceError } from './source/sheet-error';
 
 export interface SheetPeek {
   sheet: LocalSheet;
+  /** XLSX: the worksheet read */
+  worksheet?: string;
   layout: SheetLayout;
   /** the first data row, null when the sheet has only a header */
   example: Cells | null;
@@ -30,14 +32,14 @@ export async function peekSheet(stream: StreamName, source: SheetSource, workDir
         }
         if (isBlank(row)) continue;
         if (!header) header = row;
-        else return { sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: row };
+        else return { sheet, worksheet: rows.sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: row };
       }
     }
   } finally {
     await rows.batches.return(undefined);
   }
   if (!header) throw new SheetSourceError(`${sheet.name}: no header row found at row ${headerRow} or below`);
-  return { sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: null };
+  return { sheet, worksheet: rows.sheet, layout: resolveLayout(stream, header, source.columns, sheet.name), example: null };
 }
 
 function isBlank(cells: Cells): boolean {

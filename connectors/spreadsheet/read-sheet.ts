@@ -23,8 +23,11 @@ const MAPPING_VERSION = 'spreadsheet-1';
  * updated_at was skipped, yet the file was recorded as read; every row of such a file is compared once more.
  * read-4: a file with its header only was recorded as read, so while it stayed so no run said it (it is not recorded
  * now, and warned each run); the parse also records how many rows each file has, which that warning names.
+ * read-5: a file whose first 64 KB were ASCII was read as UTF-8 whatever came after (its Windows-1251 rows
+ * rejected), a `1,234` was read as 1.234, an id Excel had rounded (`1,23457E+11`) was sent, a hidden first sheet of
+ * an XLSX was read: such files are read once more, so their rows arrive or their rejections show.
  */
-const READ_VERSION = 'read-4';
+const READ_VERSION = 'read-5';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
@@ -58,7 +61,7 @@ export async function* readSheet(
   const scan = await scanFile(sheet.file, content, ahead);
   if (scan.changed) throw new FileChangedError(sheet.name, scan.changed);
   if (scan.scannedAhead) context.logger.debug?.(`${stream}: ${sheet.name} was scanned while the run's earlier streams were read`);
-  const { hash, plainDelimited } = scan;
+  const { hash } = scan;
   const fileStamp = localSheetPath(source) ? stampOf(scan, content) : null;
   if (known && known.content_hash === hash) {
     context.logger.log(`${stream}: ${sheet.name} is unchanged since the last sync`);
@@ -66,7 +69,7 @@ export async function* readSheet(
     return;
   }
   const guard = new ReadGuard(sheet.file, sheet.name, scan, content, () => runScan(sheet.file, content));
-  const rows = await openRows(sheet, source, stream, context.logger, plainDelimited, guard);
+  const rows = await openRows(sheet, source, stream, context.logger, scan, guard);
   const meter: ByteMeter = { bytes: null };
   const pager = new SheetPager({
     stream,
@@ -76,6 +79,7 @@ export async function* readSheet(
     incremental: isIncremental(stream, source),
     strictWidth: rows.strictWidth,
     delimiter: rows.delimiter,
+    encoding: rows.encoding,
     seed: seedOf(digest),
     contentHash: hash,
     fileBytes: scan.stamp.size,

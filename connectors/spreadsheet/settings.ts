@@ -18,6 +18,7 @@ export const SHEET_FORMATS = ['csv', 'tsv', 'xlsx'] as const;
 export type SheetFormat = (typeof SHEET_FORMATS)[number];
 export const SHEET_DELIMITERS = [',', ';', '\t'] as const;
 export const SHEET_ENCODINGS = ['utf-8', 'windows-1251'] as const;
+export const DECIMAL_MARKS = [',', '.'] as const;
 export type SheetEncoding = (typeof SHEET_ENCODINGS)[number];
 export const DEFAULT_TIMEZONE = 'Europe/Moscow';
 
@@ -87,6 +88,14 @@ export class SheetSource {
   @IsOptional()
   @IsIn(SHEET_ENCODINGS)
   encoding?: SheetEncoding;
+
+  /**
+   * the decimal mark of every number of the sheet (the other mark then only groups thousands); otherwise guessed per
+   * cell, and a cell either mark reads (`1,234`: 1.234 or 1234) is rejected naming this setting
+   */
+  @IsOptional()
+  @IsIn(DECIMAL_MARKS)
+  decimal_mark?: (typeof DECIMAL_MARKS)[number];
 
   /** canonical field -> header name or column letter ('C') */
   @IsOptional()

@@ -6,7 +6,7 @@ import type { RowMapper } from './mapping/row-mapper';
 import { columnLetter, layoutSignature, resolveLayout } from './mapping/sheet-layout';
 import { OTHER_COLUMNS_SENT } from './mapping/stream-fields';
 import { Cells, RowBatch, SkippedRecord, UncachedFormula } from './rows/sheet-rows';
-import { DEFAULT_TIMEZONE, SheetSource } from './settings';
+import { DEFAULT_TIMEZONE, SheetEncoding, SheetSource } from './settings';
 import { SheetSourceError } from './source/sheet-error';
 import { UnreadColumns } from './unread-columns';
 import { dateReading, wallDateText } from './values/dates';
@@ -36,6 +36,8 @@ export interface PagerOptions {
   strictWidth: boolean;
   /** cell separator for excerpts */
   delimiter: string;
+  /** CSV/TSV: the encoding read (a row with bytes not in it says which to set) */
+  encoding?: { name: SheetEncoding; set: boolean };
   /** seed of the row fingerprints (the stream's settings) */
   seed: number;
   contentHash: string;
@@ -148,7 +150,7 @@ export class SheetPager {
     const layout = resolveLayout(this.o.stream, cells, this.o.source.columns, this.o.sheetName);
     const { source } = this.o;
     const reading = dateReading(source.timezone ?? DEFAULT_TIMEZONE, source.date_format);
-    this.reader = new CellReader(layout, reading, source.status_map, source.timezone ?? null);
+    this.reader = new CellReader(layout, reading, source.status_map, source.timezone ?? null, source.decimal_mark ?? null);
     this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
     this.width = layout.width;
     this.headerCells = layout.header.length;
@@ -177,7 +179,7 @@ export class SheetPager {
     const flags = lastRowFlags();
     const rowHash = this.eventIdSeed === undefined ? hash : hashRow(cells, this.eventIdSeed);
     if (flags & (FLAG_REPLACEMENT_CHAR | FLAG_NUL)) {
-      const what = flags & FLAG_NUL ? 'binary data (NUL bytes)' : 'bytes that are not valid in the detected encoding (mixed encodings?)';
+      const what = flags & FLAG_NUL ? 'binary data (NUL bytes)' : this.notInEncoding();
       return this.reject(rowNumber, this.idOf(cells), '', `the row contains ${what}`, excerpt(cells, this.o.delimiter));
     }
     if (flags & FLAG_BOM) stripBoms(cells);
@@ -217,6 +219,18 @@ export class SheetPager {
       return `the row has ${cells.length} columns, the header has ${this.headerCells}`;
     }
     return null;
+  }
+
+  /**
+   * U+FFFD in a row: bytes its file's encoding has no character for. Mixed encodings (a row pasted from another
+   * export), or the whole file in the other one: then the `encoding` setting reads it.
+   */
+  private notInEncoding(): string {
+    const encoding = this.o.encoding;
+    if (!encoding) return 'bytes that are not valid in the detected encoding (mixed encodings?)';
+    const [name, other, otherName] = encoding.name === 'utf-8' ? ['UTF-8', 'windows-1251', 'Windows-1251'] : ['Windows-1251', 'utf-8', 'UTF-8'];
+    return `bytes that are not valid in the ${encoding.set ? 'encoding set' : 'detected encoding'}, ${name} ` +
+      `(mixed encodings? if the whole file is ${otherName}, set encoding: ${other})`;
   }
 
   /** false for rows before the window (already synced) and after it (deferred: the hash is withheld) */

@@ -39,6 +39,10 @@ const CASES: RowCase[] = [
     name: 'mixed encodings (a Windows-1251 row in a UTF-8 file)', file: generatedInputs.mixedEncodings, arrived: [...range('me-p', 1500), 'me-last'],
     rejected: [{ id: 'me-bad', field: '', reason: /^the row contains bytes that are not valid in the detected encoding/ }],
   },
+  {
+    name: 'Windows-1251 after 64 KB of ASCII rows', file: generatedInputs.lateWindows1251, arrived: [...range('lw-p', 250), 'lw-cyr'], rejected: [],
+    fields: { 'lw-cyr': { comment: 'перезвонить в пятницу' } },
+  },
   // a pasted export's byte-order mark is not part of the id: the row syncs under its own id
   { name: 'a BOM in the middle', file: generatedInputs.bomInTheMiddle, arrived: ['bm-1', 'bm-2', 'bm-3'], rejected: [] },
   { name: 'invalid date', file: fixture('invalid-date.csv'), arrived: ['id-1', 'id-3'], rejected: [{ id: 'id-2', field: 'created_at', reason: /^"yesterday" is not a valid date/ }] },
@@ -55,6 +59,15 @@ const CASES: RowCase[] = [
   { name: 'negative price', file: fixture('negative-price.csv'), arrived: ['ng-1'], rejected: [{ id: 'ng-2', field: 'price', reason: /^"-5" is negative/ }] },
   { name: 'NaN price', file: fixture('nan-price.csv'), arrived: ['nn-1'], rejected: [{ id: 'nn-2', field: 'price', reason: /^"NaN" is not a number/ }] },
   { name: '1e400 price', file: fixture('infinite-price.csv'), arrived: ['in-1'], rejected: [{ id: 'in-2', field: 'price', reason: /^"1e400" is not a finite number/ }] },
+  // an id or visit Excel rounded (`1,23457E+11`): sent, it would be a second deal, or a visit that cannot exist
+  {
+    name: 'ids Excel rounded to scientific notation', file: fixture('excel-rounded-ids.csv'), arrived: ['xr-1'],
+    rejected: [
+      { id: '1,23457E+11', field: 'id', reason: /^"1,23457E\+11" looks like a number Excel rounded to scientific notation: its digits are lost; format the column as text before exporting$/ },
+      { id: 'xr-3', field: 'visit_id', reason: /^"1,00197E\+06" looks like a number Excel rounded to scientific notation/ },
+    ],
+  },
+  { name: 'ambiguous price 1,234', file: fixture('ambiguous-price.csv'), arrived: ['ap-1'], rejected: [{ id: 'ap-2', field: 'price', reason: /^"1,234" could be 1\.234 or 1234: set decimal_mark: "," or "\." for this sheet$/ }] },
   { name: 'unparseable price', file: fixture('unparseable-price.csv'), arrived: ['ab-1'], rejected: [{ id: 'ab-2', field: 'price', reason: /^"abc" is not a number/ }] },
   // the first row with the id wins; the later one is rejected, not merged over it
   { name: 'duplicate ids in one file', file: fixture('duplicate-ids.csv'), arrived: ['du-1', 'du-2'], rejected: [{ id: 'du-1', field: 'id', reason: /^duplicate id "du-1" \(first at row 2\)$/ }] },
@@ -102,7 +115,7 @@ describe('bad-input corpus: bad rows of a spreadsheet', () => {
         orders.push(...page.data.filter((o) => ids.includes(o.id)));
         if (page.data.length < 1000) break;
       }
-      return Object.fromEntries(orders.map((o) => [o.id, Object.fromEntries(Object.entries(o.custom_fields).filter(([k]) => k.startsWith('Комментарий') || k.startsWith('Источник')))]));
+      return Object.fromEntries(orders.map((o) => [o.id, Object.fromEntries(Object.entries(o.custom_fields).filter(([k]) => k.startsWith('Комментарий') || k.startsWith('Источник') || k === 'comment'))]));
     } finally {
       await client.close();
     }

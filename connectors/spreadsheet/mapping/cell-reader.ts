@@ -9,7 +9,8 @@ import {
   wallDateText,
 } from '../values/dates';
 import { readCalendarText } from 'tracker-sync/connector';
-import { parseNumber } from '../values/numbers';
+import { ROUNDED_IN_LIST, roundedByExcel, roundedReason, tooLargeToBeExact } from '../values/excel-numbers';
+import { ambiguity, ambiguousMark, DecimalMark, parseNumber } from '../values/numbers';
 import type { SheetLayout } from './sheet-layout';
 
 /**
@@ -47,6 +48,8 @@ export class CellReader {
     private readonly statusMap: Record<string, string> | undefined,
     /** the zone the connection's settings give the sheet (`timezone`), null when they give none */
     readonly sheetZone: string | null = null,
+    /** the stream's `decimal_mark`; null: guessed per cell, an ambiguous `1,234` rejected */
+    readonly decimalMark: DecimalMark | null = null,
   ) {}
 
   start(cells: unknown[]): void {
@@ -91,6 +94,39 @@ export class CellReader {
     return text;
   }
 
+  /**
+   * An id (the record's, its client's, manager's, visit's, a product's) as `text` reads it, failing the row when
+   * its digits are lost: Excel's scientific form of a long number (`1,23457E+11`: what Excel shows of a
+   * 12-digit number in a General column, and what its CSV export writes), or an XLSX number cell past 2^53. Sent,
+   * it would be a second record beside the real one, or a visit no one can have.
+   */
+  id(col: number, field: string, required = false): string | null {
+    const value = col >= 0 && col < this.cells.length ? this.cells[col] : undefined;
+    if (typeof value === 'number' && tooLargeToBeExact(value)) {
+      this.fail(field, `${this.quoted(col)} is a number cell too large to be exact (over 2^53)${this.where(col, field)}: its last digits are lost; format the column as text and enter the ids again`);
+      return null;
+    }
+    const text = required ? this.required(col, field) : this.text(col);
+    if (text !== null && roundedByExcel(text)) this.fail(field, roundedReason(text, this.where(col, field)));
+    return text;
+  }
+
+  /**
+   * A phone (or list of phones): optional, so a value in Excel's scientific form (`7,91612E+10`) is left out
+   * (noted in `leftOut`) and the record still sent; never split at its comma into two wrong phones.
+   */
+  contact(col: number, field: string): string | null {
+    const text = this.text(col);
+    if (text === null || (text.indexOf('E') < 0 && text.indexOf('e') < 0)) return text;
+    const rest = text.replace(ROUNDED_IN_LIST, (rounded) => {
+      this.leftOut.push(field, roundedReason(rounded, this.where(col, field)));
+      return '';
+    });
+    if (rest === text) return text;
+    const kept = rest.replace(/^[\s,;]+|[\s,;]+$/g, '');
+    return kept === '' ? null : kept;
+  }
+
   /** a finite number below TOO_LARGE; negative only when allowed. A failure quotes the cell as written. */
   number(col: number, field: string, allowNegative = false): number | null {
     if (col < 0 || col >= this.cells.length) return null;
@@ -100,11 +136,16 @@ export class CellReader {
     else {
       const text = this.text(col);
       if (text === null) return null;
-      n = parseNumber(text);
+      n = parseNumber(text, this.decimalMark);
+      if (this.decimalMark === null && ambiguousMark(text)) return this.fail(field, ambiguity(text, this.where(col, field))), null;
     }
     const wrong = numberProblem(n, allowNegative);
-    if (wrong !== null) return this.fail(field, `${this.quoted(col)} ${wrong}${this.where(col, field)}`), null;
+    if (wrong !== null) return this.fail(field, `${this.quoted(col)} ${wrong}${this.where(col, field)}${this.markHint(wrong)}`), null;
     return n;
+  }
+
+  private markHint(wrong: string): string {
+    return this.decimalMark !== null && wrong === 'is not a number' ? ` with decimal_mark ${JSON.stringify(this.decimalMark)}` : '';
   }
 
   /** an instant: date-time text in the sheet's zone, an Excel serial, or a Date cell */

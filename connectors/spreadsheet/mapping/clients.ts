@@ -16,9 +16,9 @@ export function clientMapper(r: CellReader): RowMapper<Client> {
   const { extraColumns, extraNames } = r.layout;
   return () => {
     const client: Client = {
-      id: r.required(c.id, 'id') ?? '',
+      id: r.id(c.id, 'id', true) ?? '',
       name: r.required(c.name, 'name') ?? '',
-      phones: normalizedList(splitList(r.text(c.phone)), normalizePhone),
+      phones: normalizedList(splitList(r.contact(c.phone, 'phone')), normalizePhone),
       emails: normalizedList(splitList(r.text(c.email)), normalizeEmail),
       company: r.text(c.company),
       // optional: a birth date no reading makes a date is left out (r.leftOut), the client still sent

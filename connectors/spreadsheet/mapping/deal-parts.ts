@@ -1,6 +1,6 @@
 import type { CustomFields, Product, StatusChange } from 'tracker-sync/connector';
 import { parseInstant } from '../values/dates';
-import { parseNumber } from '../values/numbers';
+import { ambiguity, ambiguousMark, parseNumber } from '../values/numbers';
 import type { CellReader } from './cell-reader';
 import type { ProductColumns } from './sheet-layout';
 
@@ -33,7 +33,7 @@ function fieldNames(n: number) {
 }
 
 function productFromGroup(r: CellReader, g: ProductColumns, f: ReturnType<typeof fieldNames>): Product | null {
-  const id = r.text(g.id);
+  const id = r.id(g.id, f.id);
   if (id === null) return null;
   const name = r.required(g.name, f.name);
   const quantity = r.number(g.quantity, f.quantity) ?? 1;
@@ -78,7 +78,7 @@ function productsFromJson(r: CellReader, col: number): Product[] {
     const p = item as Record<string, unknown>;
     const id = plainText(p.id);
     const name = plainText(p.name);
-    const quantity = p.quantity === undefined || p.quantity === null ? 1 : jsonNumber(p.quantity);
+    const quantity = p.quantity === undefined || p.quantity === null ? 1 : jsonNumber(r, p.quantity, 'products');
     if (id === null || name === null || !Number.isInteger(quantity) || quantity < 0) {
       r.fail('products', `${JSON.stringify(p)} needs an id, a name and a whole quantity`);
       continue;
@@ -170,13 +170,18 @@ function plainText(value: unknown): string | null {
   return text === '' ? null : text;
 }
 
-function jsonNumber(value: unknown): number {
-  return typeof value === 'number' ? value : typeof value === 'string' ? parseNumber(value.trim()) : NaN;
+/** a JSON number, or a string read as a cell's text is (the stream's decimal_mark; an ambiguous `1,234` fails the row) */
+function jsonNumber(r: CellReader, value: unknown, field: string): number {
+  if (typeof value === 'number') return value;
+  if (typeof value !== 'string') return NaN;
+  const text = value.trim();
+  if (r.decimalMark === null && ambiguousMark(text)) r.fail(field, ambiguity(text));
+  return parseNumber(text, r.decimalMark);
 }
 
 function optionalNumber(r: CellReader, value: unknown, field: string, allowNegative = false): number | null {
   if (value === null || value === undefined || value === '') return null;
-  const n = jsonNumber(value);
+  const n = jsonNumber(r, value, field);
   if (!Number.isFinite(n) || (n < 0 && !allowNegative)) {
     r.fail(field, `${JSON.stringify(value)} is not a valid amount`);
     return null;

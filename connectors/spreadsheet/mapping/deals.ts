@@ -13,18 +13,18 @@ export function dealMapper(r: CellReader): RowMapper<Deal> {
   const products = productsReader(r);
   const history = historyReader(r);
   return () => {
-    const id = r.required(c.id, 'id');
+    const id = r.id(c.id, 'id', true);
     const deal: Deal = {
       id: id ?? '',
       title: r.text(c.title),
       created_at: requiredInstant(r, c.created, 'created_at')!,
       updated_at: r.instant(c.updated, 'updated_at'),
       status: r.status(r.text(c.status)),
-      visit_id: r.text(c.visit),
+      visit_id: r.id(c.visit, 'visit_id'),
       price: r.number(c.price, 'price'),
       cost: r.number(c.cost, 'cost'),
-      client_id: r.text(c.client),
-      manager_id: r.text(c.manager),
+      client_id: r.id(c.client, 'client_id'),
+      manager_id: r.id(c.manager, 'manager_id'),
     };
     if (extraColumns.length > 0) deal.custom_fields = readCustomFields(r, extraColumns, extraNames);
     if (products) deal.products = products();

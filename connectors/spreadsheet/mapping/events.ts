@@ -11,6 +11,8 @@ export function eventMapper(r: CellReader): RowMapper<CustomEvent> {
   const { extraColumns, extraNames } = r.layout;
   return (rowHash) => {
     const name = r.required(c.name, 'name');
+    const id = r.id(c.id, 'id');
+    const visit = r.id(c.visit, 'visit_id');
     const data: Record<string, unknown> = { ...jsonObject(r, c.data) };
     for (let i = 0; i < extraColumns.length; i++) {
       const value = r.text(extraColumns[i]);
@@ -18,9 +20,9 @@ export function eventMapper(r: CellReader): RowMapper<CustomEvent> {
     }
     if (r.failed) return null;
     return {
-      id: r.text(c.id) ?? rowHash,
+      id: id ?? rowHash,
       name: name!,
-      visit_id: r.text(c.visit),
+      visit_id: visit,
       data: Object.keys(data).length > 0 ? data : null,
     };
   };

@@ -19,9 +19,10 @@ export function expenseMapper(r: CellReader): RowMapper<Expense> {
     const cost = r.number(c.cost, 'marketing_cost');
     if (cost === null) r.fail('marketing_cost', c.cost < 0 ? 'no marketing_cost column' : 'is empty');
     if (from !== null && to !== null && from > to) r.fail('to_date', `${to} is before from_date ${from}`);
+    const id = r.id(c.id, 'id');
     if (r.failed) return null;
     return {
-      id: r.text(c.id) ?? `${channel}:${from}:${to}`,
+      id: id ?? `${channel}:${from}:${to}`,
       channel: channel!,
       from_date: from!,
       to_date: to!,

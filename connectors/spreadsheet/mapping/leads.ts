@@ -12,7 +12,7 @@ export function leadMapper(r: CellReader): RowMapper<Lead> {
     text: r.col('text'),
   };
   return () => {
-    const id = r.required(c.id, 'id') ?? '';
+    const id = r.id(c.id, 'id', true) ?? '';
     const status = r.status(r.text(c.status)) ?? '0';
     if (!LEAD_STATUSES.has(status)) r.fail('status', `${JSON.stringify(status)} is not a lead status (0 progress, 1 paid, 2 canceled; map yours with status_map)`);
     const name = r.text(c.name);
@@ -23,10 +23,10 @@ export function leadMapper(r: CellReader): RowMapper<Lead> {
       created_at: requiredInstant(r, c.created, 'created_at')!,
       status,
       email: r.text(c.email),
-      phone: r.text(c.phone),
+      phone: r.contact(c.phone, 'phone'),
       price: r.number(c.price, 'price'),
       paid_at: r.instant(c.paid, 'paid_at'),
-      visit_id: r.text(c.visit),
+      visit_id: r.id(c.visit, 'visit_id'),
       text: r.text(c.text),
     };
     return r.failed ? null : lead;

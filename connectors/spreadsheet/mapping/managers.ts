@@ -7,9 +7,9 @@ export function managerMapper(r: CellReader): RowMapper<Manager> {
   const c = { id: r.col('id'), name: r.col('name'), phone: r.col('phone'), email: r.col('email') };
   return () => {
     const manager: Manager = {
-      id: r.required(c.id, 'id') ?? '',
+      id: r.id(c.id, 'id', true) ?? '',
       name: r.required(c.name, 'name') ?? '',
-      phone: r.text(c.phone),
+      phone: r.contact(c.phone, 'phone'),
       email: r.text(c.email),
     };
     return r.failed ? null : manager;

@@ -24,7 +24,7 @@ export function mediaPlanMapper(r: CellReader): RowMapper<MediaPlanTarget> {
       if (to !== null && to !== last) r.fail('date_to', `${to} is not the last day of the month of ${first} (${last})`);
     }
     const plan: MediaPlanTarget = {
-      id: r.text(c.id) ?? `${channel}:${first}`,
+      id: r.id(c.id, 'id') ?? `${channel}:${first}`,
       channel: channel ?? '',
       date_from: first ?? '',
       date_to: last ?? '',

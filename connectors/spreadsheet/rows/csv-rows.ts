@@ -1,9 +1,9 @@
 import { Options, parse, Parser } from 'csv-parse';
-import iconv from 'iconv-lite';
 import { finished } from 'stream/promises';
 import type { ReadGuard } from '../source/read-guard';
 import type { TextShape } from '../source/text-sniff';
 import { FileChunks } from './file-chunks';
+import { win1251Decoder } from './legacy-decoder';
 import { reasonOf, SheetSourceError } from '../source/sheet-error';
 import { readPlainRows } from './plain-csv-rows';
 import { Framed, OverlongRecord, RecordFramer } from './record-framer';
@@ -62,7 +62,7 @@ class CsvRowReader {
   }
 
   async *batches(): AsyncGenerator<RowBatch> {
-    const decoder = this.shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : undefined;
+    const decoder = this.shape.encoding === 'windows-1251' ? win1251Decoder(true) : undefined;
     const input = this.input;
     try {
       for await (const chunk of input) {

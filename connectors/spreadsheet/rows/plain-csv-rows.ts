@@ -1,7 +1,7 @@
-import iconv from 'iconv-lite';
 import { StringDecoder } from 'string_decoder';
 import type { TextShape } from '../source/text-sniff';
 import type { FileChunks } from './file-chunks';
+import { win1251Decoder } from './legacy-decoder';
 import { MAX_ROW_BYTES, overlongRow, RowBatch } from './sheet-rows';
 
 const LF = 0x0a;
@@ -15,8 +15,8 @@ const EXCERPT_BYTES = 256;
  * MAX_ROW_BYTES is not kept: it is skipped as it streams by and rejected in its place (a SkippedRecord).
  */
 export async function* readPlainRows(input: FileChunks, shape: TextShape): AsyncGenerator<RowBatch> {
-  const newDecoder = () => (shape.encoding === 'windows-1251' ? iconv.getDecoder('win1251') : new StringDecoder('utf8'));
-  let decoder = newDecoder();
+  const newDecoder = (atStart = false) => (shape.encoding === 'windows-1251' ? win1251Decoder(atStart) : new StringDecoder('utf8'));
+  let decoder = newDecoder(true);
   const delimiter = shape.delimiter;
   let carry = '';
   /** bytes of the line being read (the carry, or the skipped line) */

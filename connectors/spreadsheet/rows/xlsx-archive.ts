@@ -8,7 +8,7 @@ export type WorksheetEvents = AsyncIterable<Array<{ eventType: string; value: Xl
 export interface XlsxRow {
   number: number;
   values: unknown[];
-  findCell(col: number): { model: CellModel } | undefined;
+  findCell(col: number): { model: CellModel; numFmt?: string } | undefined;
 }
 
 /** a cell's model; formula cells have `formula` or `sharedFormula`, and `result` when a value was saved */
@@ -22,8 +22,10 @@ export interface CellModel {
 /** One worksheet of an XLSX file. */
 export interface XlsxSheet {
   name: string;
-  /** 1-based place among the workbook's tabs */
+  /** 1-based place among the workbook's tabs, hidden ones included */
   position: number;
+  /** hidden (or "very hidden", by a macro): a sheet no one sees in Excel, often a lookup table or an old copy */
+  hidden: boolean;
   /** Streams the sheet's rows from the archive; the sheet's stream is closed when the iteration ends. */
   rows(): WorksheetEvents;
 }
@@ -40,7 +42,7 @@ interface Unzipper {
 /** The steps of exceljs's streaming WorkbookReader, which this module runs in a fixed order. */
 interface WorkbookParts {
   workbookRels?: Array<{ Id: string; Target: string }>;
-  model?: { sheets?: Array<{ name: string; rId: string }> };
+  model?: { sheets?: Array<{ name: string; rId: string; state?: string }> };
   _parseRels(entry: Readable): Promise<void>;
   _parseWorkbook(entry: Readable): Promise<void>;
   _parseSharedStrings(entry: Readable): AsyncIterable<unknown>;
@@ -92,7 +94,8 @@ export async function openXlsxSheets(file: string): Promise<XlsxSheet[]> {
     const entry = entries.get(path);
     if (!entry || !path.startsWith('xl/worksheets/')) return; // a chart sheet, or a part the file lacks
     const sheetNo = /(\d+)\.xml$/.exec(path)?.[1] ?? String(index + 1);
-    sheets.push({ name: sheet.name, position: index + 1, rows: () => worksheetEvents(workbook, entry, sheetNo) });
+    const hidden = sheet.state === 'hidden' || sheet.state === 'veryHidden';
+    sheets.push({ name: sheet.name, position: index + 1, hidden, rows: () => worksheetEvents(workbook, entry, sheetNo) });
   });
   return sheets;
 }

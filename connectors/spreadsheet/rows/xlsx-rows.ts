@@ -8,13 +8,26 @@ const BATCH_ROWS = 1000;
 /** exceljs's ValueType.Formula (exceljs itself is loaded only when an XLSX is read) */
 const FORMULA_TYPE = 6;
 
+/** One worksheet of an XLSX file, opened: which one, and its rows. */
+export interface XlsxRows {
+  /** the worksheet's name, for the log and `check` */
+  sheet: string;
+  /** hidden sheets passed over before it (no sheet named: the first visible one is read) */
+  hiddenBefore: string[];
+  batches: AsyncGenerator<RowBatch>;
+}
+
 /**
- * Streams one worksheet of an XLSX file as batches of raw rows (exceljs's streaming worksheet reader: the
- * workbook is never loaded whole). Date-formatted cells arrive as Dates (wall-clock time in UTC fields),
- * numbers as numbers, formulas as their cached result (an UncachedFormula without one). A truncated or corrupt file is a SheetSourceError
- * naming the file. With a `guard`, the file must be the one scanned before each batch and at the end.
+ * Opens the worksheet `sheet` names (a name, any case, or a 1-based tab number counting hidden tabs too), else the
+ * first visible one: a hidden first sheet is a lookup table or an old copy, not what anyone sees on opening the
+ * file. Its rows stream as batches (exceljs's streaming worksheet reader: the workbook is never loaded whole).
+ * Date-formatted cells arrive as Dates (wall-clock time in UTC fields), numbers as numbers (a zero-padded id stays
+ * the number, 123 for `000123`: sheets synced before sent it so), formulas as their cached result (an UncachedFormula
+ * without one). A truncated
+ * or corrupt file is a SheetSourceError naming the file. With a `guard`, the file must be the one scanned before
+ * each batch and at the end.
  */
-export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string, guard?: ReadGuard): AsyncGenerator<RowBatch> {
+export async function openXlsxRows(file: string, sheet: string | number | undefined, name: string, guard?: ReadGuard): Promise<XlsxRows> {
   const unreadable = async (error: unknown) => {
     if (error instanceof SheetSourceError) return error;
     const why = await whyNotXlsx(file).catch(() => null);
@@ -27,25 +40,34 @@ export async function* readXlsxRows(file: string, sheet: string | number | undef
     await guard?.checkFile();
     throw await unreadable(error);
   }
-  const found = sheets.find((s) => isWanted(s, sheet));
+  const found = sheet === undefined ? (sheets.find((s) => !s.hidden) ?? sheets[0]) : sheets.find((s) => isWanted(s, sheet));
   if (!found) {
     const wanted = sheet === undefined ? 'any worksheet' : `sheet ${JSON.stringify(sheet)}`;
     const names = sheets.map((s) => s.name).join(', ') || 'none';
     throw new SheetSourceError(`${name}: ${wanted} not found (sheets: ${names}); is it a complete XLSX file?`);
   }
-  try {
-    yield* worksheetBatches(found, guard);
-  } catch (error) {
-    // a file cut or rewritten under the reader is named as changed, not as corrupt
-    await guard?.checkFile();
-    throw await unreadable(error);
+  const hiddenBefore = sheet === undefined ? sheets.filter((s) => s.hidden && s.position < found.position).map((s) => s.name) : [];
+  async function* batches(): AsyncGenerator<RowBatch> {
+    try {
+      yield* worksheetBatches(found!, guard);
+    } catch (error) {
+      // a file cut or rewritten under the reader is named as changed, not as corrupt
+      await guard?.checkFile();
+      throw await unreadable(error);
+    }
+    await guard?.endOfFile();
   }
-  await guard?.endOfFile();
+  return { sheet: found.name, hiddenBefore, batches: batches() };
 }
 
-function isWanted(found: XlsxSheet, sheet: string | number | undefined): boolean {
+/** The rows of one worksheet (openXlsxRows), opened when the iteration starts. */
+export async function* readXlsxRows(file: string, sheet: string | number | undefined, name: string, guard?: ReadGuard): AsyncGenerator<RowBatch> {
+  yield* (await openXlsxRows(file, sheet, name, guard)).batches;
+}
+
+function isWanted(found: XlsxSheet, sheet: string | number): boolean {
   if (typeof sheet === 'string') return found.name.trim().toLowerCase() === sheet.trim().toLowerCase();
-  return found.position === (sheet ?? 1);
+  return found.position === sheet;
 }
 
 async function* worksheetBatches(sheet: XlsxSheet, guard: ReadGuard | undefined): AsyncGenerator<RowBatch> {

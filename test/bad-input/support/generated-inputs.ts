@@ -26,6 +26,16 @@ export const generatedInputs = {
     return write(dir, 'mixed-encodings.csv', Buffer.concat([Buffer.from(HEADER + padding), cp1251, Buffer.from('me-last,ok,0,02.03.2025,,100\n')]));
   },
 
+  /**
+   * A Windows-1251 export whose first 250 rows are ASCII (more than 64 KB) and whose Cyrillic comes after: the
+   * whole file's bytes decide its encoding, not its start.
+   */
+  lateWindows1251(dir: string): string {
+    const ascii = Array.from({ length: 250 }, (_, i) => `lw-p${i},Order ${i},0,01.03.2025,,100,${'x'.repeat(300)}\n`).join('');
+    const text = `id,title,status,created_at,updated_at,price,comment\n${ascii}lw-cyr,Кухня,0,01.03.2025,,100,перезвонить в пятницу\n`;
+    return write(dir, 'late-windows-1251.csv', iconv.encode(text, 'win1251'));
+  },
+
   /** two exports pasted together: the second still starts with its byte-order mark */
   bomInTheMiddle(dir: string): string {
     return write(dir, 'bom-in-the-middle.csv', Buffer.from(`\uFEFF${HEADER}bm-1,ok,0,01.03.2025,,100\n\uFEFFbm-2,pasted,0,02.03.2025,,100\nbm-3,ok,0,03.03.2025,,100\n`));

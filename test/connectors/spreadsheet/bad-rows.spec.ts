@@ -75,6 +75,72 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     ]);
   });
 
+  it('rejects ids Excel rounded to scientific notation (what a CSV export of a General column holds), naming the field', async () => {
+    const file = tmp.write('rounded.csv', [
+      'Номер;created_at;visit_id;client_id;manager_id;product_1_id;product_1_name',
+      '123456789012;01.03.2025;1001972;c1;m1;;',
+      '1,23457E+11;01.03.2025;1001972;c1;m1;;', // the row above, re-saved by Excel: it would be a second deal
+      'R3;01.03.2025;1,00197E+06;c1;m1;;', // a visit no one can have: the deal would wait for it forever
+      'R4;01.03.2025;;1.23457E+11;m1;;',
+      'R5;01.03.2025;;c1;1,23457e+011;;',
+      'R6;01.03.2025;;c1;m1;4,60123E+12;Стол', // a barcode as the product id
+      'R7;01.03.2025;;c1;m1;SKU-1E+11;Стол',
+    ].join('\n'));
+    const { records, rejected } = await readStream<Deal>({ deals: { path: file, columns: { id: 'Номер' } } }, 'deals');
+    expect(records.map((d) => [d.id, d.visit_id])).toEqual([['123456789012', '1001972'], ['R7', null]]);
+    const lost = 'looks like a number Excel rounded to scientific notation';
+    const fix = ': its digits are lost; format the column as text before exporting';
+    expect(rejected.map((r) => [r.ref, r.id, r.field, r.reason])).toEqual([
+      ['rounded.csv row 3', '1,23457E+11', 'id', `"1,23457E+11" ${lost} (column "Номер")${fix}`],
+      ['rounded.csv row 4', 'R3', 'visit_id', `"1,00197E+06" ${lost}${fix}`],
+      ['rounded.csv row 5', 'R4', 'client_id', `"1.23457E+11" ${lost}${fix}`],
+      ['rounded.csv row 6', 'R5', 'manager_id', `"1,23457e+011" ${lost}${fix}`],
+      ['rounded.csv row 7', 'R6', 'product_1_id', `"4,60123E+12" ${lost}${fix}`],
+    ]);
+  });
+
+  describe('a number either decimal mark reads (1,234: 1.234 or 1234)', () => {
+    // a US export: comma groups, dot is decimal
+    const us = [
+      'id;created_at;price;cost;product_1_id;product_1_name;product_1_quantity',
+      'U1;01.03.2025;1,234;0.5;P1;Table;1',
+      'U2;01.03.2025;$ 1,234.50;12,345;P1;Table;2',
+      'U3;01.03.2025;1,234,567;0;P1;Table;1,000', // a quantity too: 1 or 1000 pieces
+      'U4;01.03.2025;7;1,5;;;',
+    ].join('\n');
+    const ambiguous = (text: string, readings: string, field: string) => [field, `"${text}" could be ${readings}: set decimal_mark: "," or "." for this sheet`];
+
+    it('is rejected without a decimal_mark, naming the field and the fix; unambiguous cells are read', async () => {
+      const { records, rejected } = await readStream<Deal>({ deals: { path: tmp.write('us.csv', us) } }, 'deals');
+      expect(records.map((d) => [d.id, d.price, d.cost])).toEqual([['U4', 7, 1.5]]);
+      expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([
+        ['U1', ...ambiguous('1,234', '1.234 or 1234', 'price')],
+        ['U2', ...ambiguous('12,345', '12.345 or 12345', 'cost')],
+        ['U3', ...ambiguous('1,000', '1 or 1000', 'product_1_quantity')],
+      ]);
+    });
+
+    it('decimal_mark: "." reads every number of the stream so; a number it does not fit is rejected', async () => {
+      const { records, rejected } = await readStream<Deal>({ deals: { path: tmp.write('us.csv', us), decimal_mark: '.' } }, 'deals');
+      expect(records.map((d) => [d.id, d.price, d.cost, d.products?.[0]?.quantity])).toEqual([
+        ['U1', 1234, 0.5, 1], ['U2', 1234.5, 12345, 2], ['U3', 1234567, 0, 1000],
+      ]);
+      expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['U4', 'cost', '"1,5" is not a number with decimal_mark "."']]);
+    });
+
+    it('decimal_mark: "," reads a Russian export so, JSON products too', async () => {
+      const products = JSON.stringify([{ id: 'P1', name: 'Стол', quantity: '1.000', price: '12,345' }]).replace(/"/g, '""');
+      const file = tmp.write('ru.csv', `id;created_at;price;cost;products\nR1;01.03.2025;1.234;12,345;"${products}"\nR2;01.03.2025;1 234,50 руб.;0,5;\n`);
+      const { records, rejected } = await readStream<Deal>({ deals: { path: file, decimal_mark: ',' } }, 'deals');
+      expect(rejected).toEqual([]);
+      expect(records.map((d) => [d.id, d.price, d.cost, d.products?.map((p) => [p.quantity, p.price])])).toEqual([
+        ['R1', 1234, 12.345, [[1000, 12.345]]], ['R2', 1234.5, 0.5, []],
+      ]);
+      const guessed = await readStream<Deal>({ deals: { path: file } }, 'deals');
+      expect(guessed.rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['R1', 'price', '"1.234" could be 1.234 or 1234: set decimal_mark: "," or "." for this sheet']]);
+    });
+  });
+
   it('finds duplicate ids across a whole file whose first rows mislead the guess of its row count (short, then long rows, and the reverse)', async () => {
     // the duplicate-id table is sized from the first rows' bytes; a wrong guess must cost memory, never a duplicate
     const rows = (n: number, title: (i: number) => string) => Array.from({ length: n }, (_, i) => `D${i},${title(i)},01.03.2025,1`);
@@ -180,7 +246,7 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     expect(records.map((d) => d.id)).toEqual(['G1', ...Array.from({ length: 3000 }, (_, i) => `P${i}`), 'G4', 'G5']);
     expect(rejected.map((r) => [r.ref, r.id, r.reason])).toEqual([
       ['garbage.csv row 3003', 'G2', 'the row contains binary data (NUL bytes)'],
-      ['garbage.csv row 3004', 'G3', 'the row contains bytes that are not valid in the detected encoding (mixed encodings?)'],
+      ['garbage.csv row 3004', 'G3', 'the row contains bytes that are not valid in the detected encoding, UTF-8 (mixed encodings? if the whole file is Windows-1251, set encoding: windows-1251)'],
     ]);
   });
 

@@ -89,6 +89,55 @@ describe('spreadsheet connector: CSV files', () => {
     ]);
   });
 
+  describe('the encoding is the whole file\'s, not its first 64 KB\'s', () => {
+    // an export whose first 3,000 rows are ASCII (ids, dates, amounts) and whose Cyrillic begins after 64 KB
+    const ascii = Array.from({ length: 3000 }, (_, i) => `A${i};01.03.2025;100;Order ${i}`);
+    const cyrillic = ['K1;01.03.2025;100;Кухня «Прованс»', 'K2;01.03.2025;100;Шкаф-купе'];
+    const lines = ['id;created_at;price;title', ...ascii, ...cyrillic];
+
+    it.each([
+      ['split directly', lines.join('\n')],
+      ['through csv-parse (quotes, CRLF)', lines.map((line, i) => (i === 1 ? line.replace('Order 0', '"Order; 0"') : line)).join('\r\n')],
+    ])('reads a Windows-1251 file whose first 64 KB are ASCII as Windows-1251 (%s)', async (_how, text) => {
+      const bytes = iconv.encode(text, 'win1251');
+      expect(bytes.indexOf(iconv.encode('Кухня', 'win1251'))).toBeGreaterThan(64 * 1024);
+      const { records, rejected, logs } = await readStream<Deal>({ deals: { path: tmp.write('late-cyrillic.csv', bytes) } }, 'deals');
+      expect(rejected).toEqual([]);
+      expect(records).toHaveLength(3002);
+      expect(records.slice(-2).map((d) => [d.id, d.title])).toEqual([['K1', 'Кухня «Прованс»'], ['K2', 'Шкаф-купе']]);
+      expect(logs.join('\n')).toMatch(/late-cyrillic\.csv \(csv, windows-1251 by chardet: [\w-]+, not UTF-8 from byte [\d,]+, delimiter ;\)/);
+    });
+
+    it('reads a UTF-8 file with Windows-1251 rows pasted after 64 KB as UTF-8: those rows rejected, the UTF-8 ones never garbled', async () => {
+      const pasted = Array.from({ length: 300 }, (_, i) => `W${i};01.03.2025;100;Комод «Прованс» ${i}`).join('\n');
+      const bytes = Buffer.concat([Buffer.from(`${['id;created_at;price;title', 'U1;01.03.2025;100;Стол', ...ascii].join('\n')}\n`), iconv.encode(pasted, 'win1251')]);
+      const { records, rejected, logs } = await readStream<Deal>({ deals: { path: tmp.write('pasted-1251.csv', bytes) } }, 'deals');
+      expect(records[0]).toMatchObject({ id: 'U1', title: 'Стол' });
+      expect(records).toHaveLength(3001);
+      expect(rejected).toHaveLength(300);
+      expect(rejected[0].reason).toBe('the row contains bytes that are not valid in the detected encoding, UTF-8 (mixed encodings? if the whole file is Windows-1251, set encoding: windows-1251)');
+      expect(logs.join('\n')).toMatch(/utf-8 by UTF-8 \(not UTF-8 from byte [\d,]+: those rows are rejected\)/);
+    });
+
+    it('fails a file whose UTF-8 byte-order mark stands before Windows-1251 text, naming the setting that reads it', async () => {
+      const text = 'id;created_at;Город\r\nA;01.03.2025;Москва\r\nB;01.03.2025;"Санкт-Петербург; Пушкин"\r\n';
+      for (const [name, body] of [['bom-1251.csv', text], ['bom-1251-plain.csv', text.replace(/\r/g, '').replace('"Санкт-Петербург; Пушкин"', 'Пушкин')]]) {
+        const file = tmp.write(name, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), iconv.encode(body, 'win1251')]));
+        await expect(readStream({ deals: { path: file } }, 'deals')).rejects.toThrow(
+          new RegExp(`^${name.replace('.', '\\.')} starts with a UTF-8 byte-order mark, but its text is not UTF-8 \\(from byte 17 on; chardet says [\\w-]+\\): ` +
+            'saved as Windows-1251 behind the mark\\? set encoding: windows-1251'),
+        );
+        // check (a peek at the header, unscanned) says so too
+        const context = { connectionId: 'test', settings: {}, logger: { log: () => undefined, warn: () => undefined } };
+        expect(await spreadsheetConnector.check({ deals: { path: file } }, context)).toEqual({ ok: false, message: expect.stringMatching(/^deals: .* starts with a UTF-8 byte-order mark, but its text is not UTF-8 \(chardet says [\w-]+\): .*set encoding: windows-1251/) });
+        // so set, the mark is dropped, not read as `п»ї` before the first header name
+        const { records, rejected } = await readStream<Deal>({ deals: { path: file, encoding: 'windows-1251' } }, 'deals');
+        expect(rejected).toEqual([]);
+        expect(records.map((d) => [d.id, d.custom_fields])).toEqual([['A', { Город: 'Москва' }], ['B', { Город: body.includes('"') ? 'Санкт-Петербург; Пушкин' : 'Пушкин' }]]);
+      }
+    });
+  });
+
   it('reads a UTF-8 file with a BOM and CRLF line ends; several phones and e-mails per cell', async () => {
     const { records, rejected } = await readStream<Client>({ clients: { path: join(FIXTURES, 'clients-bom-crlf.csv') } }, 'clients');
     expect(rejected).toEqual([]);

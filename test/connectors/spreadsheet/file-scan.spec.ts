@@ -30,6 +30,22 @@ describe('spreadsheet connector: the file scan (content hash, plain or quoted), 
     expect((await scanFile(tmp.write('shape.csv', content), 'd')).plainDelimited).toBe(plain);
   });
 
+  // the scan reads 1 MB at a time: a character cut by a read's end is judged whole, with the next read's bytes
+  const mb = 1 << 20;
+  const bytes = (...parts: Array<string | number[]>) => Buffer.concat(parts.map((p) => (typeof p === 'string' ? Buffer.from(p) : Buffer.from(p))));
+  it.each([
+    ['ASCII', null, bytes('id\n1\n')],
+    ['a 2-byte character across a read boundary', null, bytes('x'.repeat(mb - 1), 'Ж\n')],
+    ['a 3-byte character across a read boundary', null, bytes('x'.repeat(mb - 1), '€')],
+    ['a 4-byte character across a read boundary', null, bytes('x'.repeat(mb - 2), '😀')],
+    ['a Windows-1251 letter after the first megabyte', mb + 5, bytes('x'.repeat(mb + 5), [0xc6], 'x')],
+    ['a lead byte across a read boundary, no continuation after it', mb - 1, bytes('x'.repeat(mb - 1), [0xd0], 'A')],
+    ['a character cut by the end of the file', 3, bytes('abc', [0xe2, 0x82])],
+    ['an encoded surrogate', 2, bytes('ab', [0xed, 0xa0, 0x80])],
+  ])('%s: invalidUtf8At is %p', async (_name, at, content) => {
+    expect((await scanFile(tmp.write('utf8.csv', content), 'd')).invalidUtf8At).toBe(at);
+  });
+
   it('gives the file as it found it (size, modification time, inode), and no change when none happened', async () => {
     const file = tmp.write('stamp.csv', 'id\n1\n');
     const { size, mtimeMs, ino } = statSync(file);

@@ -1,4 +1,4 @@
-import type { Client } from '../../../src/connectors/canonical';
+import type { Client, Manager } from '../../../src/connectors/canonical';
 import { normalizePhone } from '../../../src/connectors/contact-values';
 import { readStream, tempDir } from './read-helper';
 
@@ -26,5 +26,25 @@ describe('phones: an extension at the end is cut, never glued to the number', ()
     const { records, rejected } = await readStream<Client>({ clients: { path: file } }, 'clients');
     expect(rejected).toEqual([]);
     expect(records.map((c) => c.phones)).toEqual([['89160000006', '+79160000007']]);
+  });
+
+  it("leaves out a phone Excel rounded to scientific notation, never split at its comma; the client is still sent", async () => {
+    const file = tmp.write('rounded.csv', [
+      'id;name;phone', 'C1;Анна;7,91612E+10', 'C2;Пётр;+7 916 000-00-07, 7,91612E+10', 'C3;Ольга;8 916 000-00-08', '1,23457E+11;Иван;8 916 000-00-09',
+    ].join('\n'));
+    const { records, rejected, pages } = await readStream<Client>({ clients: { path: file } }, 'clients');
+    expect(records.map((c) => [c.id, c.phones])).toEqual([['C1', []], ['C2', ['+79160000007']], ['C3', ['89160000008']]]);
+    const why = (text: string) => `"${text}" looks like a number Excel rounded to scientific notation: its digits are lost; format the column as text before exporting`;
+    expect(pages.flatMap((p) => p.skipped_fields ?? [])).toEqual([
+      { id: 'C1', field: 'phone', reason: why('7,91612E+10'), ref: 'rounded.csv row 2' },
+      { id: 'C2', field: 'phone', reason: why('7,91612E+10'), ref: 'rounded.csv row 3' },
+    ]);
+    // an id is no optional field: that client is rejected
+    expect(rejected.map((r) => [r.ref, r.id, r.field, r.reason])).toEqual([['rounded.csv row 5', '1,23457E+11', 'id', why('1,23457E+11')]]);
+
+    const managers = tmp.write('managers.csv', 'id;name;phone\nM1;Ольга;7,91612E+10\n');
+    const read = await readStream<Manager>({ managers: { path: managers } }, 'managers');
+    expect(read.records).toEqual([{ id: 'M1', name: 'Ольга', phone: null, email: null }]);
+    expect(read.pages.flatMap((p) => p.skipped_fields ?? []).map((s) => s.field)).toEqual(['phone']);
   });
 });

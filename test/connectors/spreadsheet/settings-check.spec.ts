@@ -20,8 +20,9 @@ describe('spreadsheet connector: definition, settings, check and discover', () =
     const settings = {
       deals: {
         path: 'deals.csv', format: 'csv', header_row: 2, delimiter: ';', encoding: 'windows-1251', timezone: 'Asia/Yekaterinburg',
-        date_format: 'DD.MM.YYYY', columns: { id: 'Номер', created_at: 'C' }, status_map: { Оплачено: '1', '*': '0' },
+        date_format: 'DD.MM.YYYY', columns: { id: 'Номер', created_at: 'C' }, status_map: { Оплачено: '1', '*': '0' }, decimal_mark: ',',
       },
+      leads: { path: 'leads.csv', decimal_mark: '.' },
       clients: { path: 'https://docs.example.com/pub?output=csv' },
       expenses: { path: 'costs.xlsx', sheet: 2, incremental: false },
     };
@@ -32,7 +33,7 @@ describe('spreadsheet connector: definition, settings, check and discover', () =
     const problems = settingsProblems(
       spreadsheetConnector.settingsClass,
       {
-        deals: { path: 'd.csv', header_row: 0, delimiter: '|', timezone: 'Mars/Olympus', colums: {}, columns: { id: 5 } },
+        deals: { path: 'd.csv', header_row: 0, delimiter: '|', timezone: 'Mars/Olympus', colums: {}, columns: { id: 5 }, decimal_mark: ' ' },
         orders: { path: 'x.csv' },
         clients: { sheet: 0 },
       },
@@ -44,6 +45,7 @@ describe('spreadsheet connector: definition, settings, check and discover', () =
         'connections[1].settings.deals.colums: unknown key (did you mean "columns"?)',
         expect.stringMatching(/^connections\[1\]\.settings\.deals\.header_row: /),
         expect.stringMatching(/^connections\[1\]\.settings\.deals\.delimiter: /),
+        expect.stringMatching(/^connections\[1\]\.settings\.deals\.decimal_mark: /),
         'connections[1].settings.deals.timezone: "Mars/Olympus" is not an IANA time zone (e.g. "Europe/Moscow")',
         'connections[1].settings.deals.columns: must be a mapping of names to non-empty strings',
         expect.stringMatching(/^connections\[1\]\.settings\.clients\.path: /),

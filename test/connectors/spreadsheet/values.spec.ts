@@ -1,5 +1,6 @@
 import { dateReading, parseCalendarDate, parseInstant, serialToInstant } from '../../../connectors/spreadsheet/values/dates';
-import { parseNumber } from '../../../connectors/spreadsheet/values/numbers';
+import { ambiguousMark, parseNumber } from '../../../connectors/spreadsheet/values/numbers';
+import { roundedByExcel } from '../../../connectors/spreadsheet/values/excel-numbers';
 import { IdRegistry } from '../../../connectors/spreadsheet/values/id-registry';
 import { categoryPath } from '../../../connectors/spreadsheet/mapping/deal-parts';
 import { detectDelimiter, detectEncoding } from '../../../connectors/spreadsheet/source/text-sniff';
@@ -101,6 +102,34 @@ describe('spreadsheet numbers', () => {
   it.each(['abc', 'NaN', '12abc', '1-2', '', '0x10', 'e5', 'руб.', '12 тыс. руб.', '12 руб. руб.', 'около 900 руб.', '12 kg'])('rejects %j', (text) => expect(parseNumber(text)).toBeNaN());
 
   it('leaves 1e400 infinite for the caller to reject', () => expect(parseNumber('1e400')).toBe(Infinity));
+
+  // a US export's 1,234 is 1234, a Russian one's 1.234: only the shape that either reads is refused a guess
+  it.each(['1,234', '12,345', '999.999', '-1,234', '$ 1,234', '1,234 руб.', 'USD 12.345', '100,000'])('finds %j ambiguous without a decimal_mark', (text) => {
+    expect(ambiguousMark(text)).toBe(true);
+  });
+
+  it.each(['1.234,50', '1,234.50', '1,234,567', '1.234.567', '0,123', '0.500', '1234,567', '1 234,567', '1,5', '12,34', '1,2345', '1 234,50 руб.', '$ 1,234.50', '1e3', '1234'])(
+    'reads %j unambiguously', (text) => expect(ambiguousMark(text)).toBe(false),
+  );
+
+  it.each([
+    ['1,234', ',', 1.234], ['1,234', '.', 1234], ['12.345', ',', 12345], ['12.345', '.', 12.345],
+    ['1.234.567,5', ',', 1234567.5], ['1,234,567.5', '.', 1234567.5], ['1 234,50 руб.', ',', 1234.5], ['$ 1,234.50', '.', 1234.5],
+    ['1\u00a0234.5', '.', 1234.5], ["1'234,5", ',', 1234.5], ['-12,5', ',', -12.5], ['1e3', '.', 1000], ['0,5', ',', 0.5],
+  ] as const)('reads %j with decimal_mark %j as %d', (text, mark, value) => expect(parseNumber(text, mark)).toBe(value));
+
+  // with a decimal mark the other one only groups thousands: a number it does not fit is refused, never read 1000 times off
+  it.each([
+    ['1,5', '.'], ['1.5', ','], ['1,234,567', ','], ['1.234.567', '.'], ['1,234.50', ','], ['1.234,50', '.'], ['12,34,567', '.'], ['0,123', '.'], ['abc', ','], ['', '.'],
+  ] as const)('rejects %j with decimal_mark %j', (text, mark) => expect(parseNumber(text, mark)).toBeNaN());
+});
+
+describe("Excel's rounded numbers", () => {
+  it.each(['1,23457E+11', '1.23457E+11', '1,23457e+011', '7,91612E+10', '1,00197E+06', '1E+11', '-1,2E+11', '1,5E-05'])('%j is a number Excel rounded', (text) => {
+    expect(roundedByExcel(text)).toBe(true);
+  });
+
+  it.each(['123456789012', '3E4', 'E+11', '12,3E+11', 'SKU-1E+11', '1,23457E+11x', 'D-1001'])('%j is not', (text) => expect(roundedByExcel(text)).toBe(false));
 });
 
 describe('id registry', () => {

@@ -54,7 +54,7 @@ describe('spreadsheet connector: XLSX files', () => {
   it('check() and discover() read only the header and the first row of a sheet', async () => {
     const context = { connectionId: 't', settings: {}, logger: { log: () => undefined, warn: () => undefined } };
     const settings = { deals: { path: file, sheet: 'Deals', header_row: 3 } };
-    expect(await spreadsheetConnector.check(settings, context)).toEqual({ ok: true, message: 'deals: report.xlsx readable (xlsx, 5 columns)' });
+    expect(await spreadsheetConnector.check(settings, context)).toEqual({ ok: true, message: 'deals: report.xlsx readable (xlsx, sheet Deals, 5 columns)' });
     const fields = await spreadsheetConnector.discover!(settings, context);
     expect(fields.map((f) => [f.name, f.type, f.example])).toEqual([
       ['id', 'id', 1001],
@@ -157,6 +157,47 @@ describe('spreadsheet connector: XLSX files', () => {
       ['D1', '2025-12-31T11:05:00.000Z', { Оплата: '2025-12-31 14:05:00', День: '2025-12-31' }],
     ]);
     expect(rejected).toEqual([expect.objectContaining({ id: 'D2', excerpt: 'D2\t2025-12-31 14:05:00\t\t\tabc' })]);
+  });
+
+  it('reads the first visible sheet when none is named (a hidden first one is skipped), and names it in the log and check', async () => {
+    const path = join(tmp.dir, 'hidden-first.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Lookup', { state: 'hidden' }).addRow(['code', 'meaning']);
+    workbook.addWorksheet('Old', { state: 'veryHidden' }).addRow(['id', 'created_at']);
+    const deals = workbook.addWorksheet('Deals');
+    deals.addRow(['id', 'created_at', 'price']);
+    deals.addRow(['H1', '2025-01-01', 5]);
+    await workbook.xlsx.writeFile(path);
+    const { records, logs } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(records.map((d) => [d.id, d.price])).toEqual([['H1', 5]]);
+    expect(logs).toContain('deals: reading hidden-first.xlsx (xlsx, sheet Deals; the hidden sheets "Lookup", "Old" before it not read)');
+    const context = { connectionId: 't', settings: {}, logger: { log: () => undefined, warn: () => undefined } };
+    expect(await spreadsheetConnector.check({ deals: { path } }, context)).toEqual({ ok: true, message: 'deals: hidden-first.xlsx readable (xlsx, sheet Deals, 3 columns)' });
+    // named, a hidden sheet is read (a number counts every tab)
+    const named = await readStream({ deals: { path, sheet: 2 } }, 'deals');
+    expect(named.logs).toContain('deals: reading hidden-first.xlsx (xlsx, sheet Old)');
+  });
+
+  it('reads a number id cell as its number, whatever zeros its format pads it with (as sheets synced before sent it); rejects one too large to be exact', async () => {
+    const path = join(tmp.dir, 'padded-ids.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Deals');
+    sheet.addRow(['id', 'created_at', 'visit_id', 'client_id', 'price']);
+    sheet.addRow([123, '2025-01-01', 42, 7, 1000]);
+    sheet.addRow([124, '2025-01-01', 1001972, 123456789012, 1000]); // a General cell keeps every digit a CSV export loses
+    sheet.addRow([125, '2025-01-01', 2 ** 53 + 2, 'c1', 1000]);
+    sheet.getColumn(1).numFmt = '000000';
+    sheet.getColumn(3).numFmt = '0000000';
+    sheet.getColumn(5).numFmt = '00000'; // 1000 shows as 01000: still the number 1000
+    await workbook.xlsx.writeFile(path);
+    const { records, rejected } = await readStream<Deal>({ deals: { path } }, 'deals');
+    expect(records.map((d) => [d.id, d.visit_id, d.client_id, d.price])).toEqual([
+      ['123', '42', '7', 1000],
+      ['124', '1001972', '123456789012', 1000],
+    ]);
+    expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([
+      ['125', 'visit_id', '"9007199254740994" is a number cell too large to be exact (over 2^53): its last digits are lost; format the column as text and enter the ids again'],
+    ]);
   });
 
   it('names a known binary file given as XLSX by what it is', async () => {
