@@ -1,4 +1,4 @@
-import type { AlertKey, AlertStore } from '../store/repositories/alert.store';
+import type { AlertKey, AlertRaise, AlertStore } from '../store/repositories/alert.store';
 import type { AlertStateRow } from '../store/records';
 import type { AlertLogger } from './alert-dispatcher';
 
@@ -24,12 +24,12 @@ export class AlertClaims {
   ) {}
 
   /** 'first' (send the alert), 'reminder' (send a reminder), or null (nothing to send). */
-  raise(key: AlertKey, what: { runId: number | null; message: string }, repeatMs: number): Promise<'first' | 'reminder' | null> {
+  raise(key: AlertKey, what: AlertRaise, repeatMs: number): Promise<'first' | 'reminder' | null> {
     return this.op(key, () => this.store.raise(key, what, repeatMs), (row, now) => {
       if (!row.active) {
         Object.assign(row, {
           active: true, first_at: now, claimed_at: now, last_sent_at: null, ended_at: null, retry_at: null, delivery_failures: 0, last_error: null,
-          run_id: what.runId, message: what.message,
+          run_id: what.runId, message: what.message, project: what.project ?? null,
         });
         return 'first';
       }
@@ -152,13 +152,13 @@ export class AlertClaims {
 }
 
 /** A reminder is due: the last claim is `repeatMs` old (no failed delivery waiting), or a failed delivery's retry_at has come. */
-function remindRow(row: AlertStateRow, now: string, repeatMs: number, what?: { runId: number | null; message: string }): boolean {
+function remindRow(row: AlertStateRow, now: string, repeatMs: number, what?: AlertRaise): boolean {
   if (!row.active) return false;
   const cutoff = new Date(Date.parse(now) - repeatMs).toISOString();
   const due = row.retry_at ? row.retry_at <= now : !row.claimed_at || row.claimed_at <= cutoff;
   if (!due) return false;
   Object.assign(row, { claimed_at: now, retry_at: null });
-  if (what) Object.assign(row, { run_id: what.runId, message: what.message });
+  if (what) Object.assign(row, { run_id: what.runId, message: what.message, project: what.project ?? null });
   return true;
 }
 

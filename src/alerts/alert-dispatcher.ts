@@ -143,6 +143,7 @@ export class AlertDispatcher {
     try {
       const row = await this.store.addDelivery({
         alert_id: alert.id, type: alert.type, event: notice.event, connection_id: notice.connection, run_id: notice.run_id, reminder, message: notice.message,
+        project: notice.project ?? null,
       });
       return row.id;
     } catch (e) {

@@ -44,6 +44,10 @@ export class AlertEvaluator {
   private readonly onRefused = (event: RunRefused): void => this.track(this.evaluateRefused(event));
   readonly claims: AlertClaims;
   private abandonFailing = false;
+  /** the project each connection fed when the alerts were read (they are read at start only: a reload keeps them) */
+  private readonly projectsAtStart: ReadonlyMap<string, string>;
+  /** alert and connection already warned of as moved to another project */
+  private readonly warnedMoved = new Set<string>();
 
   constructor(
     private readonly alerts: readonly AlertConfig[],
@@ -54,6 +58,7 @@ export class AlertEvaluator {
     private readonly options: EvaluatorOptions,
   ) {
     this.claims = new AlertClaims(store.alerts, logger);
+    this.projectsAtStart = new Map(connections.map((c) => [c.id, projectNameOf(c)]));
   }
 
   /** The conditions active now, the store's with those it has not taken yet (GET /api/alerts, the status page). */
@@ -93,7 +98,7 @@ export class AlertEvaluator {
         if (!alert.events.includes(condition.event)) continue;
         const key = this.key(alert, run.connectionId, conditionKey(condition.event, run));
         if (condition.holds) {
-          const claim = await this.claims.raise(key, { runId: run.runId, message: condition.message }, durationMs(alert.repeat));
+          const claim = await this.claims.raise(key, { runId: run.runId, message: condition.message, project: this.projectOf(run.connectionId) }, durationMs(alert.repeat));
           if (claim) this.send(alert, [key], this.notice(condition.event, run.connectionId, run.runId, condition.message, runCounters(run), claim === 'reminder'), claim === 'reminder');
         } else if (await this.claims.end(key)) {
           ended.push(key);
@@ -123,7 +128,7 @@ export class AlertEvaluator {
       const what = event.direction === 'outbound' && event.flow ? `a ${OUTBOUND_FLOWS[event.flow].title} run` : 'a run';
       const error = event.error.length <= MAX_ERROR_CHARS ? event.error : `${event.error.slice(0, MAX_ERROR_CHARS)}…`;
       const message = `${event.connectionId}: ${what} (${event.trigger}) could not start: ${error}`;
-      const claim = await this.claims.raise(key, { runId: null, message }, durationMs(alert.repeat));
+      const claim = await this.claims.raise(key, { runId: null, message, project: this.projectOf(event.connectionId) }, durationMs(alert.repeat));
       if (claim) this.send(alert, [key], this.notice('run_failed', event.connectionId, null, message, null, claim === 'reminder'), claim === 'reminder');
     }
   }
@@ -221,7 +226,7 @@ export class AlertEvaluator {
       ? `${connectionId}: no successful run for ${hours >= 1 ? `${hours}h` : 'less than an hour'} (last success ${lastSuccess}; alert after ${alert.no_success_for})`
       : `${connectionId}: no successful run yet since ${since} (alert after ${alert.no_success_for})`;
     const key = this.key(alert, connectionId, 'no_success_for');
-    const claim = await this.claims.raise(key, { runId: rows[0]?.id ?? null, message }, durationMs(alert.repeat));
+    const claim = await this.claims.raise(key, { runId: rows[0]?.id ?? null, message, project: this.projectOf(connectionId) }, durationMs(alert.repeat));
     if (claim) this.send(alert, [key], this.notice('no_success_for', connectionId, rows[0]?.id ?? null, message, null, claim === 'reminder'), claim === 'reminder');
   }
 
@@ -229,12 +234,35 @@ export class AlertEvaluator {
     return this.alerts.filter((alert) => this.watches(alert, connectionId));
   }
 
-  /** The alert's `connections` name the connection, and its `projects` (when given) the connection's project. */
-  private watches(alert: AlertConfig, connectionId: string): boolean {
-    if (!alert.connections.some((id) => id === '*' || id.toLowerCase() === connectionId.toLowerCase())) return false;
-    if (!alert.projects) return true;
+  /**
+   * The alert's `connections` name the connection, and its `projects` (when given) the connection's project. An alert
+   * that names the connection by its id was written for it in the project it fed when the alerts were read: once a
+   * reload moves the id to another project, that client's alert (its channel) gets none of the new project's runs.
+   */
+  watches(alert: AlertConfig, connectionId: string): boolean {
+    const everyConnection = alert.connections.includes('*');
+    if (!everyConnection && !alert.connections.some((id) => id.toLowerCase() === connectionId.toLowerCase())) return false;
     const connection = this.connections.find((c) => c.id === connectionId);
+    const then = this.projectsAtStart.get(connectionId);
+    if (!everyConnection && connection && then !== undefined && then !== projectNameOf(connection)) {
+      this.warnMoved(alert, connectionId, then, projectNameOf(connection));
+      return false;
+    }
+    if (!alert.projects) return true;
     return !!connection && alert.projects.includes(projectNameOf(connection));
+  }
+
+  private warnMoved(alert: AlertConfig, connectionId: string, from: string, to: string): void {
+    if (this.warnedMoved.has(`${alert.id}\n${connectionId}`)) return;
+    this.warnedMoved.add(`${alert.id}\n${connectionId}`);
+    this.logger.warn(`alert ${alert.id} names ${connectionId}, which fed project ${from} when the alerts were read and feeds ${to} now: `
+      + `the alert no longer watches it (a restart reads the alerts again, as written)`);
+  }
+
+  /** The project the connection feeds now, or null for one the config no longer holds. */
+  private projectOf(connectionId: string): string | null {
+    const connection = this.connections.find((c) => c.id === connectionId);
+    return connection ? projectNameOf(connection) : null;
   }
 
   private key(alert: AlertConfig, connectionId: string, event: string): AlertKey {
@@ -244,7 +272,7 @@ export class AlertEvaluator {
   private notice(event: AlertEvent, connection: string, runId: number | null, message: string, counters: Record<string, number> | null, reminder = false): AlertNotice {
     return {
       event, connection, run_id: runId, message: reminder ? `Reminder: ${message}` : message, counters,
-      status_url: this.options.statusUrl, at: new Date().toISOString(),
+      status_url: this.options.statusUrl, at: new Date().toISOString(), project: this.projectOf(connection),
     };
   }
 

@@ -15,6 +15,8 @@ export interface AlertNotice {
   status_url: string;
   /** ISO-8601 UTC */
   at: string;
+  /** the project (its name in the config) the connection feeds: kept with the delivery (GET /api/alerts), not posted */
+  project?: string | null;
 }
 
 /** The text of chat and e-mail messages: the message, then where to look. */

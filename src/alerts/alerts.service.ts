@@ -86,6 +86,12 @@ export class AlertsService implements OnApplicationBootstrap, OnModuleDestroy {
     });
   }
 
+  /** Whether the alert watches the connection now (not once the connection moved to another project than it was written for). */
+  watches(alertId: string, connectionId: string): boolean {
+    const alert = this.find(alertId);
+    return !!alert && this.evaluator.watches(alert, connectionId);
+  }
+
   /** The conditions active now: the store's, and those it could not record yet (kept by the evaluator). */
   active() {
     return this.evaluator.active();

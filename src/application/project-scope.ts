@@ -31,6 +31,34 @@ export class ProjectScope {
     return !!connection && this.projects.includes(projectNameOf(connection));
   }
 
+  /**
+   * A row of a connection's history (a run, a rejection, an alert's condition): its connection is in scope, and the
+   * row was made while the connection fed the project it feeds now. A connection id moved from another project
+   * brings none of that project's rows; a row from before projects were stamped counts as the connection's project.
+   * ALL sees every row, of connections since removed or moved too.
+   */
+  seesRow(config: Connections, row: { connection_id: string; project?: string | null }): boolean {
+    if (this.projects === null) return true;
+    const connection = config.connections.find((c) => c.id === row.connection_id);
+    if (!connection || !this.seesProject(projectNameOf(connection))) return false;
+    return (row.project ?? projectNameOf(connection)) === projectNameOf(connection);
+  }
+
+  /**
+   * Each project in scope with its connections now (of `ids` only, when given): the rows the scope sees, as the
+   * store filters them (src/store/project-rows.ts). With ALL, every connection in its project of the moment.
+   */
+  connectionsByProject(config: Connections, ids?: readonly string[]): Map<string, string[]> {
+    const wanted = ids ? new Set(ids) : null;
+    const projects = new Map<string, string[]>();
+    for (const connection of config.connections) {
+      const project = projectNameOf(connection);
+      if (!this.seesProject(project) || (wanted && !wanted.has(connection.id))) continue;
+      projects.set(project, [...(projects.get(project) ?? []), connection.id]);
+    }
+    return projects;
+  }
+
   /** The ids of the config's connections in scope (of `project` only, when given), in config order. */
   connectionIds(config: Connections, project?: string): string[] {
     return config.connections

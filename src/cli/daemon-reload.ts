@@ -45,10 +45,13 @@ async function reloadThroughAdminApi(config: TrackerSyncConfig, file: string, en
   } catch {
     return false; // nobody listens there (or not in time): try the store's daemons
   }
-  const body = (await res.json().catch(() => ({}))) as { file?: string; added?: string[]; changed?: string[]; removed?: string[]; restart_required?: string[]; problems?: string[] };
+  const body = (await res.json().catch(() => ({}))) as {
+    file?: string; added?: string[]; changed?: string[]; removed?: string[]; moved?: { connection: string; from: string; to: string }[]; restart_required?: string[]; problems?: string[];
+  };
   if (res.status === 200 && body.file === resolve(file)) {
     const changes = (['added', 'changed', 'removed'] as const).map((k) => `${k}: ${(body[k] ?? []).join(', ') || 'none'}`).join('; ');
     out.line(`the running daemon at ${adminUrl(config)} reloaded the config (connections ${changes})`);
+    for (const move of body.moved ?? []) out.line(`${move.connection} moved from project ${move.from} to project ${move.to}: what it made in ${move.from} stays ${move.from}'s`);
     // e.g. init wrote the tracker: section: the daemon keeps its service until it restarts
     const later = body.restart_required ?? [];
     if (later.length > 0) out.line(`${later.join(', ')} changed too: restart the daemon for ${later.length > 1 ? 'them' : 'it'} to take effect`);

@@ -5,6 +5,7 @@
  */
 import { ValidateBy, ValidationArguments } from 'class-validator';
 import { cronProblem } from './cron-expression';
+import { projectNumberProblem } from './project-number';
 
 type Check = (value: unknown) => boolean;
 
@@ -61,6 +62,11 @@ export function List(): PropertyDecorator {
 
 export function Matches(pattern: RegExp, message: string): PropertyDecorator {
   return rule('matches', (v) => typeof v === 'string' && pattern.test(v), message);
+}
+
+/** A project number as the service writes it ("2"); another spelling of one ("02", "+2") is told the canonical one. */
+export function ProjectNumber(): PropertyDecorator {
+  return rule('projectNumber', (v) => projectNumberProblem(v) === undefined, (args) => projectNumberProblem(args.value)!);
 }
 
 export function UrlWithProtocol(protocols: readonly string[]): PropertyDecorator {

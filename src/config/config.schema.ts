@@ -14,7 +14,7 @@ import { WebhookConfig } from './webhook-config';
 import { Doc } from './config-doc';
 import { EmptyAsAbsent, ToBoolean, ToLowerCase, ToNumber, ToOnOff, ToText } from './config-transforms';
 import {
-  CronSchedule, Flag, IntRange, isMapping, List, Mapping, Matches, NumberRange, OneOf, Text, TextList, UrlWithProtocol,
+  CronSchedule, Flag, IntRange, isMapping, List, Mapping, Matches, NumberRange, OneOf, ProjectNumber, Text, TextList, UrlWithProtocol,
 } from './config-validators';
 
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
@@ -69,8 +69,8 @@ export class TrackerConfig {
   @IsOptional() @EmptyAsAbsent() @ToText() @Text()
   api_key?: string;
 
-  @Doc('Project number (env TRACKER_PROJECT); required with base_url while a connection feeds this project (no `project:`).', { type: 'string of digits' })
-  @IsOptional() @EmptyAsAbsent() @ToText() @Matches(/^\d+$/, 'must be a project number (digits only)')
+  @Doc('Project number (env TRACKER_PROJECT); required with base_url while a connection feeds this project (no `project:`).', { type: 'string of digits (no leading zero)' })
+  @IsOptional() @EmptyAsAbsent() @ToText() @ProjectNumber()
   project?: string;
 
   @Doc('Records per add-orders / import request; trades requests for payload size.', { type: 'integer 1..10000' })
@@ -111,8 +111,8 @@ export const PROJECT_NAME = /^[a-z0-9][a-z0-9_-]*$/i;
  * budget differ from the `tracker:` section's (one key may own many projects).
  */
 export class ProjectConfig {
-  @Doc("The service's project number.", { type: 'string of digits' })
-  @ToText() @Matches(/^\d+$/, 'must be a project number (digits only)')
+  @Doc("The service's project number.", { type: 'string of digits (no leading zero)' })
+  @ToText() @ProjectNumber()
   project: string;
 
   @Doc("Api-key of the service for this project; default tracker.api_key.", { type: 'string (secret)' })

@@ -2,6 +2,7 @@
 import { validateSync } from 'class-validator';
 import { ProjectConfig, PROJECT_NAME, TrackerSyncConfig } from './config.schema';
 import { isMapping } from './config-validators';
+import { canonicalProjectNumber, PROJECT_NUMBER } from './project-number';
 import { DEFAULT_PROJECT } from './project-targets';
 import { describeValidationErrors } from './validation-problems';
 
@@ -38,17 +39,22 @@ function unknownProjects(config: TrackerSyncConfig, projects: Record<string, unk
   });
 }
 
-/** Two names for one project would split its budget in two and double its runs' share of the service's limits. */
+/**
+ * Two names for one project would split its budget in two, double its runs' share of the service's limits and mix
+ * two clients' data in one project. Compared as numbers: "02" is project 2 to the service (and refused as a spelling
+ * too, by the schema), so it is "already" whichever name has "2".
+ */
 function sharedNumbers(config: TrackerSyncConfig, projects: Record<string, unknown>): string[] {
   const tracker: Record<string, unknown> = isMapping(config.tracker) ? config.tracker : {};
   const seen = new Map<string, string>();
-  if (typeof tracker.project === 'string') seen.set(`${tracker.project}@${serviceOf(tracker.base_url)}`, 'tracker.project');
+  const numberOf = (value: string) => canonicalProjectNumber(value) ?? value;
+  if (typeof tracker.project === 'string') seen.set(`${numberOf(tracker.project)}@${serviceOf(tracker.base_url)}`, 'tracker.project');
   // on the embedded sandbox the tracker: project is the sandbox's own, project 1, whatever tracker.project says
   if (!tracker.base_url) seen.set(`${EMBEDDED_SANDBOX_PROJECT}@${serviceOf(undefined)}`, "the tracker: project (the embedded sandbox's own)");
   const problems: string[] = [];
   for (const [name, block] of Object.entries(projects)) {
     if (!(block instanceof ProjectConfig) || typeof block.project !== 'string') continue;
-    const key = `${block.project}@${serviceOf(block.base_url ?? tracker.base_url)}`;
+    const key = `${numberOf(block.project)}@${serviceOf(block.base_url ?? tracker.base_url)}`;
     const first = seen.get(key);
     if (first) problems.push(`projects.${name}.project: "${block.project}" on ${serviceOf(block.base_url ?? tracker.base_url)} is already ${first}`);
     else seen.set(key, `projects.${name}`);
@@ -68,7 +74,7 @@ function unhostedOnSandbox(config: TrackerSyncConfig, projects: Record<string, u
   const hosted = isMapping(config.sandbox) ? config.sandbox.projects : undefined;
   if (tracker.base_url || typeof hosted !== 'number' || !Number.isInteger(hosted)) return [];
   return Object.entries(projects).flatMap(([name, block]) => {
-    if (!(block instanceof ProjectConfig) || block.base_url || typeof block.project !== 'string' || !/^\d+$/.test(block.project)) return [];
+    if (!(block instanceof ProjectConfig) || block.base_url || typeof block.project !== 'string' || !PROJECT_NUMBER.test(block.project)) return [];
     const number = Number(block.project);
     if (number >= 1 && number <= hosted) return [];
     return [`projects.${name}.project: "${block.project}" is not a project of the embedded sandbox, which hosts projects 1..${hosted} `

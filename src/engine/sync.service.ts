@@ -1,6 +1,7 @@
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { closeReadPools } from './offload/offload-pool';
 import { ConnectionConfig } from '../config/config.schema';
+import { projectNameOf } from '../config/project-targets';
 import type { StreamName } from '../connectors/canonical';
 import { RunStore } from '../store/repositories/run.store';
 import { ConnectionLookup } from './connection/connection-lookup';
@@ -246,7 +247,10 @@ export class SyncService implements OnApplicationShutdown {
       // cluster mode: the run of a daemon that died (its job taken over here) ends before this one begins, so the
       // table never shows two runs of the connection at once
       if (this.leases.inCluster) await this.runs.interruptOthers(connectionId, 0);
-      const run = await this.runs.create({ connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.holderId });
+      // the run is its project's for good: a reload that moves the connection to another project leaves it here
+      const run = await this.runs.create({
+        connectionId, mode: options.mode, since: options.since ?? null, trigger: options.trigger, holder: this.holderId, project: projectNameOf(connection),
+      });
       slot.runId = run.id;
       await this.leases.bindRun(connectionId, run.id);
       await this.runs.interruptOthers(connectionId, run.id);

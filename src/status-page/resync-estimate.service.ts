@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { TrackerSyncConfig } from '../config';
+import { projectNameOf } from '../config/project-targets';
+import { ProjectScope } from '../application/project-scope';
 import { UnknownConnectionError } from '../engine';
 import { RunsQueryService } from '../application/runs/runs-query.service';
 import { ResyncEstimateResponse, StreamEstimate } from './resync-estimate.response';
@@ -26,7 +28,8 @@ export class ResyncEstimateService {
     const connection = this.config.connections.find((c) => c.id === connectionId);
     if (!connection) throw new UnknownConnectionError(connectionId);
     const batchSize = connection.sync?.batch_size ?? this.config.tracker.batch_size;
-    const { runs } = await this.runs.list({ connection: connectionId, limit: RUNS_LOOKED_AT, offset: 0 });
+    // the runs of the project it feeds now: another project's source (before the connection id moved) says nothing of this one's
+    const { runs } = await this.runs.list({ connection: connectionId, limit: RUNS_LOOKED_AT, offset: 0 }, ProjectScope.of([projectNameOf(connection)]));
 
     const records = new Map<string, number>();
     for (const run of runs) {

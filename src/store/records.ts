@@ -55,6 +55,8 @@ export interface RunColumns extends ServiceCounters {
   flow: OutboundFlowName | null;
   /** an outbound run's counters (the names its flow's description gives), else null */
   flow_counters: Record<string, number> | null;
+  /** the project (its name in the config) it was made for; null or absent: made before projects were recorded (project-rows.ts) */
+  project?: string | null;
 }
 
 /** A run as the store hands it out: its columns, and a write-back run's counters as write-back runs always showed. */
@@ -100,7 +102,7 @@ export interface OpenRejectionRow {
   first_seen: string;
   /** ISO-8601 UTC: the latest rejection */
   last_seen: string;
-  /** the run that rejected it last */
+  /** the run that rejected it last (whose project it is: project-rows.ts) */
   last_run_id: number;
 }
 
@@ -159,6 +161,8 @@ export interface AlertStateRow {
   delivery_failures: number;
   /** why the last delivery failed (null once one is delivered) */
   last_error: string | null;
+  /** the project (its name in the config) it was made for; null or absent: made before projects were recorded (project-rows.ts) */
+  project?: string | null;
 }
 
 export const ALERT_DELIVERY_STATUSES = ['pending', 'sent', 'failed'] as const;
@@ -187,6 +191,8 @@ export interface AlertDeliveryRow {
   created_at: string;
   /** ISO-8601 UTC, once delivered */
   sent_at: string | null;
+  /** the project (its name in the config) it was made for; null or absent: made before projects were recorded (project-rows.ts) */
+  project?: string | null;
 }
 
 /** One proxy lead of the service and what lead delivery made of it in the CRM (`lead_delivery`). */
@@ -221,4 +227,6 @@ export interface WebhookCallRow {
   last_outcome: string;
   /** ISO-8601 UTC of the last accepted call; '' when none was */
   last_accepted_at: string;
+  /** the project (its name in the config) it was made for; null or absent: made before projects were recorded (project-rows.ts) */
+  project?: string | null;
 }

@@ -25,6 +25,7 @@ import { LeadDelivery1764900000029 } from './migrations/1764900000029-lead-deliv
 import { RateLimits1765000000000 } from './migrations/1765000000000-rate-limits';
 import { ConnectionTarget1765100000000 } from './migrations/1765100000000-connection-target';
 import { AlertDeliveryState1765200000000 } from './migrations/1765200000000-alert-delivery-state';
+import { RowProjects1765300000000 } from './migrations/1765300000000-row-projects';
 
 export const STORE_ENTITIES = [
   ConnectionEntity,
@@ -44,4 +45,4 @@ export const STORE_ENTITIES = [
 ];
 
 /** In order; each runs once (TypeORM keeps the list in its `migrations` table). */
-export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029, RateLimits1765000000000, ConnectionTarget1765100000000, AlertDeliveryState1765200000000];
+export const STORE_MIGRATIONS = [InitialSchema1763800000000, ClusterSchema1763900000000, OpenRejections1764000000000, WriteBack1764400000000, Alerts1764500000000, RequestBudget1764600000000, ConnectorSecrets1764600000001, WebhookCalls1764730000000, OutboundRuns1764800000000, LeadDelivery1764900000029, RateLimits1765000000000, ConnectionTarget1765100000000, AlertDeliveryState1765200000000, RowProjects1765300000000];

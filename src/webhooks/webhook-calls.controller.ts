@@ -5,6 +5,7 @@ import { AdminScope, VisibleProjects } from '../admin/auth/admin-scope.decorator
 import { ProjectScope } from '../application/project-scope';
 import { RunTriggerService } from '../application/runs/run-trigger.service';
 import { TrackerSyncConfig } from '../config/config.schema';
+import { projectNameOf } from '../config/project-targets';
 import { WebhookCallStore } from '../store/repositories/webhook-call.store';
 import { WebhookReceiver } from './webhook-receiver.service';
 
@@ -37,7 +38,9 @@ export class WebhookCallsController {
     const due = new Set(this.receiver.waiting());
     return Promise.all(
       this.config.connections.filter((connection) => scope.seesConnection(this.config, connection.id)).map(async (connection) => {
-        const row = rows.get(connection.id);
+        // a call made while the connection id was another project's is not this one's (project-rows.ts)
+        const stored = rows.get(connection.id);
+        const row = stored && (stored.project ?? projectNameOf(connection)) === projectNameOf(connection) ? stored : undefined;
         // a sync waiting (a webhook's, or a scheduled tick's it joined); a flow's scheduled tick waiting is not a webhook's run
         const state = await this.trigger.webhookState(connection.id, due.has(connection.id));
         return {

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/commo
 import { ConnectionControlService } from '../application/connections/connection-control.service';
 import { RunTriggerService } from '../application/runs/run-trigger.service';
 import { ConnectionConfig, TrackerSyncConfig } from '../config/config.schema';
+import { projectNameOf } from '../config/project-targets';
 import { ConnectorRegistry } from '../connectors/connector-registry';
 import { WebhookCallStore } from '../store/repositories/webhook-call.store';
 import { CallRate } from './call-rate';
@@ -33,7 +34,7 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
   private readonly rate = new CallRate(10, 1000);
   private readonly debouncer = new WebhookDebouncer((connectionId) => void this.fire(connectionId));
   /** the latest call not yet written, per connection: one write in flight per connection, however many calls */
-  private readonly unwritten = new Map<string, { at: Date; outcome: WebhookOutcome; acceptedAt: Date | null }>();
+  private readonly unwritten = new Map<string, { at: Date; outcome: WebhookOutcome; acceptedAt: Date | null; project: string }>();
   private readonly writing = new Set<string>();
   /** cluster mode: connections whose debounce could not reach Redis, re-armed once it is back (a call is never lost) */
   private readonly unqueued = new Map<string, number>();
@@ -160,7 +161,9 @@ export class WebhookReceiver implements OnModuleInit, OnModuleDestroy {
     this.metrics.count(connectionId, outcome);
     const at = new Date();
     const before = this.unwritten.get(connectionId);
-    this.unwritten.set(connectionId, { at, outcome, acceptedAt: outcome === 'accepted' ? at : (before?.acceptedAt ?? null) });
+    // the call is the project's the connection feeds now (GET /api/webhooks shows another project none of it)
+    const project = projectNameOf(this.config.connections.find((c) => c.id === connectionId) ?? {});
+    this.unwritten.set(connectionId, { at, outcome, acceptedAt: outcome === 'accepted' ? at : (before?.acceptedAt ?? null), project });
     if (!this.writing.has(connectionId)) void this.flush(connectionId);
   }
 

@@ -67,7 +67,8 @@ const EXPECTED: Record<Kind, Record<Who, number | 'same'>> = {
 /** Refusals first (they change nothing), then the full token, then the operator whose answer must equal it. */
 const ORDER: Who[] = ['none', 'betaOperator', 'acmeViewer', 'full', 'acmeOperator'];
 
-function config(dir: string): string {
+/** `betaSheetIn`: the project beta's sheet feeds (a reload moves it to acme at the end). */
+function config(dir: string, betaSheetIn = 'beta'): string {
   const demo = join(__dirname, '..', '..', 'config', 'demo');
   const sheet = (id: string, project: string) => [
     `  - id: ${id}`,
@@ -91,12 +92,13 @@ function config(dir: string): string {
     `    - { name: beta-ops, token: ${TOKENS.betaOperator}, projects: [beta], role: operator }`,
     'connections:',
     ...sheet(ACME, 'acme'),
-    ...sheet(BETA, 'beta'),
+    ...sheet(BETA, betaSheetIn),
     'alerts:',
     '  - { id: ops, type: webhook, url: "http://127.0.0.1:9/hook", connections: ["*"] }',
     `  - { id: acme-ops, type: webhook, url: "http://127.0.0.1:9/acme", connections: [${ACME}] }`,
     '  - { id: beta-watch, type: webhook, url: "http://127.0.0.1:9/beta", projects: [beta] }',
     '  - { id: both-watch, type: webhook, url: "http://127.0.0.1:9/both", projects: [acme, beta] }',
+    `  - { id: beta-sheet-ops, type: webhook, url: "http://127.0.0.1:9/beta-sheet", connections: [${BETA}] }`,
     '',
   ].join('\n'));
   return file;
@@ -231,7 +233,7 @@ describe('scoped admin tokens on every admin route', () => {
       expect.objectContaining({ id: 'both-watch', connections: ['*'], projects: ['acme'] }),
     ]);
     const betaAlerts = (await api<{ alerts: { id: string }[] }>(running.url, TOKENS.betaOperator, '/api/alerts')).body.alerts;
-    expect(betaAlerts.map((a) => a.id)).toEqual(['beta-watch', 'both-watch']);
+    expect(betaAlerts.map((a) => a.id)).toEqual(['beta-watch', 'both-watch', 'beta-sheet-ops']);
   });
 
   it("shows a scoped token the conditions and messages of its alerts only, not an installation-wide alert's on its connection", async () => {
@@ -269,4 +271,46 @@ describe('scoped admin tokens on every admin route', () => {
       expect(byName[name].open_rejections).toEqual({ total: open.body.total, by_connection: { [id]: open.body.total } });
     }
   });
+
+  // last: it moves beta's sheet to acme for good
+  it("a connection id moved to another project: its tokens see the connection, none of what it made in the project before; the full token sees it all", async () => {
+    const acme = TOKENS.acmeViewer;
+    const get = <T>(token: string, path: string) => api<T>(running.url, token, path);
+    // beta's history of the sheet: a run with rejected records (their excerpts), open rejections, a webhook call, its alert's condition and message
+    const betaRun = (await get<{ runs: { id: number; rejected_count: number }[] }>(FULL, `/api/runs?connection=${BETA}`)).body.runs[0];
+    expect(betaRun.rejected_count).toBeGreaterThan(0);
+    const store = running.daemon.app.get(StoreRepositories);
+    await store.webhookCalls.record({ connectionId: BETA, at: new Date(), outcome: 'accepted', acceptedAt: new Date(), project: 'beta' });
+    await store.alerts.raise({ alertId: 'beta-sheet-ops', connectionId: BETA, event: 'run_failed' }, { runId: betaRun.id, message: 'beta-sheet failed', project: 'beta' }, 60_000);
+    await store.alerts.addDelivery({ alert_id: 'beta-sheet-ops', type: 'webhook', event: 'run_failed', connection_id: BETA, run_id: betaRun.id, reminder: false, message: 'beta-sheet failed', project: 'beta' });
+
+    config(dir.path, 'acme');
+    const reload = await api(running.url, FULL, '/api/config/reload', { method: 'POST' });
+    expect(reload.body).toMatchObject({ changed: [BETA], moved: [{ connection: BETA, from: 'beta', to: 'acme' }], restart_required: [] });
+
+    // acme's viewer: the connection is acme's now, its history in beta is not (404 as for any unknown id, empty lists)
+    expect((await get(acme, `/api/connections/${BETA}`)).body).toMatchObject({ project: 'acme', last_run: null });
+    expect((await get(acme, `/api/runs?connection=${BETA}`)).body).toMatchObject({ runs: [], total: 0 });
+    expect([(await get(acme, `/api/runs/${betaRun.id}`)).status, (await get(acme, `/api/runs/${betaRun.id}/rejected`)).status]).toEqual([404, 404]);
+    expect((await get(acme, `/api/connections/${BETA}/rejected`)).body).toMatchObject({ rejected: [], total: 0 });
+    const projects = (await get<{ projects: { name: string; last_runs: Record<string, unknown>; open_rejections: { by_connection: Record<string, number> } }[] }>(acme, '/api/projects')).body.projects;
+    expect(projects[0]).toMatchObject({ name: 'acme', last_runs: { [BETA]: null }, open_rejections: { by_connection: { [BETA]: 0 } } });
+    expect((await get<{ connection: string; last_call_at: string | null }[]>(acme, '/api/webhooks')).body.find((w) => w.connection === BETA)).toMatchObject({ last_call_at: null });
+    expect((await get(acme, `/api/connections/${BETA}/resync-estimate`)).body).toMatchObject({ runs_looked_at: 0 });
+    const alerts = (await get<{ alerts: { id: string }[]; active: { connection_id: string }[]; deliveries: { connection_id: string }[] }>(acme, '/api/alerts?limit=100')).body;
+    expect(alerts.alerts.map((a) => a.id)).toEqual(['acme-ops', 'both-watch']);
+    expect([...alerts.active, ...alerts.deliveries].filter((row) => row.connection_id === BETA)).toEqual([]);
+    // beta's token: the connection has left it
+    expect((await get(TOKENS.betaOperator, `/api/runs/${betaRun.id}`)).status).toBe(404);
+    // the full token: every row, each with its project
+    expect((await get(FULL, `/api/runs/${betaRun.id}`)).body).toMatchObject({ project: 'beta', connection_id: BETA });
+    expect((await get<{ total: number }>(FULL, `/api/runs/${betaRun.id}/rejected`)).body.total).toBe(betaRun.rejected_count);
+
+    // its first run in acme is acme's: the whole history sent there, seen by acme's tokens
+    const started = await api<{ run_id: number }>(running.url, FULL, `/api/connections/${BETA}/sync`, { method: 'POST' });
+    const moved = await waitForFinishedRun(running.url, FULL, BETA, started.body.run_id);
+    expect(moved.streams.deals.sent).toBe(995);
+    expect((await get<{ runs: { id: number; project: string }[] }>(acme, `/api/runs?connection=${BETA}`)).body.runs).toEqual([expect.objectContaining({ id: moved.id, project: 'acme' })]);
+    expect((await get(acme, `/api/connections/${BETA}`)).body).toMatchObject({ last_run: { id: moved.id } });
+  }, 60_000);
 });

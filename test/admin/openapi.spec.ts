@@ -49,7 +49,7 @@ describe('OpenAPI documents of the daemon', () => {
     const doc = (await json('/docs-json')) as OpenApiDocument & { components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
     const reload = doc.paths['/api/config/reload'] as { post?: { responses: Record<string, unknown> } };
     expect(Object.keys(reload.post?.responses ?? {}).sort()).toEqual(['200', '400', '401', '403']); // 403: a scoped token (admin.tokens)
-    expect(Object.keys(doc.components.schemas.ConfigReloadResponse.properties).sort()).toEqual(['added', 'changed', 'file', 'other_daemons_asked', 'other_daemons_error', 'removed', 'restart_required']);
+    expect(Object.keys(doc.components.schemas.ConfigReloadResponse.properties).sort()).toEqual(['added', 'changed', 'file', 'moved', 'other_daemons_asked', 'other_daemons_error', 'removed', 'restart_required']);
     expect(Object.keys(doc.components.schemas.ConfigReloadRefusedResponse.properties)).toEqual(expect.arrayContaining(['message', 'problems']));
   });
 

@@ -6,7 +6,7 @@
 import { AlertDispatcher } from '../../src/alerts/alert-dispatcher';
 import { AlertEvaluator } from '../../src/alerts/alert-evaluator';
 import { alertScrubber } from '../../src/alerts/alert-secrets';
-import { AlertConfig, ConfigError, validateConfig } from '../../src/config';
+import { AlertConfig, ConfigError, ConnectionConfig, validateConfig } from '../../src/config';
 import { StoreRepositories } from '../../src/store/store-repositories';
 import { HttpReceiver } from '../support/alert-receivers';
 import { CapturingLogger, EngineHarness } from '../support/engine-harness';
@@ -48,6 +48,36 @@ describe('alerts of a project', () => {
     await evaluator.settled();
     await dispatcher.idle();
     expect(receiver.posts.map((post) => post.path).sort()).toEqual(['/acme-ops', '/everyone']);
+  });
+
+  it('an alert naming a connection stays with the project it was written for: a reload moving the id elsewhere sends it none of the new project\'s runs', async () => {
+    receiver = new HttpReceiver();
+    await receiver.start();
+    h = await new EngineHarness().start();
+    h.config.connections[0].project = 'beta';
+    const alert = (id: string, extra: Partial<AlertConfig>) =>
+      Object.assign(new AlertConfig(), { id, type: 'webhook', url: `${receiver.url}/${id}`, events: ['run_failed'] }, extra);
+    h.config.alerts = [alert('beta-client', { connections: [h.connectionId] }), alert('everyone', {})];
+    const store = new StoreRepositories(h.dataSource);
+    const logger = new CapturingLogger();
+    dispatcher = new AlertDispatcher(store.alerts, { logger, scrub: alertScrubber(h.config) }, { backoff: { baseMs: 50, maxMs: 200, jitter: false }, timeoutMs: 2000 });
+    evaluator = new AlertEvaluator(h.config.alerts, h.config.connections, store, dispatcher, logger, { checkIntervalMs: 60_000, statusUrl: 'http://127.0.0.1:3000/' });
+    evaluator.start(h.sync.events);
+
+    // what a reload does: the same id, now under acme, in place in the one connections array
+    h.config.connections.splice(0, 1, Object.assign(new ConnectionConfig(), { ...h.config.connections[0], project: 'acme' }));
+    h.source.deals = makeDeals(2);
+    h.source.beforePage = () => {
+      throw new Error('CRM answered 502 for Jane Doe <jane@acme.example>');
+    };
+    expect((await h.run()).status).toBe('failed');
+    await evaluator.settled();
+    await dispatcher.idle();
+    expect(receiver.posts.map((post) => post.path)).toEqual(['/everyone']);
+    expect(logger.lines).toContainEqual(expect.stringMatching(/^warn alert beta-client names demo, which fed project beta when the alerts were read and feeds acme now: the alert no longer watches it/));
+    // what the installation-wide alert kept is acme's
+    expect((await store.alerts.active()).map((s) => [s.alert_id, s.project])).toEqual([['everyone', 'acme']]);
+    expect((await store.alerts.deliveries({}, { limit: 10, offset: 0 })).rows.map((d) => [d.alert_id, d.project])).toEqual([['everyone', 'acme']]);
   });
 
   it('names an alert\'s project that the config does not hold', () => {

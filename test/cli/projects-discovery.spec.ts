@@ -120,6 +120,10 @@ describe('cli: the projects of the key', () => {
     const unhosted = await runCliInProcess(['init', '--config', file, '--project-name', 'gamma', '--project', '9']);
     expect(unhosted.code).toBe(1);
     expect(unhosted.stderr).toContain('projects.gamma.project: "9" is not a project of the embedded sandbox, which hosts projects 1..3');
+    // "03" would be project 3 (beta's) under a second name: refused, with the one way to write it
+    const spelled = await runCliInProcess(['init', '--config', file, '--project-name', 'gamma', '--project', '03']);
+    expect({ code: spelled.code, stderr: spelled.stderr })
+      .toEqual({ code: 1, stderr: 'init: --project "03" must be written "3" (a project number: digits only, no leading zero, sign, space or decimals)\n' });
     expect(readFileSync(file, 'utf8')).toBe(`${written}  beta:\n    project: "3"\n`);
   }, 90_000);
 

@@ -83,7 +83,7 @@ describe('config reload of a running daemon (POST /api/config/reload)', () => {
     const { status, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
     expect({ status, body }).toEqual({
       status: 200,
-      body: { file: resolve(file), added: ['added'], changed: ['change-me'], removed: ['remove-me'], restart_required: ['sandbox'] },
+      body: { file: resolve(file), added: ['added'], changed: ['change-me'], removed: ['remove-me'], moved: [], restart_required: ['sandbox'] },
     });
 
     const listed = await connections(running.url);
@@ -150,7 +150,7 @@ describe('config reload of the scoped admin tokens (admin.tokens)', () => {
       { name: 'staying', token: STAYING, role: 'operator' }, { name: 'joining', token: JOINING },
     ]));
     const { status: reloaded, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
-    expect({ reloaded, body }).toEqual({ reloaded: 200, body: { file: resolve(file), added: [], changed: [], removed: [], restart_required: [] } });
+    expect({ reloaded, body }).toEqual({ reloaded: 200, body: { file: resolve(file), added: [], changed: [], removed: [], moved: [], restart_required: [] } });
 
     expect([await status(LEAVING), await status(STAYING), await status(JOINING)]).toEqual([401, 200, 200]);
     const started = await syncAs(STAYING); // now an operator
@@ -218,7 +218,7 @@ describe('config reload of the projects (an agency\'s new client, a project\'s n
     // a new client (globex, project 3) with its connection, and acme's number corrected from 2 to 4
     write({ acme: { project: '4' }, globex: { project: '3' } }, [feeding('acme-sheet', 'acme'), feeding('globex-sheet', 'globex')]);
     const { status, body } = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
-    expect({ status, body }).toEqual({ status: 200, body: { file: resolve(file), added: ['globex-sheet'], changed: [], removed: [], restart_required: [] } });
+    expect({ status, body }).toEqual({ status: 200, body: { file: resolve(file), added: ['globex-sheet'], changed: [], removed: [], moved: [], restart_required: [] } });
     expect(running.output.text()).toContain('projects: globex added, acme changed');
 
     const globex = await sync('globex-sheet');
@@ -232,6 +232,12 @@ describe('config reload of the projects (an agency\'s new client, a project\'s n
     expect((await sync('acme-sheet')).streams.deals).toMatchObject({ read: 0, sent: 0 }); // and from then on, as before
     const listed = await api<{ projects: { name: string; number: string | null; connections: string[] }[] }>(running.url, TOKEN, '/api/projects');
     expect(listed.body.projects.map((p) => [p.name, p.number, p.connections])).toEqual([['default', null, []], ['acme', '4', ['acme-sheet']], ['globex', '3', ['globex-sheet']]]);
+
+    // globex's sheet handed to acme: the answer and the log say it moved, and from where
+    write({ acme: { project: '4' }, globex: { project: '3' } }, [feeding('acme-sheet', 'acme'), feeding('globex-sheet', 'acme')]);
+    const handed = await api(running.url, TOKEN, '/api/config/reload', { method: 'POST' });
+    expect(handed.body).toMatchObject({ changed: ['globex-sheet'], moved: [{ connection: 'globex-sheet', from: 'globex', to: 'acme' }] });
+    expect(running.output.text()).toContain("connections changed globex-sheet; globex-sheet moved from project globex to project acme (its runs, rejections and alerts so far stay globex's)");
   }, 90_000);
 });
 

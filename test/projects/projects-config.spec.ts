@@ -1,5 +1,6 @@
 /** `projects:` in the config: each block a target of its own, names checked, one number per service. */
-import { projectTargets, validateConfig } from '../../src/config';
+import { loadConfig, projectTargets, validateConfig } from '../../src/config';
+import { configErrorOf, ConfigFiles } from '../config/config-files';
 import { configProblems } from '../support/config-problems';
 
 const problems = configProblems;
@@ -61,6 +62,40 @@ describe('projects in the config', () => {
     expect(problems({ tracker, projects: { acme: { project: '1' } }, connections: [{ id: 'a', connector: 'spreadsheet', project: 'acme' }] })).toEqual([]);
     expect(problems({ tracker, projects: { acme: { project: '1' } }, connections: [{ id: 'a', connector: 'spreadsheet' }] }))
       .toContainEqual(expect.stringMatching(/^tracker\.project: is required/));
+  });
+});
+
+describe('project numbers: one spelling for each', () => {
+  const files = new ConfigFiles();
+  afterAll(() => files.remove());
+  const meant = (written: string, number: string) => `"${written}" must be written "${number}" (a project number: digits only, no leading zero, sign, space or decimals)`;
+
+  it('refuses a number written another way, naming the key and the number it spells', () => {
+    for (const [written, number] of [['02', '2'], [' 2', '2'], ['2.0', '2'], ['+2', '2'], ['0012', '12']]) {
+      expect(problems({ tracker: TRACKER, projects: { beta: { project: written } } })).toContainEqual(`projects.beta.project: ${meant(written, number)}`);
+    }
+    expect(problems({ tracker: { ...TRACKER, project: '007' } })).toContainEqual(`tracker.project: ${meant('007', '7')}`);
+    expect(problems({ tracker: { ...TRACKER, project: '0' } })).toContainEqual('tracker.project: "0" must be a project number (1 or more)');
+    expect(problems({ tracker: TRACKER, projects: { acme: { project: '2' } } })).toEqual([]);
+  });
+
+  it('refuses two names for one number however either is written: "02" is already the "2" of projects.acme', () => {
+    expect(problems({ tracker: TRACKER, projects: { acme: { project: '2' }, beta: { project: '02' } } }))
+      .toContainEqual(`projects.beta.project: "02" on ${TRACKER.base_url} is already projects.acme`);
+    expect(problems({ tracker: TRACKER, projects: { again: { project: '+100' } } }))
+      .toContainEqual(`projects.again.project: "+100" on ${TRACKER.base_url} is already tracker.project`);
+  });
+
+  it('holds TRACKER_PROJECT and ${VARIABLE} in the file to it; a YAML number is the number it reads as', () => {
+    const file = files.write(`tracker: { base_url: "${TRACKER.base_url}", api_key: k }\nprojects:\n  beta: { project: "\${BETA_PROJECT}" }\n  gamma: { project: 03 }\n`);
+    const problemsOf = (env: NodeJS.ProcessEnv) => configErrorOf(() => loadConfig({ file, env, argv: [] })).problems;
+    expect(problemsOf({ TRACKER_PROJECT: '02', BETA_PROJECT: '2' })).toEqual([
+      `tracker.project: ${meant('02', '2')} (from TRACKER_PROJECT)`,
+      `projects.beta.project: "2" on ${TRACKER.base_url} is already tracker.project`,
+    ]);
+    expect(problemsOf({ TRACKER_PROJECT: '1', BETA_PROJECT: '02' })).toEqual([`projects.beta.project: ${meant('02', '2')}`]);
+    // unquoted, 03 is the YAML integer 3: taken as "3", the only way it is read
+    expect(projectTargets(loadConfig({ file, env: { TRACKER_PROJECT: '1', BETA_PROJECT: '2' }, argv: [] })).map((t) => t.project)).toEqual(['1', '2', '3']);
   });
 });
 

@@ -13,7 +13,7 @@ import { LeaseEntity } from '../../src/store/entities/lease.entity';
 import { describeStores, sql, storeOptionsFor } from '../support/store-drivers';
 
 const TABLES = ['alert_delivery', 'alert_state', 'connection', 'connector_secret', 'cursor', 'daemon', 'lead_delivery', 'lease', 'open_rejection', 'rate_limits', 'record_state', 'rejected_record', 'run', 'stream_state', 'webhook_call'];
-const MIGRATIONS = ['InitialSchema1763800000000', 'ClusterSchema1763900000000', 'OpenRejections1764000000000', 'WriteBack1764400000000', 'Alerts1764500000000', 'RequestBudget1764600000000', 'ConnectorSecrets1764600000001', 'WebhookCalls1764730000000', 'OutboundRuns1764800000000', 'LeadDelivery1764900000029', 'RateLimits1765000000000', 'ConnectionTarget1765100000000', 'AlertDeliveryState1765200000000'];
+const MIGRATIONS = ['InitialSchema1763800000000', 'ClusterSchema1763900000000', 'OpenRejections1764000000000', 'WriteBack1764400000000', 'Alerts1764500000000', 'RequestBudget1764600000000', 'ConnectorSecrets1764600000001', 'WebhookCalls1764730000000', 'OutboundRuns1764800000000', 'LeadDelivery1764900000029', 'RateLimits1765000000000', 'ConnectionTarget1765100000000', 'AlertDeliveryState1765200000000', 'RowProjects1765300000000'];
 
 async function tablesOf(ds: DataSource): Promise<string[]> {
   const rows: { name: string }[] =

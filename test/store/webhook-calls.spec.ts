@@ -21,7 +21,8 @@ describeStores('store: webhook calls', (driver) => {
   });
 
   it('upgrades a store of the previous schema (its connections kept) and keeps one row per connection: the last call, the last accepted', async () => {
-    const before = STORE_MIGRATIONS.filter((m) => m.name !== 'WebhookCalls1764730000000');
+    // the schema before it: a later migration changes its table too (RowProjects)
+    const before = STORE_MIGRATIONS.slice(0, STORE_MIGRATIONS.findIndex((m) => m.name === 'WebhookCalls1764730000000'));
     let ds = await openStore({ ...storeDataSourceOptions(options), migrations: before });
     await sql(ds, 'INSERT INTO connection (id, connector, settings, paused, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)',
       ['amo', 'generic-crm', '{}', false, '2026-11-20T10:00:00.000Z', '2026-11-20T10:00:00.000Z']);
@@ -35,8 +36,8 @@ describeStores('store: webhook calls', (driver) => {
     await calls.record({ connectionId: 'amo', at: at('02'), outcome: 'refused', acceptedAt: null });
     await calls.record({ connectionId: 'pd', at: at('03'), outcome: 'paused', acceptedAt: null });
     expect((await calls.list()).map((r) => ({ ...r }))).toEqual([
-      { connection_id: 'amo', last_call_at: at('02').toISOString(), last_outcome: 'refused', last_accepted_at: at('01').toISOString() },
-      { connection_id: 'pd', last_call_at: at('03').toISOString(), last_outcome: 'paused', last_accepted_at: '' },
+      { connection_id: 'amo', last_call_at: at('02').toISOString(), last_outcome: 'refused', last_accepted_at: at('01').toISOString(), project: null },
+      { connection_id: 'pd', last_call_at: at('03').toISOString(), last_outcome: 'paused', last_accepted_at: '', project: null },
     ]);
     await ds.destroy();
   });

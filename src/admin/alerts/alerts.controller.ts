@@ -24,18 +24,23 @@ export class AlertsController {
   @ApiBadRequestResponse({ description: 'message lists each problem' })
   async list(@Query() query: AlertsQueryDto, @VisibleProjects() scope: ProjectScope): Promise<AlertListResponse> {
     // a scoped token sees the alerts that name one of its connections or projects, and of those alone the
-    // conditions and messages of its connections (an installation-wide alert's ids and errors are not its to see)
+    // conditions and messages of its connections (an installation-wide alert's ids and errors are not its to see),
+    // made in the project each connection feeds now: not those of a connection id before it moved here, nor an
+    // alert written for it in its former project (which no longer watches it)
     const seen = scope.all ? null : new Set(scope.connectionIds(this.config));
-    const alerts = seen ? this.alerts.configured().flatMap((a) => namingSeen(a, seen, scope)) : this.alerts.configured();
+    const watchedBy = (alertId: string) => new Set([...seen!].filter((id) => this.alerts.watches(alertId, id)));
+    const alerts = seen ? this.alerts.configured().flatMap((a) => namingSeen(a, watchedBy(a.id), scope)) : this.alerts.configured();
     const alertIds = seen ? alerts.map((a) => a.id) : undefined;
-    const visible = (alertId: string, connectionId: string) => !seen || (seen.has(connectionId) && alertIds!.includes(alertId));
+    const visible = (row: AlertStateRow) => !seen || (scope.seesRow(this.config, row) && alertIds!.includes(row.alert_id));
     const [active, page] = await Promise.all([
       this.alerts.active(),
-      this.alerts.deliveries({ alertId: query.alert, connectionId: query.connection, connectionIds: seen ? [...seen] : undefined, alertIds, status: query.status }, { limit: query.limit, offset: query.offset }),
+      this.alerts.deliveries({
+        alertId: query.alert, connectionId: query.connection, projects: seen ? scope.connectionsByProject(this.config) : undefined, alertIds, status: query.status,
+      }, { limit: query.limit, offset: query.offset }),
     ]);
     return {
       alerts,
-      active: active.filter((s) => visible(s.alert_id, s.connection_id)).map((s) => ({
+      active: active.filter(visible).map((s) => ({
         alert_id: s.alert_id, connection_id: s.connection_id, ...conditionOf(s.event), since: s.first_at ?? '', last_sent_at: s.last_sent_at ?? '', run_id: s.run_id, message: s.message ?? '',
         delivery: deliveryOf(s), delivery_failures: s.delivery_failures ?? 0, retry_at: s.retry_at ?? null, last_error: s.last_error ?? null,
       })),

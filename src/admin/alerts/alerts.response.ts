@@ -1,4 +1,4 @@
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ALERT_DELIVERY_STATUSES } from '../../store';
 
 export class AlertTargetResponse {
@@ -41,6 +41,8 @@ export class AlertDeliveryResponse {
   @ApiProperty({ type: String, nullable: true, description: 'why the last attempt failed' }) last_error: string | null;
   @ApiProperty({ description: 'ISO-8601 UTC' }) created_at: string;
   @ApiProperty({ type: String, nullable: true, description: 'ISO-8601 UTC, once delivered' }) sent_at: string | null;
+  @ApiPropertyOptional({ type: String, nullable: true, description: 'the project (its name in the config) the connection fed; null for messages from before projects were recorded' })
+  project?: string | null;
 }
 
 export class AlertListResponse {

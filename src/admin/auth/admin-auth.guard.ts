@@ -50,9 +50,10 @@ export class AdminAuthGuard implements CanActivate {
     const id = String(request.params?.id ?? '');
     if (declared.scope === 'connection' && !scope.seesConnection(this.config, id)) throw new UnknownConnectionError(id);
     if (declared.scope === 'run' && /^\d+$/.test(id)) {
-      // a run of another project's connection does not exist for this token (nor does one of a connection since removed)
+      // a run of another project's connection does not exist for this token (nor does one of a connection since removed,
+      // nor one its connection made in another project before it moved to this token's)
       const run = await this.runs.row(Number(id));
-      if (!scope.seesConnection(this.config, run.connection_id)) throw new UnknownRunError(Number(id));
+      if (!scope.seesRow(this.config, run)) throw new UnknownRunError(Number(id));
     }
     if (declared.access === 'operate' && principal.role !== 'operator') {
       throw new ForbiddenException(`the token "${principal.name}" is a viewer's: it reads only`);

@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 
+export class ConnectionMoveResponse {
+  @ApiProperty({ example: 'beta-crm' }) connection: string;
+  @ApiProperty({ description: 'the project (its name in the config) it fed: its runs, rejections and alerts so far stay that project\'s', example: 'beta' })
+  from: string;
+  @ApiProperty({ description: 'the project it feeds now: its scoped tokens see the connection, and only what it makes from now on', example: 'acme' })
+  to: string;
+}
+
 export class ConfigReloadResponse {
   @ApiProperty({ description: 'the config file read again', example: 'config/tracker-sync.yaml' }) file: string;
   @ApiProperty({ type: [String], description: 'connections the file has and the running config had not: their rows and schedules are made', example: ['crm-acme'] })
@@ -8,6 +16,8 @@ export class ConfigReloadResponse {
   changed: string[];
   @ApiProperty({ type: [String], description: 'connections the file no longer has: their schedules stop, their history stays in the store' })
   removed: string[];
+  @ApiProperty({ type: [ConnectionMoveResponse], description: 'connections (among changed) that feed another project now' })
+  moved: ConnectionMoveResponse[];
   @ApiProperty({
     type: [String],
     description: 'sections other than connections that differ from the running config (server, store, tracker, sandbox, admin, log, alerts, ...): they take effect only at a restart',

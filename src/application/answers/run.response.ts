@@ -22,6 +22,11 @@ for (const [key, meaning] of Object.entries(OUTBOUND_FLOWS.write_back.counters))
 export class RunResponse {
   @ApiProperty() id: number;
   @ApiProperty() connection_id: string;
+  @ApiPropertyOptional({
+    type: String, nullable: true,
+    description: 'the project (its name in the config) the connection fed when the run started; null for runs from before projects were recorded (they count as the connection\'s project of the moment)',
+  })
+  project: string | null;
   @ApiProperty({
     enum: [...SYNC_MODES, ...OUTBOUND_FLOW_NAMES],
     description:
@@ -61,6 +66,7 @@ export function toRunResponse(run: RunRow, rejectedCount: number): RunResponse {
   return {
     id: run.id,
     connection_id: run.connection_id,
+    project: run.project ?? null,
     mode: run.mode,
     direction: run.direction ?? 'sync',
     flow: run.flow ?? null,

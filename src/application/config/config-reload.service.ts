@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { ConfigReloadChannel, OthersAsked } from '../../cluster/config-reload-channel';
-import { ConfigError, ConfigSource, loadConfig, TrackerSyncConfig } from '../../config';
+import { ConfigError, ConfigSource, loadConfig, projectNameOf, TrackerSyncConfig } from '../../config';
 import type { ShadowedVariables } from '../../config/dotenv-file';
 import { ConnectorRegistry } from '../../connectors/connector-registry';
 import { startupWarnings } from '../../connectors/startup-warnings';
@@ -18,7 +18,16 @@ export interface ConfigReloadAnswer extends Partial<OthersAsked> {
   added: string[];
   changed: string[];
   removed: string[];
+  /** changed connections that feed another project now (`from`, `to`: the projects' names in the config) */
+  moved: ConnectionMove[];
   restart_required: string[];
+}
+
+/** A connection id that left one project for another: its history stays the first one's (src/store/project-rows.ts). */
+export interface ConnectionMove {
+  connection: string;
+  from: string;
+  to: string;
 }
 
 /** The file on disk does not load: nothing was replaced. */
@@ -103,7 +112,7 @@ export class ConfigReloadService {
       this.logger.error(this.scrubber.text([refused.message, ...error.problems.map((p) => `  ${p}`)].join('\n')));
       throw refused;
     }
-    const answer = { file, ...connectionChanges(this.config, next), restart_required: sectionsChanged(this.config, next) };
+    const answer = { file, ...connectionChanges(this.config, next), moved: connectionMoves(this.config, next), restart_required: sectionsChanged(this.config, next) };
     const tokens = tokenChanges(this.config, next);
     const projects = projectChanges(this.config, next);
     // projects before connections: a connection added for a new project finds it
@@ -144,6 +153,14 @@ function connectionChanges(before: TrackerSyncConfig, after: TrackerSyncConfig):
   return changesByKey(before.connections, after.connections, (c) => c.id);
 }
 
+/** The connections kept whose project is another now: their next runs go there, their history stays where it was made. */
+function connectionMoves(before: TrackerSyncConfig, after: TrackerSyncConfig): ConnectionMove[] {
+  const was = new Map(before.connections.map((c) => [c.id, projectNameOf(c)]));
+  return after.connections
+    .filter((c) => was.has(c.id) && was.get(c.id) !== projectNameOf(c))
+    .map((c) => ({ connection: c.id, from: was.get(c.id)!, to: projectNameOf(c) }));
+}
+
 /** The projects (`projects:` blocks) added, changed and removed, by name. */
 function projectChanges(before: TrackerSyncConfig, after: TrackerSyncConfig): KeyedChanges {
   const blocks = (config: TrackerSyncConfig) => Object.entries(config.projects ?? {});
@@ -175,8 +192,9 @@ function namedChanges(changes: KeyedChanges): string[] {
 function reloadLine(answer: ConfigReloadAnswer, projects: string[], tokens: string[], askedBy: string | null): string {
   const parts = (['added', 'changed', 'removed'] as const).filter((k) => answer[k].length).map((k) => `${k} ${answer[k].join(', ')}`);
   const connections = parts.length ? `connections ${parts.join('; ')}` : 'no connection changed';
+  const moves = answer.moved.map((m) => `; ${m.connection} moved from project ${m.from} to project ${m.to} (its runs, rejections and alerts so far stay ${m.from}'s)`).join('');
   const named = projects.length ? `; projects: ${projects.join(', ')}` : '';
   const scoped = tokens.length ? `; admin tokens: ${tokens.join(', ')}` : '';
   const restart = answer.restart_required.length ? `; ${answer.restart_required.join(', ')} changed too: they take effect at the next restart` : '';
-  return `config ${answer.file} reloaded${askedBy ? ` (${askedBy})` : ''}: ${connections}${named}${scoped}${restart}`;
+  return `config ${answer.file} reloaded${askedBy ? ` (${askedBy})` : ''}: ${connections}${moves}${named}${scoped}${restart}`;
 }

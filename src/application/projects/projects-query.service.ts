@@ -24,7 +24,9 @@ export class ProjectsQueryService {
   async list(scope = ProjectScope.ALL): Promise<ProjectResponse[]> {
     const targets = projectTargets(this.config).filter((target) => scope.seesProject(target.name));
     const ids = scope.connectionIds(this.config);
-    const [lastRuns, open] = await Promise.all([this.runs.lastRunsOf(ids, { direction: 'sync' }), this.openRejections.countsOf(ids)]);
+    // each connection's, in the project it feeds now (not a project's it left)
+    const projects = ProjectScope.ALL.connectionsByProject(this.config, ids);
+    const [lastRuns, open] = await Promise.all([this.runs.lastRunsOf(ids, { direction: 'sync' }), this.openRejections.countsOf(ids, projects)]);
     const now = Date.now();
     return targets.map((target) => {
       const connections = this.config.connections.filter((c) => projectNameOf(c) === target.name).map((c) => c.id);

@@ -17,10 +17,13 @@ export class RunsQueryService {
     private readonly config: TrackerSyncConfig,
   ) {}
 
-  /** Newest first; with a scope, only the runs of the connections it sees. */
+  /**
+   * Newest first; with a scope, only the runs of the connections it sees, made in the project each has now (not
+   * those a connection id made in another project before it moved: ProjectScope.seesRow).
+   */
   async list(query: Pick<RunsQueryDto, 'connection' | 'status' | 'limit' | 'offset'>, scope = ProjectScope.ALL): Promise<RunListResponse> {
-    const connectionIds = scope.all ? undefined : scope.connectionIds(this.config);
-    const { rows, total } = await this.runs.page({ connectionId: query.connection, connectionIds, status: query.status }, query);
+    const projects = scope.all ? undefined : scope.connectionsByProject(this.config);
+    const { rows, total } = await this.runs.page({ connectionId: query.connection, projects, status: query.status }, query);
     return { runs: await this.withCounts(rows), total, limit: query.limit, offset: query.offset };
   }
 
@@ -35,16 +38,19 @@ export class RunsQueryService {
     return run;
   }
 
-  /** The connection's last run: of any kind, or the last sync (`direction: 'sync'`), or a flow's last. */
+  /**
+   * The connection's last run in the project it feeds now (whoever asks: its state is that project's): of any kind,
+   * or the last sync (`direction: 'sync'`), or a flow's last.
+   */
   async lastRun(connectionId: string, filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<RunResponse | null> {
-    const run = await this.runs.latestOf(connectionId, filter);
+    const run = await this.runs.latestOf(connectionId, { ...filter, projects: ProjectScope.ALL.connectionsByProject(this.config, [connectionId]) });
     return run ? (await this.withCounts([run]))[0] : null;
   }
 
-  /** The last run of each of these connections (the last sync, `direction: 'sync'`; a flow's last), by connection id (those without one are left out). */
+  /** The last run of each of these connections in its project of now (the last sync, `direction: 'sync'`; a flow's last), by connection id (those without one are left out). */
   async lastRunsOf(connectionIds: readonly string[], filter: Pick<RunFilter, 'direction' | 'flow'> = {}): Promise<Map<string, RunResponse>> {
     if (!connectionIds.length) return new Map();
-    const rows = await this.runs.latestOfEach(connectionIds, filter);
+    const rows = await this.runs.latestOfEach(connectionIds, { ...filter, projects: ProjectScope.ALL.connectionsByProject(this.config, connectionIds) });
     return new Map((await this.withCounts(rows)).map((run) => [run.connection_id, run]));
   }
 

@@ -1,5 +1,6 @@
 import { CONNECTION_ID } from '../../config';
 import { cronProblem } from '../../config/cron-expression';
+import { projectNumberProblem } from '../../config/project-number';
 import { ask } from './ask';
 import { askProject, ProjectAnswer, projectNameProblem, ProjectChoices, ServiceAnswer } from './project-question';
 
@@ -49,6 +50,7 @@ const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Without a terminal: every answer from the flags; the first one missing is named. `presets`: the generic CRM's. */
 export function answersFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv, presets: readonly string[]): InitAnswers {
+  checkProjectFlag(flags);
   const need = (value: string | undefined, flag: string): string => {
     if (value === undefined || value === '') throw new InitUsageError(`init: ${flag} is required without a terminal (see npm run cli -- init --help)`);
     return value;
@@ -85,8 +87,14 @@ export function projectFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): 
   if (problem) throw new InitUsageError(`init: --project-name "${name}": ${problem}`);
   const number = flags.project;
   if (!number) throw new InitUsageError('init: --project <number> is required with --project-name');
-  if (!/^\d+$/.test(number)) throw new InitUsageError(`init: --project "${number}" is not a project number (digits only)`);
+  checkProjectFlag(flags);
   return { name, number, service: flags.trackerUrl ? serviceFromFlags(flags, secrets) : null };
+}
+
+/** `--project 02` would be written as project "02", which the config refuses: said now, with the number meant. */
+function checkProjectFlag(flags: InitFlags): void {
+  const problem = flags.project === undefined ? undefined : projectNumberProblem(flags.project);
+  if (problem) throw new InitUsageError(`init: --project "${flags.project}" ${problem}`);
 }
 
 function serviceFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): { url: string; keyEnv: string; key: string } {
@@ -103,6 +111,7 @@ function serviceFromFlags(flags: InitFlags, secrets: NodeJS.ProcessEnv): { url: 
 export async function askAnswers(
   flags: InitFlags, secrets: NodeJS.ProcessEnv, takenIds: (id: string) => boolean, presets: readonly string[], projects: ProjectChoices,
 ): Promise<InitAnswers> {
+  checkProjectFlag(flags);
   const preset = flags.preset ?? (await ask<string>({
     type: 'select', name: 'value', message: 'Which CRM?', choices: presets.map((name) => ({ title: name, value: name })),
   }));

@@ -1,5 +1,6 @@
 import type { VisibleProjectResponse } from '../../application';
 import { DEFAULT_PROJECT, PROJECT_NAME } from '../../config';
+import { projectNumberProblem } from '../../config/project-number';
 import { ask } from './ask';
 import type { InitFlags } from './init-answers';
 
@@ -42,7 +43,7 @@ export async function askProject(
   }
   if (!number) {
     number = service
-      ? await ask<string>({ type: 'text', name: 'value', message: 'The project number', validate: (v: string) => (/^\d+$/.test(v) ? true : 'digits only') })
+      ? await ask<string>({ type: 'text', name: 'value', message: 'The project number', validate: (v: string) => projectNumberProblem(v) ?? true })
       : '1';
   }
   const configuredAs = seen?.find((p) => p.project === number)?.configured_as;

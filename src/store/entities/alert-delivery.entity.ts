@@ -51,4 +51,8 @@ export class AlertDeliveryEntity implements AlertDeliveryRow {
   /** ISO-8601 UTC, once delivered */
   @Column({ type: 'varchar', length: 32, nullable: true })
   sent_at: string | null;
+
+  /** the project (its name in the config) it was made for; null: made before projects were recorded (src/store/project-rows.ts) */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  project: string | null;
 }

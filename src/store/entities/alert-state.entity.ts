@@ -55,4 +55,8 @@ export class AlertStateEntity implements AlertStateRow {
   /** why the last delivery failed */
   @Column({ type: 'text', nullable: true })
   last_error: string | null;
+
+  /** the project (its name in the config) it was made for; null: made before projects were recorded (src/store/project-rows.ts) */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  project: string | null;
 }

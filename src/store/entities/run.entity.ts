@@ -58,6 +58,10 @@ export class RunEntity implements RunRow {
   @Column({ type: 'simple-json', nullable: true })
   flow_counters: Record<string, number> | null;
 
+  /** the project (its name in the config) it was made for; null: made before projects were recorded (src/store/project-rows.ts) */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  project: string | null;
+
   /** a write-back run's counters (flow write_back), else null: what write-back runs always showed */
   get write_back(): WriteBackCounters | null {
     return writeBackCountersOf(this);

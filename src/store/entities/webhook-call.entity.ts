@@ -21,4 +21,8 @@ export class WebhookCallEntity implements WebhookCallRow {
   /** ISO-8601 UTC of the last accepted call; '' when none was */
   @Column({ type: 'varchar', length: 32, default: '' })
   last_accepted_at: string;
+
+  /** the project (its name in the config) it was made for; null: made before projects were recorded (src/store/project-rows.ts) */
+  @Column({ type: 'varchar', length: 200, nullable: true })
+  project: string | null;
 }

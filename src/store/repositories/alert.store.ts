@@ -5,6 +5,7 @@ import { isoNow } from '../iso-time';
 import type { AlertDeliveryRow, AlertDeliveryStatus, AlertStateRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import type { Page } from './rejected-record.store';
+import { ProjectConnections, whereOfProjects } from '../project-rows';
 
 /** One watched condition: which alert, which connection, which event. */
 export interface AlertKey {
@@ -13,7 +14,14 @@ export interface AlertKey {
   event: string;
 }
 
-export type NewAlertDelivery = Pick<AlertDeliveryRow, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message'>;
+export type NewAlertDelivery = Pick<AlertDeliveryRow, 'alert_id' | 'type' | 'event' | 'connection_id' | 'run_id' | 'reminder' | 'message' | 'project'>;
+
+/** What a condition holds for now: the run that raised it, what it says, and the project the connection feeds. */
+export interface AlertRaise {
+  runId: number | null;
+  message: string;
+  project?: string | null;
+}
 
 export interface DeliveryFilter {
   alertId?: string;
@@ -22,6 +30,8 @@ export interface DeliveryFilter {
   alertIds?: readonly string[];
   /** only the deliveries in this state (e.g. `failed`: not delivered) */
   status?: AlertDeliveryStatus;
+  /** the deliveries of these projects only (project-rows.ts; instead of connectionIds): a connection's made in another project are left out */
+  projects?: ProjectConnections;
 }
 
 /**
@@ -40,12 +50,12 @@ export class AlertStore {
    * The condition holds: 'first' when it was not active (this caller sends the alert), 'reminder' when it was
    * and its last send is at least `repeatMs` old (this caller sends a reminder), else null (nothing to send).
    */
-  async raise(key: AlertKey, what: { runId: number | null; message: string }, repeatMs: number): Promise<'first' | 'reminder' | null> {
+  async raise(key: AlertKey, what: AlertRaise, repeatMs: number): Promise<'first' | 'reminder' | null> {
     await this.ensureRow(key);
     const now = isoNow();
     const first = await this.updateWhere(key, {
       active: true, first_at: now, claimed_at: now, last_sent_at: null, ended_at: null, retry_at: null, delivery_failures: 0, last_error: null,
-      run_id: what.runId, message: what.message,
+      run_id: what.runId, message: what.message, project: what.project ?? null,
     }, 'active = :no', { no: false });
     if (first) return 'first';
     return (await this.remind(key, repeatMs, what)) ? 'reminder' : null;
@@ -55,10 +65,10 @@ export class AlertStore {
    * Claims a reminder of an active condition: its last claim is at least `repeatMs` old, or its last delivery
    * failed and its `retry_at` has come.
    */
-  async remind(key: AlertKey, repeatMs: number, what?: { runId: number | null; message: string }): Promise<boolean> {
+  async remind(key: AlertKey, repeatMs: number, what?: AlertRaise): Promise<boolean> {
     const now = isoNow();
     const set: Partial<AlertStateEntity> = { claimed_at: now, retry_at: null };
-    if (what) Object.assign(set, { run_id: what.runId, message: what.message });
+    if (what) Object.assign(set, { run_id: what.runId, message: what.message, project: what.project ?? null });
     const cutoff = new Date(Date.now() - repeatMs).toISOString();
     return this.updateWhere(key, set, 'active = :yes AND ((retry_at IS NULL AND (claimed_at IS NULL OR claimed_at <= :cutoff)) OR retry_at <= :now)', { yes: true, cutoff, now });
   }
@@ -154,7 +164,11 @@ export class AlertStore {
       if (!ids.length) return { rows: [], total: 0 };
       where.connection_id = In([...ids]);
     }
-    const [rows, total] = await this.dataSource.getRepository(AlertDeliveryEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
+    const asked = filter.connectionId;
+    const projects = filter.projects && asked ? new Map([...filter.projects].map(([name, ids]) => [name, ids.filter((id) => id === asked)])) : filter.projects;
+    const narrowed = projects ? whereOfProjects<AlertDeliveryEntity>(where, projects) : where;
+    if (!narrowed) return { rows: [], total: 0 };
+    const [rows, total] = await this.dataSource.getRepository(AlertDeliveryEntity).findAndCount({ where: narrowed, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
     return { rows, total };
   }
 

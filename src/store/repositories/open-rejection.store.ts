@@ -2,6 +2,7 @@ import { DataSource, EntityManager, In, Not } from 'typeorm';
 import { OpenRejectionEntity } from '../entities/open-rejection.entity';
 import { openRejectionKey } from '../open-rejection-key';
 import type { OpenRejectionRow } from '../records';
+import { andOfProjects, inProject, ProjectConnections } from '../project-rows';
 import type { NewRejection } from '../checkpoint-writer';
 import type { Page } from './rejected-record.store';
 
@@ -26,25 +27,32 @@ export class OpenRejectionStore {
     return new Set(rows.map((r) => r.record_key));
   }
 
-  /** A connection's open rejections (one stream's, if given): per stream, oldest first; and how many there are. */
-  async pageOf(connectionId: string, stream: string | undefined, page: Page): Promise<{ rows: OpenRejectionRow[]; total: number }> {
-    const [rows, total] = await this.dataSource.getRepository(OpenRejectionEntity).findAndCount({
-      where: { connection_id: connectionId, ...(stream ? { stream } : {}) },
-      order: { stream: 'ASC', first_seen: 'ASC', record_key: 'ASC', field: 'ASC' },
-      take: page.limit,
-      skip: page.offset,
-    });
+  /**
+   * A connection's open rejections (one stream's, if given): per stream, oldest first; and how many there are. With
+   * `project`, those its runs in that project rejected (the one it feeds now: project-rows.ts).
+   */
+  async pageOf(connectionId: string, stream: string | undefined, page: Page, project?: string): Promise<{ rows: OpenRejectionRow[]; total: number }> {
+    const query = this.dataSource.getRepository(OpenRejectionEntity).createQueryBuilder('o').where({ connection_id: connectionId, ...(stream ? { stream } : {}) });
+    if (project !== undefined) andOfProjects(query, 'o', inProject(connectionId, project), 'last_run_id');
+    const [rows, total] = await query
+      .orderBy('o.stream', 'ASC').addOrderBy('o.first_seen', 'ASC').addOrderBy('o.record_key', 'ASC').addOrderBy('o.field', 'ASC')
+      .limit(page.limit).offset(page.offset)
+      .getManyAndCount();
     return { rows, total };
   }
 
-  /** How many open rejections each of these connections has (those with none are left out), in one query per KEYS_PER_QUERY ids. */
-  async countsOf(connectionIds: readonly string[]): Promise<Map<string, number>> {
+  /**
+   * How many open rejections each of these connections has (those with none are left out), in one query per
+   * KEYS_PER_QUERY ids; with `projects`, those its runs in the project it has now rejected (project-rows.ts).
+   */
+  async countsOf(connectionIds: readonly string[], projects?: ProjectConnections): Promise<Map<string, number>> {
     const counts = new Map<string, number>();
     for (let i = 0; i < connectionIds.length; i += KEYS_PER_QUERY) {
-      const rows = await this.dataSource.getRepository(OpenRejectionEntity).createQueryBuilder('o')
+      const query = this.dataSource.getRepository(OpenRejectionEntity).createQueryBuilder('o')
         .select('o.connection_id', 'connection_id').addSelect('COUNT(*)', 'count')
-        .where({ connection_id: In(connectionIds.slice(i, i + KEYS_PER_QUERY)) }).groupBy('o.connection_id')
-        .getRawMany<{ connection_id: string; count: string | number }>();
+        .where({ connection_id: In(connectionIds.slice(i, i + KEYS_PER_QUERY)) });
+      if (projects) andOfProjects(query, 'o', projects, 'last_run_id');
+      const rows = await query.groupBy('o.connection_id').getRawMany<{ connection_id: string; count: string | number }>();
       for (const row of rows) counts.set(row.connection_id, Number(row.count));
     }
     return counts;

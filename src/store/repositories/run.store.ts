@@ -5,6 +5,7 @@ import { isoNow } from '../iso-time';
 import { RunRow, toRunRow } from '../records';
 import { SerialWriter } from '../serial-writer';
 import { isDeadLocalHolder } from './lease.store';
+import { andOfProjects, ProjectConnections, whereOfProjects } from '../project-rows';
 import type { Page } from './rejected-record.store';
 import { directionOf, OutboundFlowName, RunDirection, RunMode, RunStatus, RunTrigger, ServiceCounters, StreamCounters } from '../../runs/run-vocabulary';
 
@@ -14,6 +15,8 @@ export interface NewRun {
   since: string | null;
   trigger: RunTrigger;
   holder: string;
+  /** the project (its name in the config) the connection feeds as the run starts (the engine always says; a bare store may not) */
+  project?: string;
 }
 
 export interface RunFilter {
@@ -24,6 +27,8 @@ export interface RunFilter {
   /** syncs only, or outbound runs only (of `flow`, when given) */
   direction?: RunDirection;
   flow?: OutboundFlowName;
+  /** the runs of these projects only (project-rows.ts; instead of connectionIds): a connection's runs made in another project are left out */
+  projects?: ProjectConnections;
 }
 
 /** Run rows: created 'running', counters written by checkpoints, finished once; handed out as plain RunRows. */
@@ -42,6 +47,7 @@ export class RunStore {
         since: run.since,
         trigger: run.trigger,
         holder: run.holder,
+        project: run.project ?? null,
         started_at: isoNow(),
         finished_at: null,
         status: 'running',
@@ -80,15 +86,16 @@ export class RunStore {
 
   /** Newest first, and how many match. */
   async page(filter: RunFilter, page: Page): Promise<{ rows: RunRow[]; total: number }> {
-    if (filter.connectionIds && !filter.connectionIds.length) return { rows: [], total: 0 };
     const where = whereOf(filter);
+    if (!where) return { rows: [], total: 0 };
     const [rows, total] = await this.dataSource.getRepository(RunEntity).findAndCount({ where, order: { id: 'DESC' }, take: page.limit, skip: page.offset });
     return { rows: rows.map(toRunRow), total };
   }
 
   /** The connection's newest run (of a direction or flow, when asked), or null. */
   async latestOf(connectionId: string, filter: Omit<RunFilter, 'connectionId'> = {}): Promise<RunRow | null> {
-    const row = await this.dataSource.getRepository(RunEntity).findOne({ where: whereOf({ ...filter, connectionId }), order: { id: 'DESC' } });
+    const where = whereOf({ ...filter, connectionId });
+    const row = where && (await this.dataSource.getRepository(RunEntity).findOne({ where, order: { id: 'DESC' } }));
     return row ? toRunRow(row) : null;
   }
 
@@ -96,8 +103,11 @@ export class RunStore {
   async latestOfEach(connectionIds: readonly string[], filter: Omit<RunFilter, 'connectionId' | 'connectionIds'> = {}): Promise<RunRow[]> {
     const repo = this.dataSource.getRepository(RunEntity);
     const found: RunRow[] = [];
+    const { projects, ...plain } = filter;
     for (let i = 0; i < connectionIds.length; i += 500) {
-      const newest = repo.createQueryBuilder('r').select('MAX(r.id)').where({ ...whereOf(filter), connection_id: In(connectionIds.slice(i, i + 500)) }).groupBy('r.connection_id');
+      const newest = repo.createQueryBuilder('r').select('MAX(r.id)').where({ ...plainWhereOf(plain), connection_id: In(connectionIds.slice(i, i + 500)) });
+      if (projects) andOfProjects(newest, 'r', projects);
+      newest.groupBy('r.connection_id');
       const rows = await repo.createQueryBuilder('run').where(`run.id IN (${newest.getQuery()})`).setParameters(newest.getParameters()).getMany();
       found.push(...rows.map(toRunRow));
     }
@@ -145,7 +155,20 @@ export class RunStore {
   }
 }
 
-function whereOf(filter: RunFilter): FindOptionsWhere<RunEntity> {
+/** The filter as find options; null when it matches nothing. */
+function whereOf(filter: RunFilter): FindOptionsWhere<RunEntity> | FindOptionsWhere<RunEntity>[] | null {
+  if (filter.connectionIds && !filter.connectionIds.length) return null;
+  const where = plainWhereOf(filter);
+  if (!filter.projects) return where;
+  // one connection asked for: of the projects, the one that has it now
+  const projects = filter.connectionId
+    ? new Map([...filter.projects].filter(([, ids]) => ids.includes(filter.connectionId!)).map(([name]) => [name, [filter.connectionId!]]))
+    : filter.projects;
+  return whereOfProjects<RunEntity>(where, projects);
+}
+
+/** The filter but its projects. */
+function plainWhereOf(filter: Omit<RunFilter, 'projects'>): FindOptionsWhere<RunEntity> {
   const where: FindOptionsWhere<RunEntity> = {};
   if (filter.connectionId) where.connection_id = filter.connectionId;
   if (filter.connectionIds) {
