@@ -39,8 +39,9 @@ export function toCanonical(stream: CoreStream, raw: Record<string, unknown>): M
     updated_at: date(raw.updated_at, 'updated_at'),
     status: text(raw.status, 'status'),
     visit_id: text(raw.visit_id, 'visit_id'),
-    price: number(raw.price, 'price'),
-    cost: number(raw.cost, 'cost'),
+    // a key given empty clears the service's amount (null); a key the record lacks leaves it alone (undefined)
+    price: 'price' in raw ? number(raw.price, 'price') : undefined,
+    cost: 'cost' in raw ? number(raw.cost, 'cost') : undefined,
     client_id: text(raw.client_id, 'client_id'),
     manager_id: text(raw.manager_id, 'manager_id'),
   };

@@ -26,8 +26,10 @@ const MAPPING_VERSION = 'spreadsheet-1';
  * read-5: a file whose first 64 KB were ASCII was read as UTF-8 whatever came after (its Windows-1251 rows
  * rejected), a `1,234` was read as 1.234, an id Excel had rounded (`1,23457E+11`) was sent, a hidden first sheet of
  * an XLSX was read: such files are read once more, so their rows arrive or their rejections show.
+ * read-6: a slash date that reads both ways (01/02/2026) was read day first without a date_format; it is refused
+ * now, so every file is parsed once more and such rows show as rejected. The state records the header's fields.
  */
-const READ_VERSION = 'read-5';
+const READ_VERSION = 'read-6';
 
 /**
  * One stream's read: find (or download) the file, scan it (hash, plain or quoted), stop there when the hash
@@ -86,10 +88,13 @@ export async function* readSheet(
     fileStamp,
     limit: context.limit,
     signal: context.signal,
+    lastLayout: known?.layout,
+    openRejections: context.openRejections ? new Set(context.openRejections) : undefined,
     warn: (message) => context.logger.warn(message),
     // a daily export that came out with its header only has usually failed: a warning the run keeps (notice)
     headerOnly: () =>
       (context.logger.notice ?? context.logger.warn)(`connection ${context.connectionId}, stream ${stream}: ${sheet.name} has its header only: no rows read${lastRead}`),
+    notice: (message) => (context.logger.notice ? context.logger.notice(message) : context.logger.warn(message)),
   });
   try {
     yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, scan.stamp.size);
@@ -130,18 +135,24 @@ function scanLaterSheets(context: ReadContext<SpreadsheetSettings>, ahead: Scans
   }
 }
 
-/** What the content hash covers besides the file's bytes: the settings, and the version of the reading. */
+/**
+ * What the content hash covers besides the file's bytes: the settings, and the version of the reading. The settings
+ * that shape no record (closed_statuses: the read's warnings) too, so a change of them reads the file again.
+ */
 export function contentDigest(stream: StreamName, source: SheetSource): string {
-  return `${READ_VERSION}|${settingsDigest(stream, source)}`;
+  return `${READ_VERSION}|${settingsDigest(stream, source)}|${JSON.stringify(source.closed_statuses ?? null)}`;
 }
 
+/** Settings that shape no record: not part of the rows' seed, so changing them re-sends nothing. */
+const NOT_SHAPING = new Set(['path', 'closed_statuses']);
+
 /**
- * The settings that shape the records (all but `path`), in a stable order: part of the content hash and the
- * row fingerprints' seed, so a mapping change re-reads the file and re-sends its rows.
+ * The settings that shape the records (all but `path` and `closed_statuses`), in a stable order: part of the content
+ * hash and the row fingerprints' seed, so a mapping change re-reads the file and re-sends its rows.
  */
 export function settingsDigest(stream: StreamName, source: SheetSource): string {
   const sorted = Object.keys(source)
-    .filter((key) => key !== 'path')
+    .filter((key) => !NOT_SHAPING.has(key))
     .sort()
     .map((key) => [key, (source as unknown as Record<string, unknown>)[key]]);
   return `${MAPPING_VERSION}|${stream}|${JSON.stringify(sorted)}`;

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Type } from 'class-transformer';
 import {
+  IsArray,
   IsBoolean,
   IsIn,
   IsInt,
@@ -107,7 +108,10 @@ export class SheetSource {
   @TimeZoneName()
   timezone?: string;
 
-  /** a hint for ambiguous dates: 'MM/DD/YYYY' reads slash dates month first */
+  /**
+   * the order of slash dates: 'MM/DD/YYYY' reads them month first, 'DD/MM/YYYY' day first; without it a slash date
+   * that reads both ways (01/02/2026) is refused, never guessed
+   */
   @IsOptional()
   @IsString()
   date_format?: string;
@@ -116,6 +120,16 @@ export class SheetSource {
   @IsOptional()
   @StringMap()
   status_map?: Record<string, string>;
+
+  /**
+   * deals: the service's status ids (after status_map) of paid and cancelled deals, default ["1", "2"] (the
+   * service's own): a read warns of such deals without a close date (closed_at) or a history entry of their status,
+   * which the service would date on receipt, and of deals in other statuses that have a close date
+   */
+  @IsOptional()
+  @IsArray()
+  @IsString({ each: true })
+  closed_statuses?: string[];
 
   /**
    * deals, clients: read only the rows whose updated_at (or created_at) is after the stream's cursor, for files

@@ -1,10 +1,12 @@
 import type { CanonicalRecord, Deal, StreamName } from 'tracker-sync/connector';
 import type { Page, ReadCursor, RejectedInput, SkippedField } from 'tracker-sync/connector';
 import { CellReader } from './mapping/cell-reader';
+import { checkLayout, LayoutMemory, layoutMemory } from './mapping/layout-memory';
 import { ROW_MAPPERS } from './mapping/mappers';
 import type { RowMapper } from './mapping/row-mapper';
 import { columnLetter, layoutSignature, resolveLayout } from './mapping/sheet-layout';
 import { OTHER_COLUMNS_SENT } from './mapping/stream-fields';
+import { CloseDates, FutureRows } from './row-notices';
 import { Cells, RowBatch, SkippedRecord, UncachedFormula } from './rows/sheet-rows';
 import { DEFAULT_TIMEZONE, SheetEncoding, SheetSource } from './settings';
 import { SheetSourceError } from './source/sheet-error';
@@ -47,9 +49,15 @@ export interface PagerOptions {
   fileStamp?: string | null;
   limit?: number;
   signal?: AbortSignal;
+  /** what the stream's last acknowledged read recorded of its header (state.layout), to compare this header with */
+  lastLayout?: unknown;
+  /** ids of the stream's open rejections: an incremental read takes them whatever their updated_at */
+  openRejections?: ReadonlySet<string>;
   warn(message: string): void;
   /** the file has a header and no data row: called at its end, where a state would go */
   headerOnly(): void;
+  /** a warning the run keeps with the stream's counters (ConnectorLogger.notice) */
+  notice(message: string): void;
 }
 
 /**
@@ -80,6 +88,13 @@ export class SheetPager {
   /** events without an id column: the seed of the row hash that is their id (see header()) */
   private eventIdSeed?: number;
   private state: Record<string, unknown>;
+  /** this header's fields, recorded in the state for the next read */
+  private layout?: LayoutMemory;
+  /** deals: paid or cancelled ones nothing dates, and close dates on open ones */
+  private closeDates?: CloseDates;
+  private readonly future = new FutureRows();
+  /** the read's own time: a row dated after it is in the future, not merely after the run's start */
+  private readonly now = Date.now();
   private page = newPage();
   private sent = 0;
   private stopped = false;
@@ -107,10 +122,14 @@ export class SheetPager {
     if (this.o.signal?.aborted) return;
     const unread = this.unread!.warning(this.o.sheetName);
     if (unread) this.o.warn(unread);
+    for (const notice of this.closeDates?.notices(this.o.sheetName) ?? []) this.o.notice(notice);
+    const future = this.future.notice(this.o.sheetName);
+    if (future) this.o.notice(future);
     const last = this.take();
     // not recorded as read (the last read's state stays): the next file with rows is read as it would have been
     if (this.dataRows === 0) this.o.headerOnly();
-    else last.state = { ...this.state, rows: this.dataRows };
+    else last.state = this.o.limit ? { ...this.state, rows: this.dataRows } : { ...this.state, rows: this.dataRows, layout: this.layout };
+    if (this.future.count > 0) last.deferred_future = this.future.count;
     yield last;
   }
 
@@ -148,7 +167,10 @@ export class SheetPager {
 
   private header(cells: Cells): void {
     const layout = resolveLayout(this.o.stream, cells, this.o.source.columns, this.o.sheetName);
+    this.layout = layoutMemory(layout, this.o.source);
+    checkLayout(this.o.lastLayout, this.layout, layout, this.o.sheetName);
     const { source } = this.o;
+    if (this.o.stream === 'deals') this.closeDates = new CloseDates(source.closed_statuses);
     const reading = dateReading(source.timezone ?? DEFAULT_TIMEZONE, source.date_format);
     this.reader = new CellReader(layout, reading, source.status_map, source.timezone ?? null, source.decimal_mark ?? null);
     this.mapper = ROW_MAPPERS[this.o.stream](this.reader);
@@ -199,7 +221,8 @@ export class SheetPager {
     if (first > 0) {
       return this.reject(rowNumber, id, 'id', `duplicate id ${JSON.stringify(id)} (first at row ${first})`, excerpt(cells, this.o.delimiter));
     }
-    if (this.o.incremental && !this.inWindow(record)) return;
+    if (this.o.incremental && !this.inWindow(record, rowNumber)) return;
+    this.closeDates?.note(record as Deal);
     this.page.records.push(record);
     this.page.refs.push(`${this.o.sheetName} row ${rowNumber}`);
     this.page.hashes.push(hash);
@@ -233,15 +256,24 @@ export class SheetPager {
       `(mixed encodings? if the whole file is ${otherName}, set encoding: ${other})`;
   }
 
-  /** false for rows before the window (already synced) and after it (deferred: the hash is withheld) */
-  private inWindow(record: CanonicalRecord): boolean {
+  /**
+   * false for rows before the window (already synced) and after it (deferred: the hash is withheld). A row before it
+   * whose id has an open rejection is read all the same: fixed without touching its updated_at (a bad price
+   * corrected), it would otherwise never be retried.
+   */
+  private inWindow(record: CanonicalRecord, rowNumber: number): boolean {
     if (this.updatedCol < 0) return true;
-    const at = (record as Deal).updated_at ?? (record as Deal).created_at;
+    const updated = (record as Deal).updated_at;
+    const at = updated ?? (record as Deal).created_at;
     if (!at) return true;
     const { since, until } = this.o.cursor;
-    if (since && at.getTime() < since.getTime()) return false;
+    if (since && at.getTime() < since.getTime()) return !!this.o.openRejections?.has(record.id);
     if (until && at.getTime() > until.getTime()) {
       if (this.state.content_hash !== null) this.state = { content_hash: null, deferred: true };
+      if (at.getTime() > this.now) {
+        const field = updated ? 'updated_at' : 'created_at';
+        this.future.note(record.id, `row ${rowNumber}`, field, this.reader!.quoted(this.reader!.col(field)));
+      }
       return false;
     }
     return true;

@@ -82,7 +82,12 @@ export interface Deal {
   status?: string | null;
   /** visit number from the tracker_visit cookie; becomes the service's `tracker` field */
   visit_id?: string | null;
+  /**
+   * null: the source's amount is empty, and the service's is cleared (sent as null); undefined: the source has no
+   * such field (a sheet without the column, a CRM mapping without it), left out so the service keeps its value
+   */
   price?: number | null;
+  /** as price */
   cost?: number | null;
   client_id?: string | null;
   manager_id?: string | null;
@@ -92,7 +97,8 @@ export interface Deal {
   /**
    * When the deal reached the final status it is in (won or lost), as the CRM records it: amoCRM's `closed_at`,
    * Pipedrive's `won_time` / `lost_time`, HubSpot's `closedate` of a closed deal, Bitrix24's `movedTime` of a closed
-   * one. Set only for a deal in a final status, never for an open one (an expected close date is no close time).
+   * one, a sheet's `closed_at` column. Set only for a deal in a final status, never for an open one (an expected close
+   * date is no close time); a sheet cannot tell which statuses are final, so its users are told to fill it so.
    * The engine adds a history entry at this time with the deal's status when the history has none with it
    * (the history feature off or refused, the CRM's log expired, a deal imported closed), so the service dates
    * the payment or cancellation then and not at the sync.

@@ -59,6 +59,11 @@ export interface Page<T extends CanonicalRecord = CanonicalRecord> {
   unchanged?: boolean;
   /** how far through the source this stream's read is, after this page (when the connector can tell) */
   progress?: SourceProgress;
+  /**
+   * records held back because their updated_at is later than the read itself (a typo'd year): not yielded, and
+   * waiting until then. Counted in the stream's `deferred_future`; the connector's notice names them.
+   */
+  deferred_future?: number;
 }
 
 /**
@@ -146,10 +151,16 @@ export interface ReadContext<S = unknown> {
   laterStreams?: StreamName[];
   /** what this connector's `open` returned for the run (its token, limiter, caches), when it has one */
   session?: unknown;
+  /**
+   * an incremental read from a cursor: the ids of the stream's records with an open rejection (rejected, not sent
+   * since). A connector that can reads them whatever their updated_at (the spreadsheet does): a record fixed
+   * without its updated_at moving (a bad price corrected by hand) is retried.
+   */
+  openRejections?: readonly string[];
 }
 
 /** What `open` gets: the run's connection, settings and tools (a read's context without a stream's). */
-export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session'>;
+export type RunContext<S = unknown> = Omit<ReadContext<S>, 'state' | 'limit' | 'laterStreams' | 'session' | 'openRejections'>;
 
 export interface CheckResult {
   ok: boolean;

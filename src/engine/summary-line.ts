@@ -6,10 +6,11 @@ import { OUTBOUND_FLOWS } from './outbound/flows/registry';
  * in one line, for the log (at the engine's top, as a flow's title is the flow registry's)
  */
 export function summaryLine(summary: RunSummary): string {
-  const active = Object.entries(summary.streams).filter(([, c]) => c && (c.read || c.sent || c.rejected));
+  const active = Object.entries(summary.streams).filter(([, c]) => c && (c.read || c.sent || c.rejected || c.deferred_future));
   const streams = active.map(
     ([name, c]) => `${name} read ${c!.read} · sent ${c!.sent} · unchanged ${c!.unchanged} · rejected ${c!.rejected}` +
-      (c!.skipped_fields_by_invalid_format ? ` · skipped_fields_by_invalid_format ${c!.skipped_fields_by_invalid_format}` : ''),
+      (c!.skipped_fields_by_invalid_format ? ` · skipped_fields_by_invalid_format ${c!.skipped_fields_by_invalid_format}` : '') +
+      (c!.deferred_future ? ` · deferred_future ${c!.deferred_future}` : ''),
   );
   const counters = SERVICE_COUNTER_KEYS.filter((k) => k.startsWith('skipped_')).map((k) => `${k} ${summary.counters[k]}`);
   const head = `run ${summary.runId} ${summary.connectionId} ${summary.status}`;

@@ -51,6 +51,11 @@ export interface StreamCounters {
    * client's unreadable birth date); the records themselves were sent. Absent while 0
    */
   skipped_fields_by_invalid_format?: number;
+  /**
+   * records the connector held back because they are dated in the future (Page.deferred_future: a typo'd
+   * updated_at), waiting until then; its notice names them. Absent while 0
+   */
+  deferred_future?: number;
   /** what the connector left out of this stream's records and why (ConnectorLogger.notice). Absent when none */
   notices?: string[];
 }

@@ -46,10 +46,14 @@ const CASES: RowCase[] = [
   // a pasted export's byte-order mark is not part of the id: the row syncs under its own id
   { name: 'a BOM in the middle', file: generatedInputs.bomInTheMiddle, arrived: ['bm-1', 'bm-2', 'bm-3'], rejected: [] },
   { name: 'invalid date', file: fixture('invalid-date.csv'), arrived: ['id-1', 'id-3'], rejected: [{ id: 'id-2', field: 'created_at', reason: /^"yesterday" is not a valid date/ }] },
-  // a slash date that only the other reading parses: the message says which date_format reads it
+  // a slash date that only the other reading parses: the message says which date_format reads it; one that reads both
+  // ways, without a date_format: refused (it was read day first, in a file whose other rows are month first)
   {
     name: 'month-first date 12/31/2025', file: fixture('month-first-date.csv'), arrived: ['md-1'],
-    rejected: [{ id: 'md-2', field: 'created_at', reason: /^"12\/31\/2025 14:30" is not a valid date; it reads as MM\/DD\/YYYY: set date_format: "MM\/DD\/YYYY"$/ }],
+    rejected: [
+      { id: 'md-2', field: 'created_at', reason: /^"12\/31\/2025 14:30" is not a valid date; it reads as MM\/DD\/YYYY: set date_format: "MM\/DD\/YYYY"$/ },
+      { id: 'md-3', field: 'created_at', reason: /^"01\/03\/2025" is not a valid date; it reads as DD\/MM\/YYYY \(2025-03-01\) or as MM\/DD\/YYYY \(2025-01-03\), which is not guessed: set date_format: "DD\/MM\/YYYY" or "MM\/DD\/YYYY"$/ },
+    ],
   },
   { name: 'impossible date 31.02.2025', file: fixture('impossible-date.csv'), arrived: ['im-1', 'im-3'], rejected: [{ id: 'im-2', field: 'created_at', reason: /^"31\.02\.2025" is not a valid date/ }] },
   { name: 'impossible time 25:00', file: fixture('impossible-time.csv'), arrived: ['it-1'], rejected: [{ id: 'it-2', field: 'created_at', reason: /^"01\.03\.2025 25:00" is not a valid date/ }] },

@@ -4,6 +4,7 @@ import { join } from 'path';
 import type { ProgressEvent, RunSummary } from '../../src/engine/engine-types';
 import type { TrackerClient } from '../../src/tracker/tracker-client';
 import { E2eSync } from './e2e-harness';
+import { orderDetails } from './sandbox-readback';
 
 /** Every order the service holds, by id: its revenue and status id (the order list, 1,000 a page). */
 async function serviceOrders(tracker: TrackerClient): Promise<Map<string, { revenue: number | null; status: string }>> {
@@ -135,5 +136,99 @@ describe('e2e: prices and statuses edited without touching updated_at reach the 
       const stale = price.map((p, i) => i).filter((i) => orders.get(`D${i}`)?.revenue !== price[i] || orders.get(`D${i}`)?.status !== status[i]);
       expect({ round, stale }).toEqual({ round, stale: [] });
     }
+  });
+});
+
+/**
+ * What a sheet's rows alone do not tell the service: a paid deal's day (a close date, else the sync's), an amount
+ * cleared (null, not left out), a column that stopped feeding its field (the run fails instead of sending every
+ * row without it).
+ */
+describe('e2e: close dates, cleared amounts and a vanished column of a sheet reach the service as meant', () => {
+  const HEAD = 'id,title,status,created_at,updated_at,price,closed_at';
+  let dir: string;
+  let file: string;
+  let e2e: E2eSync;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'e2e-closing-'));
+    file = join(dir, 'deals.csv');
+    e2e = await E2eSync.start({ connectionId: 'closing', connector: 'spreadsheet', settings: { deals: { path: file } } });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('dates a payment by its close date, says which paid deals nothing dates, clears a cleared price, and fails on a vanished price column', async () => {
+    const rows = (lampPrice: string, head = HEAD) => [
+      head,
+      'G-1,Sofa,1,2025-12-31 14:05:00,,100,',
+      'G-2,Bed,1,2025-11-30 10:00:00,,200,2025-12-02 15:00:00',
+      `G-3,Lamp,0,2025-12-01 10:00:00,,${lampPrice},`,
+    ].join('\n') + '\n';
+    writeFileSync(file, rows('300'));
+    const first = await e2e.run();
+    expect({ status: first.status, error: first.error }).toEqual({ status: 'succeeded', error: null });
+    expect(first.streams.deals).toMatchObject({ sent: 3, rejected: 0 });
+    expect(first.streams.deals?.notices).toEqual([
+      'deals.csv: 1 paid or cancelled deal has no close date (closed_at column) and no status history: the service dates it on receipt ' +
+        '(G-1); add a closed_at column with the day each was paid or cancelled',
+    ]);
+    const paid = await orderDetails(e2e.tracker, ['G-2']);
+    expect(paid.get('G-2')?.order.paid_date).toBe('2025-12-02T12:00:00+0000'); // 15:00 Moscow, not the sync's time
+
+    writeFileSync(file, rows(''));
+    const cleared = await e2e.run();
+    expect(cleared.streams.deals).toMatchObject({ sent: 1, unchanged: 2 });
+    expect((await serviceOrders(e2e.tracker)).get('G-3')).toEqual({ revenue: null, status: '0' });
+
+    writeFileSync(file, rows('', HEAD.replace('price', 'Amount')));
+    const renamed = await e2e.run();
+    expect({ status: renamed.status, error: renamed.error }).toEqual({
+      status: 'failed', error: expect.stringMatching(/^stream deals: deals\.csv: no column feeds price any more: at the last read column F \("price"\) did/),
+    });
+    expect((await serviceOrders(e2e.tracker)).get('G-1')).toEqual({ revenue: 100, status: '1' });
+  });
+});
+
+/**
+ * `incremental: true` skips rows dated before its cursor: a row dated in the future waits (counted and named, not
+ * silently), and a row rejected and then fixed without a new updated_at is read again while its rejection is open.
+ */
+describe('e2e: an incremental sheet names its rows dated in the future, and retries a fixed rejected row', () => {
+  const HEAD = 'id,title,status,created_at,updated_at,price';
+  let dir: string;
+  let file: string;
+  let e2e: E2eSync;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'e2e-incremental-'));
+    file = join(dir, 'deals.csv');
+    // a read thread: the first run (no state yet) reads there, and its count and notice cross to the main thread
+    e2e = await E2eSync.start({ connectionId: 'incr', connector: 'spreadsheet', settings: { deals: { path: file, incremental: true } }, workers: 1 });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('counts deferred_future with a notice naming the row, and sends the row whose bad price was fixed', async () => {
+    const rows = (price: string) => [
+      HEAD,
+      'R-1,Sofa,0,01.01.2026 10:00,01.01.2026 10:00,100',
+      `R-2,Bed,0,01.12.2025 10:00,01.12.2025 10:00,${price}`,
+      'R-3,Lamp,0,01.01.2026 10:00,30.11.2099 10:00,300',
+    ].join('\n') + '\n';
+    writeFileSync(file, rows('abc'));
+    const first = await e2e.run();
+    expect({ status: first.status, error: first.error }).toEqual({ status: 'succeeded', error: null });
+    expect(first.streams.deals).toMatchObject({ read: 2, sent: 1, rejected: 1, deferred_future: 1 });
+    expect(first.streams.deals?.notices).toEqual([expect.stringMatching(/^deals\.csv: 1 row is dated in the future .*: R-3 \(row 4, updated_at "30\.11\.2099 10:00"\)/)]);
+
+    writeFileSync(file, rows('200')); // R-2's updated_at stays before the cursor (R-1's)
+    const second = await e2e.run();
+    expect(second.streams.deals).toMatchObject({ sent: 1, rejected: 0, deferred_future: 1 });
+    expect((await serviceOrders(e2e.tracker)).get('R-2')).toEqual({ revenue: 200, status: '0' });
   });
 });

@@ -107,8 +107,10 @@ function buildDeal(id: string, v: Record<string, unknown>, custom: CustomEntry[]
     updated_at: toInstant(v.updated_at, 'updated_at', o.dateSpec('updated_at')),
     status: toStatus(v.status, 'status', o.statusMap),
     visit_id: toId(v.visit_id, 'visit_id') ?? visitEntry?.value ?? null,
-    price: toNumber(v.price, 'price'),
-    cost: toNumber(v.cost, 'cost'),
+    // a field the mapping has is null when the CRM's value is empty (the service's is cleared); one it lacks is
+    // undefined, left out, so the service keeps its value
+    price: 'price' in v ? toNumber(v.price, 'price') : undefined,
+    cost: 'cost' in v ? toNumber(v.cost, 'cost') : undefined,
     client_id: toId(v.client_id, 'client_id'),
     manager_id: toId(v.manager_id, 'manager_id'),
     custom_fields: customFields(custom, visitEntry ?? null),

@@ -1,5 +1,6 @@
 import {
   DateReading,
+  isAmbiguousSlashDate,
   parseCalendarDate,
   parseInstant,
   serialToCalendarDate,
@@ -216,15 +217,24 @@ export class CellReader {
 
   /**
    * A slash date that the other reading parses ('12/31/2025' read day first, '31/12/2025' read month first): the
-   * date_format that reads it. Only on a failure, so nothing here costs a row that parses.
+   * date_format that reads it; one that reads both ways without a date_format: both. Only on a failure, so nothing
+   * here costs a row that parses.
    */
   formatHint(value: unknown): string {
     if (typeof value !== 'string') return '';
     const slash = /^\s*\d{1,2}\/\d{1,2}\/(\d{2}|\d{4})(\s|$)/.exec(value);
     if (!slash) return '';
-    const other = { ...this.reading, monthFirst: !this.reading.monthFirst };
+    const year = slash[1].length === 2 ? 'YY' : 'YYYY';
+    if (!this.reading.ordered && isAmbiguousSlashDate(value)) {
+      const dayFirst = parseCalendarDate(value, { ...this.reading, ordered: true, monthFirst: false });
+      const monthFirst = parseCalendarDate(value, { ...this.reading, ordered: true, monthFirst: true });
+      if (dayFirst === null || monthFirst === null) return '';
+      return `; it reads as DD/MM/${year} (${dayFirst}) or as MM/DD/${year} (${monthFirst}), which is not guessed: ` +
+        `set date_format: "DD/MM/${year}" or "MM/DD/${year}"`;
+    }
+    const other = { ...this.reading, ordered: true, monthFirst: !this.reading.monthFirst };
     if (Number.isNaN(parseInstant(value, other))) return '';
-    const format = `${other.monthFirst ? 'MM/DD' : 'DD/MM'}/${slash[1].length === 2 ? 'YY' : 'YYYY'}`;
+    const format = `${other.monthFirst ? 'MM/DD' : 'DD/MM'}/${year}`;
     return `; it reads as ${format}: set date_format: "${format}"`;
   }
 

@@ -118,7 +118,7 @@ function historyFromJson(r: CellReader, col: number): StatusChange[] {
     const ms = typeof h.date === 'string' ? parseInstant(h.date, r.reading) : NaN;
     const status = plainText(h.status);
     if (Number.isNaN(ms) || status === null) {
-      r.fail('history', `${JSON.stringify(h)} needs a valid date and a status`);
+      r.fail('history', `${JSON.stringify(h)} needs a valid date and a status${r.formatHint(h.date)}`);
       continue;
     }
     changes.push({
@@ -143,7 +143,7 @@ function historyFromText(r: CellReader, col: number): StatusChange[] {
     const ms = colon > 0 ? parseInstant(part.slice(0, colon), r.reading) : NaN;
     const status = colon > 0 ? part.slice(colon + 1).trim() : '';
     if (Number.isNaN(ms) || status === '') {
-      r.fail('status_history', `${JSON.stringify(part)} is not "DD.MM.YYYY[ HH:MM]:status"`);
+      r.fail('status_history', `${JSON.stringify(part)} is not "DD.MM.YYYY[ HH:MM]:status"${colon > 0 ? r.formatHint(part.slice(0, colon)) : ''}`);
       continue;
     }
     changes.push({ date: new Date(ms), status: r.status(status)! });

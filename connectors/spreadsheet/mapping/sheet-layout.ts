@@ -1,6 +1,6 @@
 import type { StreamName } from 'tracker-sync/connector';
 import { SheetSourceError } from '../source/sheet-error';
-import { FIELD_ALIASES, PRODUCT_COLUMN, REQUIRED_COLUMNS, STREAM_FIELDS } from './stream-fields';
+import { fieldOfHeader, PRODUCT_COLUMN, REQUIRED_COLUMNS, STREAM_FIELDS } from './stream-fields';
 
 export interface ProductColumns {
   /** N of product_N_* */
@@ -30,6 +30,8 @@ export interface SheetLayout {
   width: number;
   /** columns before `width` whose header cell is empty: their cells are not read */
   unnamed: number[];
+  /** the fields `columns` maps by column letter (`price: E`), not by header name */
+  byLetter: string[];
 }
 
 export function columnLetter(index: number): string {
@@ -78,10 +80,11 @@ export function resolveLayout(
     if (key !== '') byName.set(key, [...(byName.get(key) ?? []), i]);
   });
   const index: Record<string, number> = {};
+  const byLetter: string[] = [];
   const known = new Set(STREAM_FIELDS[stream]);
   header.forEach((name, i) => {
     const key = name.toLowerCase();
-    const field = FIELD_ALIASES[key] ?? key;
+    const field = fieldOfHeader(stream, key);
     if (!known.has(field) && !isProductColumn(stream, field)) return;
     if (index[field] !== undefined) {
       const first = index[field];
@@ -114,9 +117,10 @@ export function resolveLayout(
     }
     for (const [other, i] of Object.entries(index)) if (i === at && other !== field) delete index[other];
     index[field] = at;
+    if (!named) byLetter.push(field);
   }
   requireColumns(stream, index, header, sheetName);
-  return finishLayout(header, index);
+  return finishLayout(header, index, byLetter);
 }
 
 function requireColumns(stream: StreamName, index: Record<string, number>, header: string[], sheetName: string): void {
@@ -129,7 +133,7 @@ function requireColumns(stream: StreamName, index: Record<string, number>, heade
   );
 }
 
-function finishLayout(header: string[], index: Record<string, number>): SheetLayout {
+function finishLayout(header: string[], index: Record<string, number>, byLetter: string[]): SheetLayout {
   const used = new Set(Object.values(index));
   const extraColumns: number[] = [];
   const unnamed: number[] = [];
@@ -142,6 +146,7 @@ function finishLayout(header: string[], index: Record<string, number>): SheetLay
   const { names, repeated } = distinctNames(extraColumns.map((i) => header[i]), extraColumns);
   return {
     header, index, extraColumns, extraNames: names, products: productGroups(index), repeated, width, unnamed: unnamed.filter((i) => i < width),
+    byLetter,
   };
 }
 

@@ -2,7 +2,7 @@ import { wallTimeToUtc } from 'tracker-sync/connector';
 
 /**
  * Dates as real exports write them, parsed by hand (this runs once or twice per row on a million rows):
- *   DD.MM.YYYY, DD.MM.YY, DD/MM/YYYY (MM/DD/YYYY with a month-first hint), DD-MM-YYYY, each with an optional
+ *   DD.MM.YYYY, DD.MM.YY, DD/MM/YYYY or MM/DD/YYYY (as date_format says), DD-MM-YYYY, each with an optional
  *   ` HH:MM` or ` HH:MM:SS`; ISO 8601 `YYYY-MM-DD[(T| )HH:MM[:SS[.fff]]][Z|±HH:MM|±HHMM|±HH]`;
  *   Excel serial numbers (days since 1899-12-30, fraction = time of day); UNIX seconds (10 digits).
  * Impossible dates (31.02.2025, 25:00) are invalid. Times without an offset are wall-clock times of `zone`.
@@ -18,14 +18,30 @@ const MAX_UNIX_SECONDS = 9_999_999_999;
 /** Excel's pivot for two-digit years: 00-29 are 20xx, 30-99 are 19xx ('05.03.80' is a birth date in 1980) */
 const TWO_DIGIT_YEAR_PIVOT = 30;
 
-/** How ambiguous slash dates are read: `DD/MM/YYYY` (default) or `MM/DD/YYYY`. */
+/**
+ * How slash dates are read: `MM/DD/YYYY` when date_format starts with M, else day first. Without a date_format
+ * saying which (`ordered` false), a slash date that reads both ways (01/02/2026: 1 February or 2 January) is no
+ * date: one file may hold 12/31/2025 too, and a guess would date its rows a month or more wrong, silently. A
+ * dotted or dashed date is day first whatever is set (DD.MM.YYYY, DD-MM-YYYY: no export writes them month first).
+ */
 export interface DateReading {
   zone: string;
   monthFirst: boolean;
+  ordered: boolean;
 }
 
 export function dateReading(zone: string, dateFormatHint?: string): DateReading {
-  return { zone, monthFirst: !!dateFormatHint && /^\s*M/i.test(dateFormatHint) };
+  const order = dateFormatHint === undefined ? null : /^\s*([DM])/i.exec(dateFormatHint);
+  return { zone, monthFirst: !!order && order[1].toUpperCase() === 'M', ordered: !!order };
+}
+
+/** A slash date both of whose first two parts could be the month, and differ: its reading depends on the order. */
+export function isAmbiguousSlashDate(text: string): boolean {
+  const match = /^\s*(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(\s|$)/.exec(text);
+  if (!match) return false;
+  const first = Number(match[1]);
+  const second = Number(match[2]);
+  return first !== second && first >= 1 && first <= 12 && second >= 1 && second <= 12;
 }
 
 // Parse results of the last call (module state: no object per row on the hot path).
@@ -43,7 +59,7 @@ let digitsRead = 0;
 
 /** UTC milliseconds of a date-time text or Excel serial, NaN when it is not a valid date. */
 export function parseInstant(text: string, reading: DateReading): number {
-  const kind = parseParts(text, reading.monthFirst);
+  const kind = parseParts(text, reading);
   if (kind === KIND_INVALID) return NaN;
   if (kind === KIND_UNIX) return year * 1000;
   if (kind === KIND_SERIAL) return wallTimeToUtc(serialWallMs, reading.zone);
@@ -66,7 +82,7 @@ export function wallDateToInstant(date: Date, reading: DateReading): number {
 
 /** 'YYYY-MM-DD' of a calendar date (a time part is ignored), or null when invalid. */
 export function parseCalendarDate(text: string, reading: DateReading): string | null {
-  const kind = parseParts(text, reading.monthFirst);
+  const kind = parseParts(text, reading);
   if (kind === KIND_INVALID || kind === KIND_UNIX) return null;
   if (kind === KIND_SERIAL) return isoDay(serialWallMs);
   return formatDay(year, month, day);
@@ -111,7 +127,7 @@ function serialToWallMs(serial: number): number {
   return EXCEL_EPOCH_MS + Math.round(serial * DAY_MS / 1000) * 1000;
 }
 
-function parseParts(raw: string, monthFirst: boolean): number {
+function parseParts(raw: string, reading: DateReading): number {
   const text = raw.length > 0 && (raw.charCodeAt(0) === 32 || raw.charCodeAt(raw.length - 1) === 32) ? raw.trim() : raw;
   pos = 0;
   hour = minute = second = milli = 0;
@@ -120,7 +136,7 @@ function parseParts(raw: string, monthFirst: boolean): number {
   if (digitsRead === 0) return KIND_INVALID;
   const sep = text.charCodeAt(pos);
   if (sep === 45 || sep === 47 || sep === 46) {
-    const kind = digitsRead === 4 ? parseYearFirst(text, first, sep) : parseDayFirst(text, first, sep, monthFirst);
+    const kind = digitsRead === 4 ? parseYearFirst(text, first, sep) : parseDayFirst(text, first, sep, reading);
     // '45726.5' is a serial with a time fraction, not a malformed date
     if (kind !== KIND_INVALID || sep !== 46) return kind;
   }
@@ -139,8 +155,11 @@ function parseYearFirst(text: string, first: number, sep: number): number {
   return finishDateTime(text, true);
 }
 
-/** DD.MM.YYYY[ HH:MM[:SS]] (MM/DD/YYYY when month-first and the separator is a slash) */
-function parseDayFirst(text: string, first: number, sep: number, monthFirst: boolean): number {
+/**
+ * DD.MM.YYYY[ HH:MM[:SS]] (MM/DD/YYYY when month-first and the separator is a slash; a slash date whose order is
+ * not set and that reads both ways is invalid)
+ */
+function parseDayFirst(text: string, first: number, sep: number, reading: DateReading): number {
   if (digitsRead > 2) return KIND_INVALID;
   pos++;
   const secondPart = readNumber(text);
@@ -150,7 +169,10 @@ function parseDayFirst(text: string, first: number, sep: number, monthFirst: boo
   if (digitsRead === 2) year = y < TWO_DIGIT_YEAR_PIVOT ? 2000 + y : 1900 + y;
   else if (digitsRead === 4) year = y;
   else return KIND_INVALID;
-  const swap = monthFirst && sep === 47;
+  if (sep === 47 && !reading.ordered && first !== secondPart && first >= 1 && first <= 12 && secondPart >= 1 && secondPart <= 12) {
+    return KIND_INVALID;
+  }
+  const swap = reading.monthFirst && sep === 47;
   day = swap ? secondPart : first;
   month = swap ? first : secondPart;
   return finishDateTime(text, false);

@@ -49,7 +49,7 @@ export class RunResponse {
   @ApiProperty({ example: '2025-03-10T09:00:00.000Z' }) started_at: string;
   @ApiPropertyOptional({ type: String, nullable: true }) finished_at: string | null;
   @ApiProperty({
-    description: 'per stream: read, unchanged (not sent), sent, rejected, sent_without_visit, uncertain (sent, not known to have landed; not sent again), skipped_fields_by_invalid_format (optional fields the connector could not read, left out of records sent), notices',
+    description: 'per stream: read, unchanged (not sent), sent, rejected, sent_without_visit, uncertain (sent, not known to have landed; not sent again), skipped_fields_by_invalid_format (optional fields the connector could not read, left out of records sent), deferred_future (records held back as dated in the future, e.g. a typo in updated_at), notices',
     example: { deals: { read: 20, unchanged: 17, sent: 3, rejected: 0, sent_without_visit: 1 } },
   })
   streams: Partial<Record<string, StreamCounters>>;

@@ -12,6 +12,7 @@ export interface StreamNumbers {
   sent_without_visit?: number;
   uncertain?: number;
   skipped_fields_by_invalid_format?: number;
+  deferred_future?: number;
 }
 
 export type ServiceNumbers = Record<string, number>;
@@ -45,6 +46,7 @@ export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers
     else if (leftOut > 0) parts.push(`skipped_fields_by_invalid_format ${leftOut}`);
     if (name === 'deals' || (s.sent_without_visit ?? 0) > 0) parts.push(`sent_without_visit ${s.sent_without_visit ?? 0}`);
     if ((s.uncertain ?? 0) > 0) parts.push(`uncertain ${s.uncertain}`);
+    if ((s.deferred_future ?? 0) > 0) parts.push(`deferred_future ${s.deferred_future}`);
     return `${name}: ${parts.join(SEP)}`;
   });
 }

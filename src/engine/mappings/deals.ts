@@ -9,7 +9,9 @@ import type { StreamMapping } from './stream-mapping';
  * Bump when a change here (mapping or checks) changes what is sent: every deal is sent again once.
  * Not bumped for the closing entry (`closingItem`): it changes only the payload of a deal whose connector gives
  * `closed_at` (the generic CRM, whose deals are fingerprinted by payload), so such a deal is sent again once when it
- * is next read; a bump would re-send every deal of every connection (every spreadsheet row) for nothing.
+ * is next read; a bump would re-send every deal of every connection (every spreadsheet row) for nothing. Nor for a
+ * null price or cost now sent as null (it was left out): a CRM deal without an amount is sent again once when next
+ * read, a spreadsheet row when it changes (`sync --full` re-sends a sheet's price cleared before this release).
  */
 export const DEAL_MAPPING_VERSION = 1;
 
@@ -25,13 +27,15 @@ const LEVEL_KEYS = ['level1', 'level2', 'level3', 'level4', 'level5'];
 /** Deal → add-orders item. Dates carry '+0000' (the service reads bare dates as UTC+03:00). */
 export function dealToAddOrder(deal: Deal): AddOrder {
   const order: AddOrder = { id: deal.id, date_create: instant(deal.created_at, 'created_at', formatTrackerDate) };
+  // name, status and client_id are strings in add-orders (not "null or string"): an empty one is left out and the
+  // service keeps what it has (an empty status id would be skipped_by_status, the whole update with it)
   if (deal.title != null) order.name = deal.title;
   if (deal.status != null) order.status = deal.status;
   order.tracker = deal.visit_id ? String(deal.visit_id) : null;
-  const price = moneyText(deal.price, 'price');
-  if (price !== null) order.price = price;
-  const cost = moneyText(deal.cost, 'cost');
-  if (cost !== null) order.cost = cost;
+  // price and cost are "null or string": null (the source's value is empty) is sent, so a cleared amount clears the
+  // order's; undefined (the source has no such field) is left out, and the service keeps its value
+  if (deal.price !== undefined) order.price = moneyText(deal.price, 'price');
+  if (deal.cost !== undefined) order.cost = moneyText(deal.cost, 'cost');
   if (deal.client_id) order.client_id = deal.client_id;
   const fields = dealFields(deal);
   if (fields) order.fields = fields;

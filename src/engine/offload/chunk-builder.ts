@@ -46,6 +46,7 @@ export class ChunkBuilder {
     if (page.state) this.chunk.state = page.state;
     if (page.unchanged) this.chunk.unchanged = true;
     if (page.progress) this.chunk.progress = page.progress;
+    if (page.deferred_future) this.chunk.deferredFuture = (this.chunk.deferredFuture ?? 0) + page.deferred_future;
   }
 
   rejected(page: Page): void {
@@ -88,7 +89,7 @@ export class ChunkBuilder {
   /** The chunk as it stands, and a new one begun; null when it holds nothing at all. */
   take(): { chunk: WireChunk; transfer: ArrayBuffer[] } | null {
     const c = this.chunk;
-    if (!c.ids.length && !c.rejected.length && !c.skipped && !c.state && !c.unchanged && !c.progress) return null;
+    if (!c.ids.length && !c.rejected.length && !c.skipped && !c.state && !c.unchanged && !c.progress && !c.deferredFuture) return null;
     const transfer: ArrayBuffer[] = [c.flags.buffer as ArrayBuffer];
     if (c.at) transfer.push(c.at.buffer as ArrayBuffer);
     if (this.serialise && this.serialised) {

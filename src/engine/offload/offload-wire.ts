@@ -24,6 +24,8 @@ export interface ReadTask {
   since: number | null;
   until: number;
   state: Record<string, unknown> | null;
+  /** ReadContext.openRejections */
+  openRejections?: string[];
   workDir?: string;
   mappingVersion: number;
   /** records per chunk: the run's batch size, so that a chunk nothing is dropped from is one request body as it is */
@@ -78,4 +80,6 @@ export interface WireChunk {
   state?: Record<string, unknown>;
   unchanged?: boolean;
   progress?: SourceProgress;
+  /** the pages' records held back as dated in the future (Page.deferred_future) */
+  deferredFuture?: number;
 }

@@ -110,6 +110,7 @@ function pageOf(c: WireChunk): OffloadedPage {
     state: c.state,
     unchanged: c.unchanged,
     progress: c.progress,
+    ...(c.deferredFuture ? { deferred_future: c.deferredFuture } : {}),
     mapped,
   };
 }

@@ -41,7 +41,7 @@ export async function readStream(task: ReadTask | { warm: string }): Promise<voi
     const window = { since: task.since === null ? null : new Date(task.since), until: new Date(task.until) };
     const base = { connectionId: task.connectionId, settings, logger, signal: stop.signal, workDir: task.workDir };
     const session = await sessionFor(definition, task, base);
-    const pages = definition.read(task.stream, window, { ...base, state: task.state, laterStreams: task.laterStreams, session });
+    const pages = definition.read(task.stream, window, { ...base, state: task.state, laterStreams: task.laterStreams, session, openRejections: task.openRejections });
     for await (const page of pages) {
       if (stop.signal.aborted) break;
       builder.rejected(page);

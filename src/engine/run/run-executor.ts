@@ -127,12 +127,15 @@ export class RunExecutor {
       since = this.request.since;
     }
     const window = { since, until };
+    // a read from a cursor skips what is older: the records still rejected are handed over, to be read all the same
+    const openRejections = since !== null && mode === 'incremental' && !retry ? await this.openRejections(spec.name) : undefined;
     const handler = streamHandler(spec.name);
     const useFingerprints = mode === 'incremental' && !retry;
     // A read compared with what was acknowledged (a changed file) stays in-thread: its unchanged rows are dropped
     // by their row hash before they are mapped, where a worker maps every row (1 % changed: five times slower).
     const offload = !useFingerprints || state === null;
-    const read = this.reader(spec.name, window, state, mappingVersion, !!handler.sendsBytes, laterStreams, offload);
+    const rejectedIds = openRejections && [...openRejections].filter((key) => key.startsWith('id:')).map((key) => key.slice(3));
+    const read = this.reader(spec.name, window, state, mappingVersion, !!handler.sendsBytes, laterStreams, offload, rejectedIds);
     return {
       // a read from the beginning that comes in another order (firstReadUnsorted) is checked as unsorted
       spec: since === null && spec.firstReadUnsorted ? { ...spec, sorted: false } : spec,
@@ -145,6 +148,7 @@ export class RunExecutor {
       saveState: !retry && mode !== 'since',
       wholeSource: since === null && !retry,
       onlyIds: onlyIds?.get(spec.name),
+      openRejections,
       batchSize: this.request.batchSize,
       concurrency: this.request.concurrency,
     };
@@ -155,7 +159,10 @@ export class RunExecutor {
    * (tracker.workers) and `offload` (the records arrive mapped, see src/engine/offload/), else the connector's
    * `read` here.
    */
-  private reader(stream: StreamName, window: ReadCursor, state: Record<string, unknown> | null, mappingVersion: number, serialise: boolean, laterStreams: StreamName[], offload: boolean): () => AsyncIterable<Page> {
+  private reader(
+    stream: StreamName, window: ReadCursor, state: Record<string, unknown> | null, mappingVersion: number, serialise: boolean,
+    laterStreams: StreamName[], offload: boolean, openRejections: string[] | undefined,
+  ): () => AsyncIterable<Page> {
     const { definition, settings, workDir, secrets, session } = this.request;
     const threads = offload ? (this.request.workers ?? 0) : 0;
     const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug, notice: (m: string) => this.notice(stream, m) };
@@ -166,10 +173,19 @@ export class RunExecutor {
       const since = window.since?.getTime() ?? null;
       const until = window.until.getTime();
       const { batchSize } = this.request;
-      const task = { connectorModule: module, connectionId, runId: this.scope.runId, settings, stream, laterStreams, since, until, state, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
+      const task = { connectorModule: module, connectionId, runId: this.scope.runId, settings, stream, laterStreams, since, until, state, openRejections, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
       return () => readOffloaded({ threads, signal, logger, task });
     }
-    return () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session });
+    return () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session, openRejections });
+  }
+
+  /** The stream's open rejection keys, read once: the stream's read and its sync (StreamPlan.openRejections) share them. */
+  private async openRejections(stream: StreamName): Promise<Set<string>> {
+    try {
+      return await this.scope.openRejections.keys(this.scope.connectionId, stream);
+    } catch (e) {
+      throw new Error(`stream ${stream}: the store could not read open rejections: ${errorText(e)}`);
+    }
   }
 }
 

@@ -36,6 +36,8 @@ export interface StreamPlan {
   wholeSource: boolean;
   /** a retry of rejected records: only these ids are processed */
   onlyIds?: ReadonlySet<string>;
+  /** the stream's open rejection keys, when the run read them already (for its read from a cursor) */
+  openRejections?: Set<string>;
   batchSize: number;
   concurrency: number;
 }
@@ -156,6 +158,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
       if (input.id) this.seen?.add(input.id);
     }
     if (page.skipped_fields?.length) this.noteLeftOut(page.skipped_fields);
+    if (page.deferred_future) this.counters.deferred_future = (this.counters.deferred_future ?? 0) + page.deferred_future;
     const mapped = (page as Partial<OffloadedPage>).mapped;
     for (let i = 0; i < page.records.length; i++) {
       if (this.onRecord(page.records[i], page.refs?.[i], page.hashes?.[i], mapped?.[i])) await this.closeChunk();
@@ -327,7 +330,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
   /** The stream's open rejections as it starts: which of them this run settles is told as it goes. */
   private async loadOpenRejections(): Promise<void> {
     try {
-      this.rejections.startWith(await this.run.openRejections.keys(this.run.connectionId, this.stream));
+      this.rejections.startWith(this.plan.openRejections ?? await this.run.openRejections.keys(this.run.connectionId, this.stream));
     } catch (e) {
       throw new Error(`stream ${this.stream}: the store could not read open rejections: ${errorText(e)}`);
     }

@@ -36,11 +36,11 @@ describe('example-custom connector (JSON lines)', () => {
     expect(records).toEqual([
       {
         id: 'd1', title: 'Заказ 1', created_at: new Date('2024-03-01T09:00:00Z'), updated_at: new Date('2024-03-01T10:00:00Z'),
-        status: '1', visit_id: '555', price: 1500, cost: null, client_id: 'c1', manager_id: 'm1',
+        status: '1', visit_id: '555', price: 1500, client_id: 'c1', manager_id: 'm1',
       },
       {
         id: 'd2', title: 'Заказ 2', created_at: new Date('2024-03-02T06:00:00Z'), updated_at: new Date('2024-03-05T10:00:00Z'),
-        status: null, visit_id: null, price: 99.9, cost: null, client_id: null, manager_id: null,
+        status: null, visit_id: null, price: 99.9, client_id: null, manager_id: null,
       },
     ]);
     expect(rejected).toEqual([

@@ -198,6 +198,33 @@ describe('spreadsheet connector: bad rows become rejected inputs, the other rows
     ]);
   });
 
+  it('refuses a slash date that reads both ways without a date_format, in dates and histories; dotted dates stay day first', async () => {
+    const file = tmp.write('both-ways.csv', [
+      'id,Дата,status_history',
+      'B1,01/02/2026 10:00:00,',
+      'B2,12/31/2025 10:00:00,',
+      'B3,01.02.2026 10:00,',
+      'B4,31.01.2026,01/02/2026:new',
+    ].join('\n'));
+    const read = (date_format?: string) => readStream<Deal>({ deals: { path: file, columns: { created_at: 'Дата' }, date_format } }, 'deals');
+    const unset = await read();
+    expect(unset.rejected.map((r) => [r.id, r.field, r.reason])).toEqual([
+      ['B1', 'created_at', '"01/02/2026 10:00:00" is not a valid date (column "Дата"); it reads as DD/MM/YYYY (2026-02-01) or as MM/DD/YYYY ' +
+        '(2026-01-02), which is not guessed: set date_format: "DD/MM/YYYY" or "MM/DD/YYYY"'],
+      ['B2', 'created_at', '"12/31/2025 10:00:00" is not a valid date (column "Дата"); it reads as MM/DD/YYYY: set date_format: "MM/DD/YYYY"'],
+      ['B4', 'status_history', '"01/02/2026:new" is not "DD.MM.YYYY[ HH:MM]:status"; it reads as DD/MM/YYYY (2026-02-01) or as MM/DD/YYYY ' +
+        '(2026-01-02), which is not guessed: set date_format: "DD/MM/YYYY" or "MM/DD/YYYY"'],
+    ]);
+    expect(unset.records.map((d) => [d.id, d.created_at.toISOString()])).toEqual([['B3', '2026-02-01T07:00:00.000Z']]);
+    const monthFirst = await read('MM/DD/YYYY');
+    expect(monthFirst.rejected).toEqual([]);
+    expect(monthFirst.records.map((d) => [d.id, d.created_at.toISOString()])).toEqual([
+      ['B1', '2026-01-02T07:00:00.000Z'], ['B2', '2025-12-31T07:00:00.000Z'], ['B3', '2026-02-01T07:00:00.000Z'], ['B4', '2026-01-30T21:00:00.000Z'],
+    ]);
+    expect(monthFirst.records[3].history).toEqual([{ date: new Date('2026-01-01T21:00:00.000Z'), status: 'new' }]);
+    expect((await read('DD/MM/YYYY')).records.map((d) => d.id)).toEqual(['B1', 'B3', 'B4']);
+  });
+
   describe('a row over the size limit (1 MB) is rejected on its own; the rows after it are read', () => {
     const huge = 'x'.repeat(10 << 20);
     const good = (from: number, to: number, quoted = false) =>

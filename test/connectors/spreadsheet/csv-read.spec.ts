@@ -1,6 +1,6 @@
 import iconv from 'iconv-lite';
 import { join } from 'path';
-import type { Client, Deal, Manager } from '../../../src/connectors/canonical';
+import type { Client, Deal, Lead, Manager } from '../../../src/connectors/canonical';
 import spreadsheetConnector from '../../../connectors/spreadsheet';
 import { sepLineDelimiter } from '../../../connectors/spreadsheet/source/text-sniff';
 import { FIXTURES, readStream, tempDir } from './read-helper';
@@ -175,6 +175,54 @@ describe('spreadsheet connector: CSV files', () => {
     expect(logs.join('\n')).toMatch(/windows-1251/);
     expect(records.map((d) => [d.id, d.price, d.cost])).toEqual([['A', 48990, 500], ['B', 48990.5, 1000]]);
     expect(rejected.map((r) => [r.id, r.field, r.reason])).toEqual([['C', 'price', '"около 900 руб." is not a number (column "Сумма")']]);
+  });
+
+  it('reads a close date (closed_at or an export\'s name for it) and says once which paid or cancelled deals nothing dates', async () => {
+    const file = tmp.write('closed.csv', [
+      'id,title,status,created_at,price,Дата оплаты,status_history',
+      'G-1,Sofa,1,2025-12-31 14:05:00,100,,',
+      'G-2,Bed,2,2025-12-30 10:00:00,50,,',
+      'G-3,Lamp,1,2025-12-01 10:00:00,10,05.12.2025 12:00,',
+      'G-4,Desk,1,2025-12-01 10:00:00,10,,01.12.2025:0;03.12.2025:1',
+      'G-5,Chair,0,2025-12-01 10:00:00,10,06.12.2025,',
+      'G-6,Shelf,0,2025-12-01 10:00:00,10,,',
+    ].join('\n'));
+    const { records, rejected, logs } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+    expect(rejected).toEqual([]);
+    expect(records.map((d) => [d.id, d.closed_at?.toISOString() ?? null])).toEqual([
+      ['G-1', null], ['G-2', null], ['G-3', '2025-12-05T09:00:00.000Z'], ['G-4', null], ['G-5', '2025-12-05T21:00:00.000Z'], ['G-6', null],
+    ]);
+    expect(records[0].custom_fields).toBeUndefined(); // the column feeds closed_at, not a custom field
+    expect(logs.filter((line) => line.startsWith('NOTICE'))).toEqual([
+      'NOTICE closed.csv: 2 paid or cancelled deals have no close date (closed_at column) and no status history: the service dates them ' +
+        'on receipt (G-1, G-2); add a closed_at column with the day each was paid or cancelled',
+      'NOTICE closed.csv: 1 deal has a close date (closed_at) but a status that is not paid or cancelled (closed_statuses: 1, 2): the date ' +
+        'is sent as the move into that status (G-5); leave closed_at empty for open deals, or set closed_statuses to the project\'s paid and cancelled status ids',
+    ]);
+    // the project's own ids of its paid and cancelled statuses
+    const own = await readStream<Deal>({ deals: { path: file, closed_statuses: ['0'] } }, 'deals');
+    expect(own.logs.filter((line) => line.startsWith('NOTICE'))).toEqual([
+      expect.stringMatching(/^NOTICE closed\.csv: 1 paid or cancelled deal has no close date .* \(G-6\);/),
+      expect.stringMatching(/^NOTICE closed\.csv: 1 deal has a close date .* \(closed_statuses: 0\).* \(G-3\);/),
+    ]);
+    const off = await readStream<Deal>({ deals: { path: file, closed_statuses: [] } }, 'deals');
+    expect(off.logs.filter((line) => line.startsWith('NOTICE'))).toEqual([]);
+  });
+
+  it("reads a deal's close date under its canonical name and the names exports give it; an impossible one rejects the row", async () => {
+    for (const name of ['closed_at', 'close_date', 'closed_date', 'paid_date', 'paid_at', 'Дата закрытия', 'ДАТА ОПЛАТЫ']) {
+      const file = tmp.write('close-names.csv', `id,created_at,${name}\nC1,01.12.2025,05.12.2025 12:00\nC2,01.12.2025,31.02.2025\n`);
+      const { records, rejected } = await readStream<Deal>({ deals: { path: file } }, 'deals');
+      expect({ name, records: records.map((d) => [d.id, d.closed_at?.toISOString(), d.custom_fields]), rejected: rejected.map((r) => [r.id, r.field]) })
+        .toEqual({ name, records: [['C1', '2025-12-05T09:00:00.000Z', undefined]], rejected: [['C2', 'closed_at']] });
+    }
+  });
+
+  it("keeps a deal's close-date names as they are in other streams: a client's custom field, a lead's paid_at", async () => {
+    const clients = tmp.write('paid-clients.csv', 'id,name,paid_date\nK1,Anna,05.12.2025\n');
+    expect((await readStream<Client>({ clients: { path: clients } }, 'clients')).records[0].custom_fields).toEqual({ paid_date: '05.12.2025' });
+    const leads = tmp.write('paid-leads.csv', 'id,name,created_at,status,paid_at\nL1,Anna,01.12.2025,1,05.12.2025\n');
+    expect((await readStream<Lead>({ leads: { path: leads } }, 'leads')).records[0].paid_at?.toISOString()).toBe('2025-12-04T21:00:00.000Z');
   });
 
   it('reads status history and JSON products', async () => {

@@ -82,7 +82,8 @@ describe('spreadsheet connector: a renamed header column', () => {
     };
     const custom = await read('id;title;status;created_at;Сумма');
     const price = await read('id;title;status;created_at;price');
-    expect([custom.sent, price.sent]).toEqual([[null, { Сумма: '500' }], [500, undefined]]);
+    // no price column: no price (undefined, the service keeps its own), not an empty one (null, which clears it)
+    expect([custom.sent, price.sent]).toEqual([[undefined, { Сумма: '500' }], [500, undefined]]);
     expect(price.hash).not.toBe(custom.hash);
     // another custom-field name is another field of the service
     expect((await read('id;title;status;created_at;сумма')).hash).not.toBe(custom.hash);
@@ -105,6 +106,46 @@ describe('spreadsheet connector: a renamed header column', () => {
     const after = await read('name,visit_id,sum');
     expect(after.records[0]).toEqual({ id: before.records[0].id, name: 'signup', visit_id: '123', data: { sum: '10' } });
     expect(after.hashes[0]).not.toBe(before.hashes[0]);
+  });
+});
+
+/**
+ * The state keeps what the last read's header fed: a header that no longer feeds a field, or another header under a
+ * field mapped by letter, fails the read instead of sending every row wrong.
+ */
+describe('spreadsheet connector: a header that no longer feeds what the last read\'s did', () => {
+  const tmp = tempDir();
+  afterAll(() => tmp.cleanup());
+  const read = (header: string, settings: Partial<SheetSource> = {}, state?: Record<string, unknown> | null) =>
+    readStream<Deal>({ deals: { path: tmp.write('fed.csv', `${header}\nF1,01.01.2026,500,20\n`), ...settings } }, 'deals', { state });
+
+  it('fails when a column that fed a field is gone from the header (price renamed Amount), naming it and the fix', async () => {
+    const first = await read('id,created_at,price,discount');
+    expect(first.state).toMatchObject({ layout: { fields: { price: ['C', 'price'] } } });
+    await expect(read('id,created_at,Amount,discount', {}, first.state)).rejects.toThrow(
+      'fed.csv: no column feeds price any more: at the last read column C ("price") did, and the header now is "id", "created_at", "Amount", ' +
+        '"discount"; every row would be sent without price. Name the column "price" again or map it (columns: { price: "<its header now>" }); ' +
+        'if the file has no price on purpose, run a full resync once (sync --full) to read the file as it is now',
+    );
+    // mapped: read as it says; a read without the last state (a full resync): read as it is
+    expect((await read('id,created_at,Amount,discount', { columns: { price: 'Amount' } }, first.state)).records[0].price).toBe(500);
+    expect((await read('id,created_at,Amount,discount', {}, null)).records[0].custom_fields).toEqual({ Amount: '500', discount: '20' });
+    // a column of the same field under another name it has is no change
+    expect((await read('id,created_at,PRICE,discount', {}, first.state)).records[0].price).toBe(500);
+  });
+
+  it('fails when the header under a field mapped by letter changed (a column inserted before it), naming the letter, both headers and the fix', async () => {
+    const byLetter = { columns: { price: 'C' } };
+    const first = await read('id,created_at,Сумма,Скидка', byLetter);
+    expect(first.records[0].price).toBe(500);
+    await expect(read('id,created_at,Скидка,Сумма', byLetter, first.state)).rejects.toThrow(
+      'fed.csv: columns.price = C maps price by its letter, and the header under C is "Скидка" where the last read had "Сумма" (a column ' +
+        'inserted or removed before it?); which column holds price is not guessed: map it by name (columns: { price: "Сумма" }, or the name ' +
+        'it has now); if C is right, run a full resync once (sync --full) to read the file as it is now',
+    );
+    // the same header under the letter: read (the file read again, not skipped as unchanged)
+    expect((await read('id,created_at,Сумма,Скидка', byLetter, { layout: first.state?.layout })).records[0].price).toBe(500);
+    expect((await read('id,created_at,Скидка,Сумма', { columns: { price: 'Сумма' } }, first.state)).records[0].price).toBe(20);
   });
 });
 

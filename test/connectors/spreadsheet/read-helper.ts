@@ -23,18 +23,22 @@ export interface ReadResult<T extends CanonicalRecord = CanonicalRecord> {
 export async function readStream<T extends CanonicalRecord = CanonicalRecord>(
   settings: SpreadsheetSettings,
   stream: StreamName,
-  options: { cursor?: ReadCursor; state?: Record<string, unknown> | null; workDir?: string; limit?: number; laterStreams?: StreamName[]; session?: unknown } = {},
+  options: {
+    cursor?: ReadCursor; state?: Record<string, unknown> | null; workDir?: string; limit?: number; laterStreams?: StreamName[]; session?: unknown;
+    openRejections?: string[];
+  } = {},
 ): Promise<ReadResult<T>> {
   const logs: string[] = [];
   const context: ReadContext<SpreadsheetSettings> = {
     connectionId: 'test',
     settings,
-    logger: { log: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`) },
+    logger: { log: (m) => logs.push(m), warn: (m) => logs.push(`WARN ${m}`), notice: (m) => logs.push(`NOTICE ${m}`) },
     state: options.state ?? null,
     workDir: options.workDir,
     limit: options.limit,
     laterStreams: options.laterStreams,
     session: options.session,
+    openRejections: options.openRejections,
   };
   const result: ReadResult<T> = { pages: [], records: [], refs: [], hashes: [], rejected: [], state: undefined, logs };
   for await (const page of spreadsheetConnector.read(stream, options.cursor ?? OPEN_CURSOR, context)) {

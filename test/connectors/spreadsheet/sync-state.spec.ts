@@ -70,7 +70,8 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-01-09T00:00:00Z') };
     const windowed = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(windowed.records.map((d) => d.id)).toEqual(['B', 'D']);
-    expect(windowed.state).toEqual({ content_hash: null, deferred: true, rows: 4 }); // rows: the file's, read or not
+    // rows: the file's, read or not; layout: what its header fed (layout-memory.ts)
+    expect(windowed.state).toEqual({ content_hash: null, deferred: true, rows: 4, layout: expect.any(Object) });
 
     const later = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-02-01T00:00:00Z') };
     const next = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor: later, state: windowed.state });
@@ -83,7 +84,41 @@ describe('spreadsheet connector: content hash, cursor window and stream specs', 
     const cursor = { since: null, until: new Date('2026-01-01T00:00:00Z') };
     const result = await readStream({ deals: { path: file, incremental: true } }, 'deals', { cursor });
     expect(result.records).toHaveLength(1);
-    expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true, rows: 2 });
+    expect(result.pages[result.pages.length - 1].state).toEqual({ content_hash: null, deferred: true, rows: 2, layout: expect.any(Object) });
+  });
+
+  it('incremental: true counts and names the rows dated after the read itself (deferred_future), apart from rows merely after the run\'s start', async () => {
+    const now = Date.now();
+    const at = (ms: number) => new Date(ms).toISOString();
+    const file = tmp.write('future.csv', [
+      'id,created_at,updated_at',
+      `F1,2025-01-01,${at(now - 3_600_000)}`, // before the run's upper bound: read
+      `F2,2025-01-01,${at(now - 60_000)}`, // after the upper bound, before now: waits for the next run, as ever
+      'F3,2025-01-01,30.11.2099', // a typo'd year: waits for decades
+      `F4,${at(now + 86_400_000)},`, // no updated_at: its created_at counts
+    ].join('\n'));
+    const cursor = { since: null, until: new Date(now - 600_000) };
+    const result = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor });
+    expect(result.records.map((d) => d.id)).toEqual(['F1']);
+    const last = result.pages[result.pages.length - 1];
+    expect(last.deferred_future).toBe(2);
+    expect(last.state).toMatchObject({ content_hash: null, deferred: true });
+    expect(result.logs.filter((line) => line.startsWith('NOTICE'))).toEqual([
+      'NOTICE future.csv: 2 rows are dated in the future and held back until then (deferred_future), the file read again on every run: ' +
+        `F3 (row 4, updated_at "30.11.2099"), F4 (row 5, created_at "${at(now + 86_400_000)}"); correct the date`,
+    ]);
+    // the rows between the run's upper bound and now wait as ever, uncounted
+    const late = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor: { since: null, until: new Date(now - 7_200_000) } });
+    expect(late.pages[late.pages.length - 1].deferred_future).toBe(2);
+  });
+
+  it('incremental: true reads a row before the cursor when its id has an open rejection (fixed without touching updated_at)', async () => {
+    const file = tmp.write('fixed.csv', rows);
+    const cursor = { since: new Date('2025-01-04T00:00:00Z'), until: new Date('2025-02-01T00:00:00Z') };
+    const windowed = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor, openRejections: ['A', 'Z'] });
+    expect(windowed.records.map((d) => d.id)).toEqual(['A', 'B', 'C', 'D']);
+    const without = await readStream<Deal>({ deals: { path: file, incremental: true } }, 'deals', { cursor });
+    expect(without.records.map((d) => d.id)).toEqual(['B', 'C', 'D']);
   });
 
   it(`yields pages of at most ${PAGE_SIZE} records from a larger file`, async () => {

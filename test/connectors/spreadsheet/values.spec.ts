@@ -43,8 +43,21 @@ describe('spreadsheet dates', () => {
   });
 
   it('reads MM/DD/YYYY only with a month-first hint', () => {
-    expect(iso(parseInstant('03/10/2025', moscow))).toBe('2025-10-02T21:00:00.000Z');
+    expect(iso(parseInstant('03/10/2025', dateReading('Europe/Moscow', 'DD/MM/YYYY')))).toBe('2025-10-02T21:00:00.000Z');
     expect(iso(parseInstant('03/10/2025', dateReading('Europe/Moscow', 'MM/DD/YYYY')))).toBe('2025-03-09T21:00:00.000Z');
+  });
+
+  it('without a date_format, refuses a slash date that reads both ways, never guessing; reads one that reads one way', () => {
+    for (const text of ['01/02/2026 10:00:00', '03/10/2025', '12/01/25']) {
+      expect({ text, instant: parseInstant(text, moscow), day: parseCalendarDate(text, moscow) }).toEqual({ text, instant: NaN, day: null });
+    }
+    expect(iso(parseInstant('31/12/2025 10:00', moscow))).toBe('2025-12-31T07:00:00.000Z');
+    expect(iso(parseInstant('05/05/2025', moscow))).toBe('2025-05-04T21:00:00.000Z'); // the same either way
+    expect(parseInstant('12/31/2025', moscow)).toBeNaN(); // month first: needs date_format
+    // dotted and dashed dates stay day first
+    expect(parseCalendarDate('01.02.2026', moscow)).toBe('2026-02-01');
+    expect(parseCalendarDate('01-02-2026', moscow)).toBe('2026-02-01');
+    expect(parseCalendarDate('01.02.2026', dateReading('Europe/Moscow', 'MM/DD/YYYY'))).toBe('2026-02-01');
   });
 
   it.each(['31.02.2025', '29.02.2025', '2025-13-01', '10.03.2025 24:00', '10.03.2025 12:60', 'yesterday', '2025-03-10T12:00+25:00', '1.2', '-1', ''])(
@@ -56,7 +69,7 @@ describe('spreadsheet dates', () => {
     expect(parseCalendarDate('05.03.80', moscow)).toBe('1980-03-05');
     expect(parseCalendarDate('05.03.30', moscow)).toBe('1930-03-05');
     expect(parseCalendarDate('05.03.29', moscow)).toBe('2029-03-05');
-    expect(parseCalendarDate('05/03/00', moscow)).toBe('2000-03-05');
+    expect(parseCalendarDate('05/03/00', dateReading('Europe/Moscow', 'DD/MM/YY'))).toBe('2000-03-05');
     expect(iso(parseInstant('31.12.99 23:00', moscow))).toBe('1999-12-31T20:00:00.000Z');
     expect(iso(parseInstant('03/05/75', dateReading('Europe/Moscow', 'MM/DD/YY')))).toBe('1975-03-04T21:00:00.000Z');
   });

@@ -41,6 +41,14 @@ describe('deals stream: mapping and handler', () => {
     expect(dealToAddOrder(deal({ price: 0.000001, cost: 999999999999999 }))).toMatchObject({ price: '0.000001', cost: '999999999999999' });
   });
 
+  it('sends an empty price or cost as null, so the service clears it; leaves out one the source does not have, and an empty name, status or client', () => {
+    const cleared = dealToAddOrder(deal({ price: null, cost: null, title: null, status: null, client_id: null }));
+    expect(cleared).toEqual({ id: 'D-1', date_create: '2025-03-10 09:00:00+0000', tracker: null, price: null, cost: null });
+    expect(dealsHandler.check(cleared)).toEqual([]);
+    const absent = dealToAddOrder(deal({ price: undefined }));
+    expect('price' in absent || 'cost' in absent).toBe(false);
+  });
+
   describe('a closed deal without a dated move into its status (closed_at)', () => {
     const created = new Date('2024-01-16T08:00:00Z');
     const closed = new Date('2024-01-17T12:00:00Z');
