@@ -11,6 +11,7 @@ import { RepeatGuard } from './pagination/repeat-guard';
 import { Reslicer } from './pagination/reslicer';
 import { isRefusal, refusalText } from './records/enricher';
 import { getPath } from './records/paths';
+import { mappedStatus } from './records/status-map';
 import { customFieldReader } from './stream-plan';
 import { renderTemplate, TemplateVariables } from './templates';
 
@@ -45,6 +46,7 @@ export async function* readStream(inputs: StreamReadInputs): AsyncGenerator<Page
     if (context.limit !== undefined && stats.read >= context.limit) break;
   }
   logSummary(inputs, stats);
+  noticeUnmapped(inputs, stats);
   // a run's whole read (not a preview's or a check's few records), for a source whose stages can be listed
   const counted = plan.stream === 'deals' && inputs.source.discover && context.limit === undefined && !context.signal?.aborted;
   if (counted) await saveStageCounts(context.workDir, stats.statuses!);
@@ -213,6 +215,22 @@ function selectRecords(body: unknown, path: string, url: string): Record<string,
     throw new SourceError(url, `records path ${JSON.stringify(path)} holds ${typeof found}, not a list`);
   }
   return found as Record<string, unknown>[];
+}
+
+/**
+ * Deals of stages status_map has no key for (and no "*") go with the CRM's own stage id, which the project seldom
+ * knows: the service then skips them (skipped_by_status). One notice a read names those stages and their deals.
+ */
+function noticeUnmapped(inputs: StreamReadInputs, stats: ReadStats): void {
+  const map = inputs.plan.build.statusMap;
+  if (inputs.plan.stream !== 'deals' || !map || !stats.statuses?.size || inputs.context.limit !== undefined) return;
+  const unmapped = [...stats.statuses].filter(([stage]) => mappedStatus(map, stage) === undefined).sort((a, b) => b[1] - a[1]);
+  if (!unmapped.length) return;
+  const deals = unmapped.reduce((sum, [, count]) => sum + count, 0);
+  const named = unmapped.slice(0, 10).map(([stage, count]) => `${JSON.stringify(stage)} (${count})`).join(', ');
+  const message = `${inputs.where}: ${deals} ${deals === 1 ? 'deal' : 'deals'} read in stages status_map has no key for (nor "*"): they go with the CRM's `
+    + `stage id, which the project's statuses may lack (skipped_by_status): ${named}${unmapped.length > 10 ? ', …' : ''}; map them in status_map`;
+  (inputs.context.logger.notice ?? inputs.context.logger.warn)(message);
 }
 
 function logSummary(inputs: StreamReadInputs, stats: ReadStats): void {

@@ -1,5 +1,6 @@
 import type { StreamName } from 'tracker-sync/connector';
 import { resolveLayout, SheetLayout } from './mapping/sheet-layout';
+import { headerHint } from './header-hint';
 import { openRows } from './open-rows';
 import { Cells, SkippedRecord } from './rows/sheet-rows';
 import type { SheetSource } from './settings';
@@ -18,6 +19,16 @@ export interface SheetPeek {
 /** Header and first data row of a stream's sheet (check and discover); reads no further. */
 export async function peekSheet(stream: StreamName, source: SheetSource, workDir?: string): Promise<SheetPeek> {
   const sheet = await resolveSheet(source, stream, workDir);
+  try {
+    return await peekResolved(stream, source, sheet);
+  } catch (error) {
+    // a header that names none of the wanted columns: where they are named, if nearby (a title row above them)
+    const hint = error instanceof SheetSourceError ? await headerHint(stream, source, sheet) : '';
+    throw hint ? new SheetSourceError(`${(error as Error).message}${hint}`) : error;
+  }
+}
+
+async function peekResolved(stream: StreamName, source: SheetSource, sheet: LocalSheet): Promise<SheetPeek> {
   const rows = await openRows(sheet, source, stream);
   const headerRow = source.header_row ?? 1;
   let header: Cells | null = null;

@@ -1,5 +1,6 @@
 import type { StreamName } from 'tracker-sync/connector';
 import type { Page, ReadContext, ReadCursor } from 'tracker-sync/connector';
+import { headerHint } from './header-hint';
 import { isIncremental } from './incremental';
 import { openRows } from './open-rows';
 import { sheetSourceOf, SheetSource, SpreadsheetSettings } from './settings';
@@ -96,8 +97,17 @@ export async function* readSheet(
       (context.logger.notice ?? context.logger.warn)(`connection ${context.connectionId}, stream ${stream}: ${sheet.name} has its header only: no rows read${lastRead}`),
     notice: (message) => (context.logger.notice ? context.logger.notice(message) : context.logger.warn(message)),
   });
+  let paged = false;
   try {
-    yield* withProgress(pager.pages(metered(rows.batches, meter)), meter, scan.stamp.size);
+    for await (const page of withProgress(pager.pages(metered(rows.batches, meter)), meter, scan.stamp.size)) {
+      paged = true;
+      yield page;
+    }
+  } catch (error) {
+    // a header that names none of the wanted columns fails before any page: where they are named, if nearby
+    if (paged || !(error instanceof SheetSourceError) || error instanceof FileChangedError) throw error;
+    const hint = await headerHint(stream, source, sheet);
+    throw hint ? new SheetSourceError(`${error.message}${hint}`) : error;
   } finally {
     await rows.batches.return(undefined);
   }

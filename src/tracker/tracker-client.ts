@@ -67,6 +67,11 @@ export class TrackerClient {
 
   private readonly http: TrackerHttp;
 
+  /** The project number the client sends with (absent: the key's own), for messages that name the project. */
+  get project(): string | undefined {
+    return this.options.project;
+  }
+
   constructor(private readonly options: TrackerClientOptions) {
     if (!options.baseUrl) throw new Error('tracker client: baseUrl is required');
     this.rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;

@@ -77,9 +77,10 @@ describe('admin API: GET /api/connections/{id}/rejected (open rejections)', () =
 
   it('keeps the broken demo rows visible across a restart that finds the file unchanged; a fixed row leaves', async () => {
     const first = await start();
-    expect(first).toMatchObject({ status: 'succeeded', rejected_count: 5 });
+    // four rows the file breaks, a comment over 1000 symbols, and the deal the service skipped for its status (on_hold)
+    expect(first).toMatchObject({ status: 'succeeded', rejected_count: 6 });
     const open = (await get('/api/connections/demo-sheet/rejected')).body;
-    expect(open.total).toBe(5);
+    expect(open.total).toBe(6);
     expect(Object.keys(open.rejected[0]).sort()).toEqual(ITEM_KEYS);
     const byRef = Object.fromEntries(open.rejected.map((r: any) => [r.ref, r]));
     expect(byRef['deals.csv row 5']).toMatchObject({
@@ -96,7 +97,7 @@ describe('admin API: GET /api/connections/{id}/rejected (open rejections)', () =
     expect(restart.streams.deals).toMatchObject({ read: 0, rejected: 0 }); // deals.csv is unchanged since the last sync
     expect((await get(`/api/runs/${restart.id}/rejected`)).body.total).toBe(0); // the run-level list stays as it was
     const after = (await get('/api/connections/demo-sheet/rejected')).body;
-    expect(after.total).toBe(5);
+    expect(after.total).toBe(6);
     expect(after.rejected).toEqual(open.rejected);
 
     // fix the impossible date in the export; the CRM that made it would move updated_at too
@@ -107,7 +108,7 @@ describe('admin API: GET /api/connections/{id}/rejected (open rejections)', () =
     const fixed = await sync();
     expect(fixed.status).toBe('succeeded');
     const left = (await get('/api/connections/demo-sheet/rejected')).body;
-    expect(left.total).toBe(4);
+    expect(left.total).toBe(5); // the skipped deal was sent again with the changed file, and skipped again
     expect(left.rejected.map((r: any) => r.external_id)).not.toContain('D-10004');
     for (const r of left.rejected) expect(r.first_seen).toBe(byRef[r.ref].first_seen);
   });

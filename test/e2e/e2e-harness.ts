@@ -93,6 +93,18 @@ export class E2eSync {
     return this.triggered({ kind: 'sync', mode: 'incremental' });
   }
 
+  /** A re-send of a run's rejected records, as `npm run cli -- retry <run>` starts it. */
+  async retry(runId: number): Promise<RunSummary> {
+    const engine = this.engine();
+    const triggers = new RunTriggerService(engine);
+    try {
+      return await (await triggers.retryRejected(runId, 'cli')).done;
+    } finally {
+      triggers.onModuleDestroy();
+      await engine.shutdown(1000);
+    }
+  }
+
   /** One write-back pass, as `npm run cli -- write-back <connection>` starts it. */
   writeBack(): Promise<RunSummary> {
     return this.triggered({ kind: 'outbound', flow: 'write_back' });

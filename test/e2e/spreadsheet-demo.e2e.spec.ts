@@ -14,7 +14,8 @@ import {
  * The demo connection of config/tracker-sync.yaml, end to end: the bundled export (10 managers, 300 clients,
  * 1,000 deals; Windows-1251, ';', DD.MM.YYYY, '1 234,50') into a sandbox with the demo seed. Its deliberate
  * bad rows must end as rejected records (impossible date, bad price, empty id, duplicate id, a comment over
- * 1000 symbols) or in the service's skip counters (a visit it does not know, a status it does not know).
+ * 1000 symbols; a status the project does not know, which the service skips) or in the service's skip counters (a
+ * visit it does not know, a status it does not know).
  */
 const DEMO = join(__dirname, '..', '..', 'config', 'demo');
 const STATUS_MAP = { new: '0', in_work: '0', '142': '1', '143': '2' }; // as in config/tracker-sync.yaml
@@ -62,7 +63,8 @@ describe('e2e: the bundled demo export (spreadsheet) → engine → sandbox', ()
 
   it('the run succeeds and counts what the file holds', () => {
     expect({ status: first.status, error: first.error }).toEqual({ status: 'succeeded', error: null });
-    const rejected = inWindow.length - mapped.length + mapped.filter(tooLongField).length;
+    // our checks' and the service's: a deal whose status the project lacks is skipped and kept as rejected
+    const rejected = inWindow.length - mapped.length + mapped.filter(tooLongField).length + mapped.filter((d) => !tooLongField(d) && !KNOWN_STATUSES.has(d.status!)).length;
     expect(first.streams).toEqual({
       managers: { read: 10, unchanged: 0, sent: 10, rejected: 0, sent_without_visit: 0 },
       clients: { read: 300, unchanged: 0, sent: 300, rejected: 0, sent_without_visit: 0 },
@@ -70,7 +72,7 @@ describe('e2e: the bundled demo export (spreadsheet) → engine → sandbox', ()
     });
   });
 
-  it('bad rows are rejected records naming the file row, the id and the column; the rest synced', () => {
+  it('bad rows are rejected records naming the file row, the id and the column, a status the project lacks its status; the rest synced', () => {
     const byConnector = inWindow.filter((r) => !r.deal).map((r) => ({
       stream: 'deals', external_id: r.id, field: r.problem!.field, ref: `deals.csv row ${r.row}`, source: 'connector', reason: expect.stringMatching(r.problem!.reason),
     }));
@@ -78,9 +80,13 @@ describe('e2e: the bundled demo export (spreadsheet) → engine → sandbox', ()
       stream: 'deals', external_id: d.id, field: 'fields.Комментарий', ref: `deals.csv row ${rows.find((r) => r.id === d.id)!.row}`,
       source: 'check', reason: expect.stringMatching(/symbols, at most 1000 allowed/),
     }));
+    const byService = mapped.filter((d) => !tooLongField(d) && !KNOWN_STATUSES.has(d.status!)).map((d) => ({
+      stream: 'deals', external_id: d.id, field: 'status', ref: null, source: 'service',
+      reason: expect.stringMatching(`^the service skipped it \\(skipped_by_status\\): status "${d.status}" is not a status of project 1 \\(its statuses: 0 \\(In work\\), `),
+    }));
     const rejected = first.rejected.map((r) => ({ stream: r.stream, external_id: r.external_id, field: r.field, ref: r.ref, source: r.source, reason: r.reason }));
-    expect(rejected).toEqual([...byConnector, ...byChecks]);
-    expect(first.rejectedCount).toBe(byConnector.length + byChecks.length);
+    expect(rejected).toEqual([...byConnector, ...byChecks, ...byService]);
+    expect(first.rejectedCount).toBe(byConnector.length + byChecks.length + byService.length);
   });
 
   it("the service's counters: an unknown status and an unknown visit are skipped, everything else saved", () => {

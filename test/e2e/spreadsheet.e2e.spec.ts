@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
 import type { RunSummary } from '../../src/engine/engine-types';
@@ -96,5 +96,40 @@ describe('e2e: spreadsheet (CP1251 CSV + XLSX) → engine → sandbox', () => {
     expect({ status: fourth.status, error: fourth.error }).toEqual({ status: 'succeeded', error: null });
     expect((await e2e.tracker.managers.list()).data.map(managerView)).toEqual([expectedManagerView(expected.managers[0])]);
     expect((await readServiceContents(e2e.tracker)).clients).toHaveLength(3);
+  });
+});
+
+describe('e2e: a sheet status neither status_map nor the project knows → the service skips it → a rejected record, retried', () => {
+  let dir: string;
+  let e2e: E2eSync;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'e2e-status-'));
+    const file = join(dir, 'deals.csv');
+    writeFileSync(file, 'id,title,status,created_at,closed_at,price\nP-1,Диван,Оплачено,10.03.2025,12.03.2025,100\nP-2,Пуф,Пуфик,11.03.2025,,50\n');
+    e2e = await E2eSync.start({ connectionId: 'pouf', connector: 'spreadsheet', settings: { deals: { path: file, status_map: { Оплачено: '1' } } } });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('names the deal, the status and the fix; once the project has the status, `retry <run>` delivers it', async () => {
+    const first = await e2e.run();
+    expect(first.counters.skipped_by_status).toBe(1);
+    expect(first.streams.deals).toMatchObject({ read: 2, sent: 1, rejected: 1 });
+    expect(first.rejected.map((r) => ({ id: r.external_id, field: r.field, source: r.source }))).toEqual([{ id: 'P-2', field: 'status', source: 'service' }]);
+    expect(first.rejected[0].reason).toMatch(new RegExp(
+      `^the service skipped it \\(skipped_by_status\\): status "Пуфик" is not a status of project ${e2e.sandbox.projectId} \\(its statuses: 0 \\(In work\\), 1 \\(Paid\\), .*\\); `
+        + `add it to the project or map it with status_map, then retry the run \\(cli retry ${first.runId}\\)$`,
+    ));
+    await e2e.tracker.orders.setStatuses([...await e2e.tracker.orders.listStatuses(), { id: 'Пуфик', name: 'Пуфик', type: 'progress' }]);
+    // the file is unchanged: a scheduled run reads nothing, the deal waits for the retry
+    expect((await e2e.run()).streams.deals?.sent ?? 0).toBe(0);
+    const retry = await e2e.retry(first.runId);
+    expect({ status: retry.status, deals: retry.streams.deals, saved: retry.counters.saved }).toEqual({
+      status: 'succeeded', deals: { read: 1, unchanged: 0, sent: 1, rejected: 0, sent_without_visit: 1 }, saved: 1,
+    });
+    expect((await readServiceContents(e2e.tracker)).orders.map((o) => [o.id, o.status.id]).sort()).toEqual([['P-1', '1'], ['P-2', 'Пуфик']]);
+    expect(await e2e.store.query('SELECT external_id FROM open_rejection')).toEqual([]); // settled
   });
 });

@@ -78,6 +78,56 @@ describeStores('engine: batches, service answers and rejections', (driver) => {
     expect(requests).toBeLessThanOrEqual(1 + 2 * 2 * Math.ceil(Math.log2(10)));
   });
 
+  it("skipped_by_status: the orders whose status is not in the project's dictionary (listed once a run) are rejected, not acknowledged", async () => {
+    h = await new EngineHarness({ driver, batchSize: 3 }).start();
+    h.source.deals = makeDeals(6);
+    h.source.deals[1].status = 'Пуфик';
+    h.source.deals[4].status = 'Пуфик';
+    h.service.statuses = ['0', '1'];
+    const run = await h.run();
+    expect(run.status).toBe('succeeded');
+    expect(run.counters).toMatchObject({ processed: 6, saved: 4, skipped_by_status: 2 });
+    expect(run.streams.deals).toMatchObject({ read: 6, sent: 4, rejected: 2 });
+    const rejected = run.rejected.filter((r) => r.source === 'service');
+    expect(rejected.map((r) => [r.external_id, r.field])).toEqual([['d2', 'status'], ['d5', 'status']]);
+    expect(rejected[0].reason).toBe(
+      'the service skipped it (skipped_by_status): status "Пуфик" is not a status of project 1 (its statuses: 0 (Status 0), 1 (Status 1)); '
+        + `add it to the project or map it with status_map, then retry the run (cli retry ${run.runId})`,
+    );
+    expect(h.service.callsTo('/project/integration/status/list')).toHaveLength(1); // two batches skipped, one listing
+    expect(await h.query(`SELECT external_id FROM record_state WHERE external_id IN ('d2','d5')`)).toEqual([]);
+    // the status added to the project: the run's retry delivers them
+    h.service.statuses.push('Пуфик');
+    const retry = await (await h.sync.retryRejected(run.runId)).done;
+    expect(retry.streams.deals).toMatchObject({ sent: 2, rejected: 0 });
+    expect([...h.service.orders.keys()].sort()).toEqual(['d1', 'd2', 'd3', 'd4', 'd5', 'd6']);
+    expect((await h.query(`SELECT resolved FROM rejected_record WHERE run_id = ?`, [run.runId])).map((r: { resolved: number }) => !!r.resolved)).toEqual([true, true]);
+  });
+
+  it('skipped_by_status that cannot be told apart (no dictionary, or counts that differ) is acknowledged as before, and the run warns', async () => {
+    h = await new EngineHarness({ driver, batchSize: 3 }).start();
+    h.source.deals = makeDeals(3);
+    h.source.deals[1].status = 'Пуфик';
+    h.service.statuses = ['0'];
+    h.service.script = (call) => (call.path.endsWith('/status/list') ? { status: 500, body: 'down' } : undefined);
+    const unlisted = await h.run();
+    expect(unlisted.streams.deals).toMatchObject({ sent: 3, rejected: 0 });
+    expect(unlisted.counters.skipped_by_status).toBe(1);
+    expect(h.logger.lines.join('\n')).toMatch(/warn \[demo run \d+\] deals: the service skipped 1 order of a batch for their status \(skipped_by_status\), and which cannot be told: the project's statuses could not be listed \(.*HTTP 500: down\); they count as delivered/);
+    expect(unlisted.streams.deals?.notices).toEqual([expect.stringMatching(
+      /^deals: 1 order the service skipped for their status \(skipped_by_status\) could not be named, so they count as delivered .*\(cli check demo\), then resync the deals \(cli sync demo --full\)$/,
+    )]);
+
+    // the dictionary listed holds the status (it changed since), yet the service skipped the order: which one is not told
+    h.service.script = (call) => (call.path.endsWith('/status/list') ? { status: 200, body: { status: 'success', data: [{ id: '0', name: 'a', type: 'progress' }, { id: 'Пуфик', name: 'b', type: 'progress' }], total: 2 } } : undefined);
+    const mismatch = await h.run('full');
+    expect(mismatch.streams.deals).toMatchObject({ sent: 3, rejected: 0 });
+    expect(mismatch.streams.deals?.notices).toEqual([expect.stringContaining(
+      'could not be named, so they count as delivered and are not sent again on their own: the orders whose status the project lacks were not as many as the service counted.',
+    )]);
+    expect(h.logger.lines.join('\n')).toContain('and which cannot be told: the service counted 1, and every order of it has a status the project has; they count as delivered');
+  });
+
   it('checks reject an oversize field naming the record and the field; the run goes on', async () => {
     h = await new EngineHarness({ driver }).start();
     h.source.deals = makeDeals(4);

@@ -32,6 +32,11 @@ export class FakeTrackerService {
   readonly invalidDateIds = new Set<string>();
   /** the skip's comment counts the orders without naming them (the service's wording is not specified) */
   commentWithoutIds = false;
+  /**
+   * The project's status ids, when set: add-orders skips an order whose status is not one of them (skipped_by_status,
+   * unnamed, as the service does) and the status list answers them.
+   */
+  statuses: string[] | null = null;
   script: Script | null = null;
   /** ms to wait before answering add-orders */
   delayMs = 0;
@@ -99,6 +104,10 @@ export class FakeTrackerService {
         if (!this.managers.has(call.body.id)) return { status: 'error', error: 'resource_not_found' };
         this.managers.set(call.body.id, { ...this.managers.get(call.body.id), ...call.body });
         return { status: 'success' };
+      case '/project/integration/status/list': {
+        const data = (this.statuses ?? []).map((id) => ({ id, name: `Status ${id}`, type: 'progress' }));
+        return { status: 'success', data, total: data.length };
+      }
       case '/project/integration/manager/delete':
         this.managers.delete(String(call.body.id));
         return { status: 'success' };
@@ -109,9 +118,11 @@ export class FakeTrackerService {
 
   private addOrders(orders: any[]): unknown {
     const invalid: string[] = [];
+    let byStatus = 0;
     for (const o of orders) {
       this.orderDeliveries.push(String(o.id));
       if (this.invalidDateIds.has(String(o.id))) invalid.push(String(o.id));
+      else if (this.statuses && !this.statuses.includes(String(o.status))) byStatus++;
       else this.orders.set(String(o.id), o);
     }
     const n = orders.length;
@@ -119,8 +130,8 @@ export class FakeTrackerService {
       status: 'success',
       uploaded: n,
       processed: n,
-      saved: n - invalid.length,
-      skipped_by_status: 0,
+      saved: n - invalid.length - byStatus,
+      skipped_by_status: byStatus,
       skipped_by_waiting_visit_info: 0,
       skipped_by_internal_error: 0,
       skipped_because_not_changed: 0,

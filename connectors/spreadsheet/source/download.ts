@@ -21,7 +21,7 @@ export interface DownloadedSheet {
  * large export never sits in memory. An HTTP error or an HTML page (a login or error page) is a connection
  * error naming the URL, never a file of garbage rows.
  */
-export async function downloadSheet(url: string, stream: string, workDir?: string): Promise<DownloadedSheet> {
+export async function downloadSheet(url: string, stream: string, workDir?: string, timeoutMs = TIMEOUT_MS): Promise<DownloadedSheet> {
   const folder = workDir ?? tmpdir();
   // the sheet's rows: its owner's only, as the daemon's other files in data_dir
   await fs.mkdir(folder, { recursive: true, mode: 0o700 });
@@ -34,7 +34,7 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
   try {
     response = await axios.get<Readable>(url, {
       responseType: 'stream',
-      timeout: TIMEOUT_MS,
+      timeout: timeoutMs,
       maxRedirects: 5,
       validateStatus: () => true,
       headers: { Accept: 'text/csv, text/tab-separated-values, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet, */*' },
@@ -47,7 +47,10 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
     response.data.destroy();
     throw new SheetSourceError(`${shown} answered HTTP ${response.status} instead of a spreadsheet`);
   }
-  const counter = byteCounter();
+  // the body has a watch of its own (a server that sent its headers, then nothing): axios's would abort it as a
+  // reset connection ("aborted"), and the message would not say that the download timed out
+  (response.request as { setTimeout?: (ms: number) => void } | undefined)?.setTimeout?.(0);
+  const counter = byteCounter(timeoutMs);
   const short = () => shortBody(response.headers, counter.bytes);
   try {
     await pipeline(response.data, counter, createWriteStream(file, { mode: 0o600 }));
@@ -55,7 +58,10 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
     await fs.chmod(file, 0o600);
   } catch (error) {
     await fs.rm(file, { force: true });
-    throw new SheetSourceError(`download of ${shown} failed: ${short() ?? reasonOf(error)}`);
+    const stalled = counter.stalled ? `no data for ${timeoutMs % 1000 ? `${timeoutMs} ms` : `${timeoutMs / 1000} s`} (timeout): ` : '';
+    throw new SheetSourceError(`download of ${shown} failed: ${stalled}${short() ?? (stalled ? `${counter.bytes.toLocaleString('en-US')} bytes came` : reasonOf(error))}`);
+  } finally {
+    counter.stopWatch();
   }
   const cut = short();
   if (cut) {
@@ -66,15 +72,29 @@ export async function downloadSheet(url: string, stream: string, workDir?: strin
   return { file, contentType, format: formatFromContentType(contentType) };
 }
 
-/** Counts the bytes of the body as they pass. */
-function byteCounter(): Transform & { bytes: number } {
+type ByteCounter = Transform & { bytes: number; stalled: boolean; stopWatch: () => void };
+
+/** Counts the bytes of the body as they pass, and fails it once no byte came for `idleMs` (`stalled`). */
+function byteCounter(idleMs: number): ByteCounter {
+  let timer: NodeJS.Timeout | undefined;
+  const watch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      counter.stalled = true;
+      counter.destroy(new Error('stalled'));
+    }, idleMs);
+  };
   const counter = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       counter.bytes += chunk.length;
+      watch();
       done(null, chunk);
     },
-  }) as Transform & { bytes: number };
+  }) as ByteCounter;
   counter.bytes = 0;
+  counter.stalled = false;
+  counter.stopWatch = () => clearTimeout(timer);
+  watch();
   return counter;
 }
 

@@ -29,12 +29,14 @@ const SEP = ' · ';
 
 /**
  * One line per stream, e.g. `deals: read 20000 · sent 120 · unchanged 19880 · rejected 2 · skipped_by_status 0 · …`.
- * The service's counters are summed over the whole run, so they go on the line of the stream that
- * produced them (deals: add-orders), or on the last line when the run had no deals.
+ * The service's counters are summed over the whole run, so they go on the line of the stream that produced them
+ * (deals: add-orders) and on no other: a clients line with add-orders' zeros read as if clients had been skipped.
+ * Only counters that are not all zero, in a run without a deals line (none sends add-orders), go on its last line.
  */
 export function streamSummaryLines(streams: Partial<Record<string, StreamNumbers>>, counters: ServiceNumbers): string[] {
   const names = orderedStreams(Object.keys(streams));
-  const counterHolder = names.includes('deals') ? 'deals' : names[names.length - 1];
+  const orphaned = Object.values(counters).some((n) => n);
+  const counterHolder = names.includes('deals') ? 'deals' : orphaned ? names[names.length - 1] : null;
   return names.map((name) => {
     const s = streams[name]!;
     const parts = [`read ${s.read}`, `sent ${s.sent}`, `unchanged ${s.unchanged}`, `rejected ${s.rejected}`];

@@ -91,7 +91,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     );
     const limit = plan.handler.concurrent ? Math.max(1, plan.concurrency) : 1;
     this.dispatcher = new BatchDispatcher(limit, this, () => !!this.failure || this.stopping);
-    this.context = { tracker: run.tracker, connectionId: run.connectionId, log: (m) => run.logger.warn(m), retry: !!plan.onlyIds };
+    this.context = { tracker: run.tracker, connectionId: run.connectionId, runId: run.runId, log: (m) => run.logger.warn(m), retry: !!plan.onlyIds };
     this.chunk = this.checkpointer.openChunk();
     this.seen = plan.handler.onCompleteRead ? new Set() : null;
   }
@@ -110,6 +110,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     const aborted = await this.readAll();
     await this.dispatcher.drain();
     this.noticeLeftOut();
+    this.noticeHandler();
     if (this.failure) {
       // A refused Api-key or project: nothing was acknowledged, and nothing of this run is kept.
       if (!isAccessRefusal(this.failure)) await this.checkpointer.write().catch(() => undefined);
@@ -275,6 +276,12 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     const more = count > shown.length ? `, and ${count - shown.length} more (the log names the first ${LEFT_OUT_WARNINGS})` : '';
     const notice = `${this.stream}: ${count} ${count === 1 ? 'field' : 'fields'} that could not be read left out, the records sent without them (skipped_fields_by_invalid_format): ${shown.join('; ')}${more}`;
     this.counters.notices = [...(this.counters.notices ?? []), notice];
+  }
+
+  /** The handler's notices of the run (a failed run's too: what its answered batches hid is as hidden). */
+  private noticeHandler(): void {
+    const notices = this.plan.handler.notices?.(this.context) ?? [];
+    if (notices.length) this.counters.notices = [...(this.counters.notices ?? []), ...notices];
   }
 
   // ---- batches (BatchSender) -----------------------------------------------------------

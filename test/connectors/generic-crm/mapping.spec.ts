@@ -7,7 +7,7 @@ import { renderTemplate } from '../../../connectors/generic-crm/templates';
 import connector from '../../../connectors/generic-crm';
 import { startCrmServer } from '../../fixtures/crm/crm-fixture-server';
 import { readAll } from '../read-helper';
-import { customSettings } from './custom-source';
+import { customSettings, item } from './custom-source';
 
 const record = {
   id: 7,
@@ -60,6 +60,23 @@ describe('generic-crm mapping', () => {
     expect(toStatus('aXb', 'status', { 'a.b': 'dot', '*': 'rest' })).toBe('rest');
     // without "*" an unmatched stage passes unchanged
     expect(toStatus('new', 'status', { 'cancel-*': '2' })).toBe('new');
+  });
+
+  it('a read names once the stages status_map has no key for (no "*"), with their deals: the service would skip them', async () => {
+    const stages = ['won', 'lead', 'пуфик', 'lead'];
+    const server = await startCrmServer(() => ({ body: { items: stages.map((stage, i) => ({ ...item(i + 1), stage })) } }));
+    try {
+      const mapping = { id: 'id', created_at: 'created', status: 'stage' };
+      const { logs } = await readAll(connector, 'deals', customSettings(server.url, { mapping }, { status_map: { won: '1' } }));
+      expect(logs.filter((line) => line.startsWith('WARN'))).toEqual([
+        'WARN connection test, stream deals: 3 deals read in stages status_map has no key for (nor "*"): they go with the CRM\'s stage id, '
+          + 'which the project\'s statuses may lack (skipped_by_status): "lead" (2), "пуфик" (1); map them in status_map',
+      ]);
+      const covered = await readAll(connector, 'deals', customSettings(server.url, { mapping }, { status_map: { won: '1', '*': '0' } }));
+      expect(covered.logs.filter((line) => line.startsWith('WARN'))).toEqual([]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('reads dates in the CRM format and zone, and writes cursors in the configured one', () => {

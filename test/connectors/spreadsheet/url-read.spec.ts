@@ -3,6 +3,7 @@ import { AddressInfo, createServer as createTcpServer, Server as TcpServer } fro
 import { readdirSync } from 'fs';
 import type { Deal } from '../../../src/connectors/canonical';
 import spreadsheetConnector from '../../../connectors/spreadsheet';
+import { downloadSheet } from '../../../connectors/spreadsheet/source/download';
 import { readStream, tempDir } from './read-helper';
 
 const CSV = 'id,title,created_at,price\nW1,Web deal,10.03.2025 12:00,"1 234,50"\nW2,Second,11.03.2025,10\n';
@@ -15,6 +16,9 @@ describe('spreadsheet connector: http(s) URLs', () => {
   /** answers with a Content-Length of the whole CSV, sends the first 60 bytes of it and closes the connection */
   let cutting: TcpServer;
   let cutUrl: string;
+  /** the same, but keeps the connection open and sends nothing more */
+  let stalling: TcpServer;
+  let stallUrl: string;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -46,9 +50,17 @@ describe('spreadsheet connector: http(s) URLs', () => {
     });
     await new Promise<void>((resolve) => cutting.listen(0, '127.0.0.1', resolve));
     cutUrl = `http://127.0.0.1:${(cutting.address() as AddressInfo).port}/export.csv`;
+    stalling = createTcpServer((socket) => {
+      socket.once('data', () => {
+        socket.write(`HTTP/1.1 200 OK\r\nContent-Type: text/csv\r\nContent-Length: ${Buffer.byteLength(CSV)}\r\n\r\n${CSV.slice(0, 40)}`);
+      });
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, '127.0.0.1', resolve));
+    stallUrl = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}/export.csv`;
   });
   afterAll(async () => {
     await new Promise((resolve) => cutting.close(resolve));
+    await new Promise((resolve) => stalling.close(resolve));
     await new Promise((resolve) => server.close(resolve));
     tmp.cleanup();
   });
@@ -86,6 +98,14 @@ describe('spreadsheet connector: http(s) URLs', () => {
     const workDir = `${tmp.dir}/cut`;
     await expect(readStream({ deals: { path: cutUrl } }, 'deals', { workDir })).rejects.toThrow(
       `download of ${cutUrl} failed: its body ended after 60 of the ${Buffer.byteLength(CSV)} bytes its Content-Length announced`,
+    );
+    expect(readdirSync(workDir)).toEqual([]);
+  });
+
+  it('names a download whose body stalls after its headers as a timeout, and keeps no file of it', async () => {
+    const workDir = `${tmp.dir}/stalled`;
+    await expect(downloadSheet(stallUrl, 'deals', workDir, 300)).rejects.toThrow(
+      `download of ${stallUrl} failed: no data for 300 ms (timeout): its body ended after 40 of the ${Buffer.byteLength(CSV)} bytes its Content-Length announced`,
     );
     expect(readdirSync(workDir)).toEqual([]);
   });

@@ -65,6 +65,28 @@ describe('spreadsheet connector: XLSX files', () => {
     ]);
   });
 
+  it('a title row read as the header: the error says which row names the columns (header_row), or that it is a title', async () => {
+    const path = join(tmp.dir, 'titled.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Сделки');
+    sheet.addRow(['Отчёт по сделкам за декабрь']);
+    sheet.addRow([]);
+    sheet.addRow(['Номер', 'Дата', 'Сумма']);
+    sheet.addRow(['D-1', '01.12.2025', 100]);
+    await workbook.xlsx.writeFile(path);
+    const columns = { id: 'Номер', created_at: 'Дата', price: 'Сумма' };
+    await expect(readStream({ deals: { path, columns } }, 'deals')).rejects.toThrow(
+      'titled.xlsx: columns.id = "Номер" is neither a header nor a column letter of the sheet (header: "Отчёт по сделкам за декабрь"); '
+        + 'the columns are named in row 3: set header_row: 3',
+    );
+    const context = { connectionId: 't', settings: {}, logger: { log: () => undefined, warn: () => undefined } };
+    expect((await spreadsheetConnector.check({ deals: { path, columns } }, context)).message).toMatch(/; the columns are named in row 3: set header_row: 3$/);
+    await expect(readStream({ deals: { path, columns: { ...columns, id: 'Нет такой' } } }, 'deals')).rejects.toThrow(
+      /\(header: "Отчёт по сделкам за декабрь"\); row 1 has one cell, a title rather than column names: set header_row to the row that names the columns$/,
+    );
+    expect((await readStream<Deal>({ deals: { path, columns, header_row: 3 } }, 'deals')).records.map((d) => d.id)).toEqual(['D-1']);
+  });
+
   it('names the sheets it found when the wanted one is missing', async () => {
     await expect(readStream({ deals: { path: file, sheet: 'Nope' } }, 'deals')).rejects.toThrow(
       /report.xlsx: sheet "Nope" not found \(sheets: Notes, Deals, Expenses\)/,

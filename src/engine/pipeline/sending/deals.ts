@@ -5,12 +5,14 @@ import { SerializedJson } from '../../../tracker/http/serialized-json';
 import { dealsMapping } from '../../mappings/deals';
 import { idsInComment } from '../service-answer';
 import { batchBody } from './payload-bytes';
-import type { StreamHandler } from './stream-handler';
+import { statusRefusals, statusSkipNotices } from './status-skips';
+import type { BatchAnswer, StreamHandler } from './stream-handler';
 
 export const dealsHandler: StreamHandler<Deal, AddOrder> = {
   ...dealsMapping,
   concurrent: true,
   sendsBytes: true,
+  notices: statusSkipNotices,
   async send(ctx, items) {
     // Serialised once (or on the read's worker thread), then the payload objects are let go: with several batches
     // in flight they would otherwise outlive the young generation and swell the old one; a refused order is read
@@ -18,25 +20,36 @@ export const dealsHandler: StreamHandler<Deal, AddOrder> = {
     const body = batchBody(items.map((i) => i.payload));
     for (const item of items) item.payload = undefined as unknown as AddOrder;
     const answer = await ctx.tracker.orders.addBatch(body);
-    const ids = items.map((i) => i.externalId);
     const skipped = Number(answer.skipped_by_invalid_format) || 0;
-    if (!skipped) return { counters: answer, refused: [] };
+    const byStatus = Number(answer.skipped_by_status) || 0;
+    if (!skipped && !byStatus) return { counters: answer, refused: [] };
     const sent = JSON.parse(body.text) as AddOrder[];
-    const named = idsInComment(answer.comment, ids);
-    const refused = named.map((id) => ({ id, reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})` }));
-    if (skipped > named.length) {
-      // the comment does not name them all (its wording is not specified): found by asking again in halves
-      const rest = sent.filter((order) => !named.includes(String(order.id)));
-      for (const id of await skippedByHalves(ctx.tracker, rest, skipped - named.length)) {
-        refused.push({ id, reason: `the service skipped it: skipped_by_invalid_format (its comment named no order: ${JSON.stringify(answer.comment ?? '')}; found by sending the batch again in halves)` });
-      }
-    }
+    const refused = skipped ? await invalidFormat(ctx.tracker, answer, sent, skipped) : [];
+    // the service skips an invalid date before it looks at the status: those orders are not among the status skips
+    const formatRefused = new Set(refused.map((r) => r.externalId));
+    if (byStatus) refused.push(...await statusRefusals(ctx, sent.filter((order) => !formatRefused.has(String(order.id))), byStatus));
+    const ids = items.map((i) => i.externalId);
     return {
       counters: answer,
-      refused: refused.map(({ id, reason }) => ({ externalId: id, field: 'date_create', reason: reason.slice(0, 500), payload: sent[ids.indexOf(id)] })),
+      refused: refused.map((r) => ({ ...r, reason: r.reason.slice(0, 500), payload: sent[ids.indexOf(r.externalId)] })),
     };
   },
 };
+
+/** The orders counted skipped_by_invalid_format: those its comment names, the rest found by asking again in halves. */
+async function invalidFormat(tracker: TrackerClient, answer: AddOrdersResponse, sent: AddOrder[], skipped: number): Promise<BatchAnswer['refused']> {
+  const ids = sent.map((order) => String(order.id));
+  const named = idsInComment(answer.comment, ids);
+  const refused = named.map((id) => ({ id, reason: `the service skipped it: skipped_by_invalid_format (${answer.comment})` }));
+  if (skipped > named.length) {
+    // the comment does not name them all (its wording is not specified): found by asking again in halves
+    const rest = sent.filter((order) => !named.includes(String(order.id)));
+    for (const id of await skippedByHalves(tracker, rest, skipped - named.length)) {
+      refused.push({ id, reason: `the service skipped it: skipped_by_invalid_format (its comment named no order: ${JSON.stringify(answer.comment ?? '')}; found by sending the batch again in halves)` });
+    }
+  }
+  return refused.map(({ id, reason }) => ({ externalId: id, field: 'date_create', reason }));
+}
 
 /**
  * The orders the service skips for an invalid format when its answer counts them without naming them: the orders

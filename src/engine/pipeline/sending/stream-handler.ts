@@ -30,6 +30,8 @@ export interface BatchAnswer {
 export interface HandlerContext {
   tracker: TrackerClient;
   connectionId: string;
+  /** the run's id, for a reason that tells how to retry it */
+  runId?: number;
   log: (message: string) => void;
   /** a retry by hand of rejected (or uncertain) records: send them even where the record state says sent */
   retry?: boolean;
@@ -49,6 +51,8 @@ export interface StreamHandler<R extends CanonicalRecord = any, P = any> extends
    * read on a worker thread hands over JSON bytes, any other stream's payload objects
    */
   sendsBytes?: boolean;
+  /** once the stream's batches are answered: notices of the run (kept with the stream's counters), e.g. skips it could not name */
+  notices?(ctx: HandlerContext): string[];
   /** after a complete read of the stream: ids acknowledged before but not seen now (managers: delete) */
   onCompleteRead?(ctx: HandlerContext, missingIds: string[]): Promise<string[]>;
 }
