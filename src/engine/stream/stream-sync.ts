@@ -91,7 +91,7 @@ export class StreamSync implements RecordVerdicts<unknown>, BatchSender<Outgoing
     );
     const limit = plan.handler.concurrent ? Math.max(1, plan.concurrency) : 1;
     this.dispatcher = new BatchDispatcher(limit, this, () => !!this.failure || this.stopping);
-    this.context = { tracker: run.tracker, connectionId: run.connectionId, runId: run.runId, log: (m) => run.logger.warn(m), retry: !!plan.onlyIds };
+    this.context = { tracker: run.tracker, connectionId: run.connectionId, runId: run.runId, log: (m) => run.logger.warn(m), signal: run.signal, retry: !!plan.onlyIds };
     this.chunk = this.checkpointer.openChunk();
     this.seen = plan.handler.onCompleteRead ? new Set() : null;
   }

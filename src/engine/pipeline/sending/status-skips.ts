@@ -32,6 +32,8 @@ export async function statusRefusals(ctx: HandlerContext, orders: AddOrder[], sk
   try {
     dictionary = await run.dictionary;
   } catch (e) {
+    // the run is being stopped (a shutdown closes the client): the batch stays unacknowledged and is sent again
+    if (ctx.signal?.aborted) throw e;
     const why = `the project's statuses could not be listed (${errorText(e)})`;
     return unnamed(ctx, run, skipped, why, why, []);
   }

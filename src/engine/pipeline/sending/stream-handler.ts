@@ -33,6 +33,8 @@ export interface HandlerContext {
   /** the run's id, for a reason that tells how to retry it */
   runId?: number;
   log: (message: string) => void;
+  /** the run's: aborted when it is stopped (a shutdown), when what a batch's answer needs can no longer be asked */
+  signal?: AbortSignal;
   /** a retry by hand of rejected (or uncertain) records: send them even where the record state says sent */
   retry?: boolean;
 }
