@@ -8,8 +8,12 @@ export * from './connectors/connector-definition';
 export { multiValues, normalizedList, normalizeEmail, normalizePhone } from './connectors/contact-values';
 /** lead delivery's errors (a lead the CRM refused; a create whose outcome is unknown, which any flow's CRM action throws) */
 export * from './connectors/lead-delivery';
-/** a connector's error that no retry of the run lifts soon (`lasting: true`: refused credentials, a spent daily quota) */
-export { isLastingError } from './connectors/lasting-failure';
+/**
+ * a connector's error that no retry of the run lifts soon (`lasting: true`: refused credentials, a spent daily quota),
+ * and how far it reaches (`reach`: its stream alone, or the whole source, which stops the run)
+ */
+export { failureReach, isLastingError } from './connectors/lasting-failure';
+export type { FailureReach } from './connectors/lasting-failure';
 /** the retry policy the daemon's own clients use: which answers to retry, backoff, Retry-After, an abortable sleep, the marks of a spent daily quota */
 export { backoffDelayMs, dailyQuotaMark, isDailyQuotaSpent, isRetryableStatus, parseResetAtMs, parseRetryAfterMs, sleep } from './http/retry-policy';
 export type { Backoff, DailyQuotaMark, QuotaAnswer } from './http/retry-policy';

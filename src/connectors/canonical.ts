@@ -19,6 +19,15 @@ export const STREAM_ORDER: readonly StreamName[] = [
   'events',
 ];
 
+/**
+ * The streams each stream needs delivered in the same run: a deal sent before its client is imported is not linked
+ * to it, and its fingerprint keeps it from being sent again. A run whose stream failed skips those that need it
+ * (src/engine/run/stream-results.ts). Nothing needs managers: a deal carries its manager's id in a custom field only.
+ */
+export const STREAM_NEEDS: Readonly<Partial<Record<StreamName, readonly StreamName[]>>> = {
+  deals: ['clients'],
+};
+
 export type CustomFields = Record<string, string | null>;
 
 export interface Manager {

@@ -58,6 +58,14 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
     writeFileSync(empty, '');
 
     const sheet = (path: string, format?: string) => ({ deals: { path, ...(format ? { format } : {}) } });
+    // a sheet set whose managers export came out empty and whose expenses link answers a page: its clients and deals are fine
+    const partly = (name: string, lines: string[]) => writeFileSync(join(dir.path, name), [...lines, ''].join('\n'));
+    partly('pb-clients.csv', ['id,name,phone', 'pc-1,Anna,+7 900 000 00 01', 'pc-2,Boris,+7 900 000 00 02']);
+    partly('pb-deals.csv', ['id,title,status,created_at,price,client_id,manager_id', 'pb-1,One,0,01.03.2025,100,pc-1,m1', 'pb-2,Two,0,02.03.2025,200,pc-2,m1']);
+    const partlyBroken = {
+      managers: { path: empty }, clients: { path: join(dir.path, 'pb-clients.csv') }, deals: { path: join(dir.path, 'pb-deals.csv') },
+      expenses: { path: `${pagesUrl}/expenses.csv` },
+    };
     const connections = [
       { id: 'html-page', connector: 'spreadsheet', settings: sheet(`${pagesUrl}/export.csv`) },
       { id: 'truncated-xlsx', connector: 'spreadsheet', settings: sheet(xlsx) },
@@ -70,6 +78,7 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       { id: 'crm-error-200', connector: 'generic-crm', settings: bitrix24.settings(errorCrm.url) },
       { id: 'crm-echoes-key', connector: 'generic-crm', settings: customSettings(echoCrm.url, {}, { token: ECHOED_KEY, auth: { type: 'query_param', param: 'apiKey' } }) },
       { id: 'good', connector: 'spreadsheet', settings: sheet(join(SHEETS, 'negative-price.csv')) },
+      { id: 'partly-broken', connector: 'spreadsheet', settings: partlyBroken },
     ];
     cases.push(
       { connection: 'html-page', error: /^stream deals: http:\/\/127\.0\.0\.1:\d+\/export\.csv answered an HTML page \(text\/html/ },
@@ -102,7 +111,10 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
       data_dir: join(dir.path, 'data'),
       tracker: { base_url: sandbox.baseUrl, api_key: sandbox.apiKey, project, rate_limit: 'off', retries: 1, timeout_ms: 5_000 },
       log: { level: 'warn', format: 'json' },
-      alerts: [{ id: 'echo', type: 'webhook', url: `${pagesUrl}/alert`, connections: ['crm-echoes-key'] }],
+      alerts: [
+        { id: 'echo', type: 'webhook', url: `${pagesUrl}/alert`, connections: ['crm-echoes-key'] },
+        { id: 'partly', type: 'webhook', url: `${pagesUrl}/alert`, connections: ['partly-broken'], events: ['run_failed'] },
+      ],
       connections,
     }));
     daemon = await startDaemon({ ADMIN_TOKEN: TOKEN }, configFile);
@@ -153,6 +165,22 @@ describe('bad-input corpus: broken sources fail their run, not the daemon', () =
     expect({ status: run.status, error: run.error }).toEqual({ status: 'succeeded', error: null });
     expect(run.streams.deals).toMatchObject({ sent: 1, rejected: 1 });
     expect(await sandbox.orderIds(project)).toEqual(['ng-1']);
+  }, 30_000);
+
+  it('a broken managers file and expenses link fail their streams alone: clients and deals sync, the run fails naming all four', async () => {
+    const run = await syncAndWait('partly-broken');
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(new RegExp(
+      '^stream managers: empty\\.csv is an empty file \\(0 bytes\\).*; stream expenses: http://127\\.0\\.0\\.1:\\d+/expenses\\.csv answered an HTML page .*' +
+        '; the run went on without them: synced clients, deals$',
+    ));
+    expect(run.streams).toMatchObject({ clients: { read: 2, sent: 2 }, deals: { read: 2, sent: 2 } });
+    expect((await sandbox.orderIds(project)).filter((id) => id.startsWith('pb-')).sort()).toEqual(['pb-1', 'pb-2']);
+    // GET /api/runs/:id and what the status page reads: failing, its last run the partly synced one
+    expect((await api<RunJson>(daemon.url, TOKEN, `/api/runs/${run.id}`)).body).toMatchObject({ status: 'failed', error: run.error, streams: run.streams });
+    const shown = await api<{ state: string; last_run: RunJson }>(daemon.url, TOKEN, '/api/connections/partly-broken');
+    expect(shown.body).toMatchObject({ state: 'failing', last_run: { id: run.id, status: 'failed', error: run.error } });
+    await waitFor(() => alertBodies.some((body) => body.includes('partly-broken') && body.includes('run_failed') && body.includes('synced clients, deals')), 5_000);
   }, 30_000);
 
   async function syncAndWait(connection: string): Promise<RunJson> {

@@ -66,3 +66,27 @@ describe('e2e: Pipedrive refusing the products endpoint', () => {
     expect(crm.requests.filter((r) => r.path === '/api/v2/deals/products')).toHaveLength(1);
   });
 });
+
+/**
+ * A HubSpot private app without the owners scope: GET /crm/v3/owners answers 403 MISSING_SCOPES. That refuses one
+ * endpoint, not the token (a 401 would stop the run): the managers stream fails, clients and deals still go (a deal
+ * carries its owner's id in a custom field only), and the run fails naming it, lasting (no retry grants a scope).
+ */
+describe('e2e: a CRM refusing the owners endpoint', () => {
+  it('fails the managers stream alone: clients and deals are sent, the run fails naming managers and what was synced', async () => {
+    const crm = await startCrmServer(hubspot.createHandler({ refuseOwners: true }));
+    const e2e = await E2eSync.start({ connectionId: 'hs-no-owners', connector: 'generic-crm', settings: hubspot.settings(crm.url) });
+    try {
+      await e2e.registerVisits(hubspot.expected.deals.map((d) => d.visit_id).filter((v): v is string => !!v));
+      const run = await e2e.run();
+      expect({ status: run.status, lasting: run.lasting }).toEqual({ status: 'failed', lasting: true });
+      expect(run.error).toMatch(/^connection hs-no-owners, stream managers, GET \S*\/crm\/v3\/owners\S*: .*HTTP 403: .*granted all required scopes.*; the run went on without it: synced clients, deals$/);
+      expect(run.streams.deals).toMatchObject({ read: 3, sent: 3, rejected: 0 });
+      expect(run.streams.clients?.sent).toBeGreaterThan(0);
+      expect((await orderDetails(e2e.tracker, ['801'])).get('801')!.order).toMatchObject({ fields_data: expect.objectContaining({ manager_id: expect.any(String) }) });
+    } finally {
+      await e2e.stop();
+      await crm.close();
+    }
+  });
+});

@@ -111,3 +111,84 @@ describeStores('engine: managers diff and stream order', (driver) => {
     expect(h.source.windows.map((w) => [w.stream, w.later])).toEqual([['managers', []]]);
   });
 });
+
+describeStores('engine: a stream whose own source fails', (driver) => {
+  let h: EngineHarness;
+  afterEach(() => h.stop());
+
+  const clients = () => [{ id: 'c1', name: 'Client 1', phones: ['+7 900 1'], updated_at: new Date('2025-03-01T00:00:00Z') }];
+  const sourceFails = (failing: string, error: Error) => (stream: string) => {
+    if (stream === failing) throw error;
+  };
+  /** what a connector says of a refusal: `lasting`, and `reach` (one endpoint, or the whole source) */
+  const refusal = (message: string, reach?: 'stream' | 'source') => Object.assign(new Error(message), { lasting: true, reach });
+
+  it('fails that stream alone: the streams that do not need it are synced, and the run fails naming it and them', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.managers = [{ id: 'm1', name: 'Anna', email: 'anna@example.com' }];
+    h.source.clients = clients();
+    h.source.deals = makeDeals(3).map((d) => ({ ...d, client_id: 'c1', manager_id: 'm1' }));
+    h.source.beforePage = sourceFails('managers', new Error('managers.csv is an empty file (0 bytes)'));
+    const run = await h.run();
+    expect({ status: run.status, error: run.error, lasting: run.lasting }).toEqual({
+      status: 'failed', error: 'stream managers: managers.csv is an empty file (0 bytes); the run went on without it: synced clients, deals', lasting: undefined,
+    });
+    expect(run.streams).toMatchObject({ clients: { read: 1, sent: 1 }, deals: { read: 3, sent: 3 } });
+    expect([...h.service.orders.keys()]).toEqual(['d1', 'd2', 'd3']);
+    expect(await h.cursor('deals')).toBe('2025-03-10T09:00:02.000Z');
+    const stored = await h.query('SELECT status, error FROM run WHERE id = ?', [run.runId]);
+    expect(stored).toEqual([{ status: 'failed', error: run.error }]);
+  });
+
+  it('skips the deals when the clients failed (a deal sent before its client is not linked), and sends them once the clients go', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.clients = clients();
+    h.source.deals = makeDeals(2).map((d) => ({ ...d, client_id: 'c1' }));
+    h.source.beforePage = sourceFails('clients', new Error('file clients.csv does not exist'));
+    const run = await h.run();
+    expect({ status: run.status, error: run.error }).toEqual({
+      status: 'failed',
+      error: 'stream clients: file clients.csv does not exist; the run went on without it: synced managers; skipped deals (it needs clients, which failed)',
+    });
+    expect(h.source.windows.map((w) => w.stream)).toEqual(['managers', 'clients']); // the deals were not even read
+    expect(h.service.callsTo('/project/add-orders')).toHaveLength(0);
+    expect(await h.cursor('deals')).toBeNull();
+
+    h.source.beforePage = undefined;
+    const next = await h.run();
+    expect({ status: next.status, error: next.error }).toEqual({ status: 'succeeded', error: null });
+    const paths = h.service.calls.map((c) => c.path);
+    expect(paths.lastIndexOf('/project/clients/import')).toBeLessThan(paths.indexOf('/project/add-orders'));
+    expect([...h.service.orders.keys()]).toEqual(['d1', 'd2']);
+  });
+
+  it('a failure not the stream\'s own (the service down after retries) still stops the run, after naming the streams that failed before', async () => {
+    h = await new EngineHarness({ driver, retries: 1 }).start();
+    h.source.managers = [{ id: 'm1', name: 'Anna', email: 'anna@example.com' }];
+    h.source.clients = clients();
+    h.source.deals = makeDeals(2);
+    h.source.beforePage = sourceFails('managers', new Error('users: HTTP 500'));
+    h.service.script = (call) => (call.path === '/project/clients/import' ? { status: 503, body: { status: 'error', error: 'down' } } : undefined);
+    const run = await h.run();
+    expect(run.status).toBe('failed');
+    expect(run.error).toMatch(/^stream managers: users: HTTP 500; stream clients: batch of 1 records \(c1…c1\) failed: .*503.*; the run stopped at clients: synced none; not read deals$/);
+    expect(h.source.windows.map((w) => w.stream)).toEqual(['managers', 'clients']);
+  });
+
+  it('a lasting refusal stops the run when the whole source is refused, and fails one stream when one endpoint is', async () => {
+    h = await new EngineHarness({ driver }).start();
+    h.source.managers = [{ id: 'm1', name: 'Anna', email: 'anna@example.com' }];
+    h.source.deals = makeDeals(2);
+    h.source.beforePage = sourceFails('managers', refusal('users: HTTP 401: the token is revoked'));
+    const token = await h.run();
+    expect({ status: token.status, error: token.error, lasting: token.lasting }).toEqual({ status: 'failed', error: 'stream managers: users: HTTP 401: the token is revoked', lasting: true });
+    expect(h.source.windows.map((w) => w.stream)).toEqual(['managers']);
+
+    h.source.beforePage = sourceFails('managers', refusal('users: HTTP 403: administrators only', 'stream'));
+    const endpoint = await h.run();
+    expect({ status: endpoint.status, error: endpoint.error, lasting: endpoint.lasting }).toEqual({
+      status: 'failed', error: 'stream managers: users: HTTP 403: administrators only; the run went on without it: synced clients, deals', lasting: true,
+    });
+    expect(h.service.orders.size).toBe(2);
+  });
+});

@@ -6,7 +6,7 @@ import { getPath } from '../records/paths';
 import { Redactor } from './redactor';
 import { RetryPolicy } from './retry-policy';
 import { scheduleRequest, SourceLimits } from './source-limits';
-import { DailyLimitError, excerpt, RateBlockError, SourceError } from './source-error';
+import { AuthenticationError, DailyLimitError, excerpt, RateBlockError, SourceError } from './source-error';
 
 export interface RequestSpec {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -77,7 +77,7 @@ export class Requester {
       try {
         await this.options.auth.apply(request);
       } catch (error) {
-        throw new SourceError(where(), `authentication failed: ${this.options.redactor.redact((error as Error).message)}`);
+        throw new AuthenticationError(where(), `authentication failed: ${this.options.redactor.redact((error as Error).message)}`);
       }
       let response: AxiosResponse<string>;
       try {

@@ -2,7 +2,7 @@ import { STREAM_ORDER, StreamName } from '../../connectors/canonical';
 import type { ConnectorDefinition, ConnectorSecrets, Page, ReadCursor, StreamSpec } from '../../connectors/connector-definition';
 import { errorText } from '../engine-errors';
 import { isLastingError } from '../../connectors/lasting-failure';
-import { isAccessRefusal } from '../../tracker/tracker-error';
+import { isAccessRefusal, isTrackerApiError } from '../../tracker/tracker-error';
 import { RunMode } from '../engine-types';
 import { CursorStore } from '../../store/repositories/cursor.store';
 import { RunScope, zeroStreamCounters } from '../pipeline/run-scope';
@@ -12,6 +12,7 @@ import { StreamPlan, StreamSync } from '../stream/stream-sync';
 import { readOffloaded } from '../offload/offloaded-read';
 import type { StatusMode } from '../../config/config.schema';
 import { registerStages } from '../project-statuses';
+import { fromSource, isStreamsOwn, StreamResults, StreamSourceError } from './stream-results';
 
 export interface RunRequest {
   mode: RunMode;
@@ -55,7 +56,7 @@ export function lastingFailure(e: unknown): Pick<RunOutcome, 'lasting'> {
   return isAccessRefusal(e) || isLastingError(e) ? { lasting: true } : {};
 }
 
-/** One run: the connector's streams in dependency order (managers, clients, deals, ...), each to its end. */
+/** One run: the connector's streams in dependency order (managers, clients, deals, ...), each to its end or its own failure. */
 export class RunExecutor {
   constructor(
     private readonly scope: RunScope,
@@ -63,6 +64,11 @@ export class RunExecutor {
     private readonly request: RunRequest,
   ) {}
 
+  /**
+   * A stream's own failure (isStreamsOwn: its file, its endpoint) fails that stream: the run goes on with the streams
+   * that do not need it and ends failed, naming it (StreamResults). Any other failure stops the run there, as the
+   * service's, the store's or a whole source's would meet every later stream too.
+   */
   async execute(): Promise<RunOutcome> {
     let specs: StreamSpec[];
     try {
@@ -70,30 +76,44 @@ export class RunExecutor {
     } catch (e) {
       return { status: 'failed', error: `connector ${this.request.definition.name}: ${errorText(e)}`, ...lastingFailure(e) };
     }
+    const results = new StreamResults(specs.map((spec) => spec.name));
     for (const [index, spec] of specs.entries()) {
-      if (this.scope.signal.aborted) return interrupted();
+      if (this.scope.signal.aborted) return interrupted(results);
+      const missing = results.missingFor(spec.name);
+      if (missing.length) {
+        this.scope.logger.warn(`${spec.name}: not read: it needs ${missing.join(', ')}, which failed in this run`);
+        results.skip(spec.name, missing);
+        continue;
+      }
       try {
         if (spec.name === 'deals' && this.request.statuses === 'register' && !this.request.onlyIds) await this.registerStages();
         const plan = await this.plan(spec, specs.slice(index + 1).map((later) => later.name));
         this.scope.logger.log(`${spec.name}: reading ${describeWindow(plan)}`);
         const outcome = await new StreamSync(this.scope, plan).execute();
-        if (!outcome.complete) return interrupted();
+        if (!outcome.complete) return interrupted(results);
+        results.done(spec.name);
       } catch (e) {
-        if (this.scope.signal.aborted) return interrupted();
+        if (this.scope.signal.aborted) return interrupted(results);
         const message = errorText(e);
         this.scope.logger.error(`${spec.name}: ${message}`);
         const error = message.startsWith(`stream ${spec.name}`) || message.includes(`stream ${spec.name}`) ? message : `stream ${spec.name}: ${message}`;
-        return { status: 'failed', error, ...lastingFailure(e) };
+        if (!isStreamsOwn(e)) return { status: 'failed', error: results.stopped(spec.name, error), ...lastingFailure(e) };
+        results.failed(spec.name, error, e);
       }
     }
-    return { status: 'succeeded', error: null };
+    return results.outcome();
   }
 
+  /** The CRM's stages for `statuses: register`: the connector's failure to list them is the deals stream's own. */
   private async registerStages(): Promise<void> {
     const { definition, settings, workDir, secrets, session } = this.request;
     const logger = { log: this.scope.logger.log, warn: this.scope.logger.warn, debug: this.scope.logger.debug };
     const context = { connectionId: this.scope.connectionId, settings, logger, signal: this.scope.signal, workDir, secrets, session };
-    await registerStages(definition, context, this.scope.tracker, logger);
+    try {
+      await registerStages(definition, context, this.scope.tracker, logger);
+    } catch (e) {
+      throw isTrackerApiError(e) ? e : new StreamSourceError('deals', e);
+    }
   }
 
   /** A connector's notice is logged as a warning and kept with the stream's counters (the status page shows it). */
@@ -174,9 +194,9 @@ export class RunExecutor {
       const until = window.until.getTime();
       const { batchSize } = this.request;
       const task = { connectorModule: module, connectionId, runId: this.scope.runId, settings, stream, laterStreams, since, until, state, openRejections, workDir, mappingVersion, batchSize, serialise, exitAfterRecords: workerExitHook() };
-      return () => readOffloaded({ threads, signal, logger, task });
+      return () => fromSource(stream, () => readOffloaded({ threads, signal, logger, task }));
     }
-    return () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session, openRejections });
+    return () => fromSource(stream, () => definition.read(stream, window, { connectionId, settings, logger, signal, state, workDir, secrets, laterStreams, session, openRejections }));
   }
 
   /** The stream's open rejection keys, read once: the stream's read and its sync (StreamPlan.openRejections) share them. */
@@ -189,8 +209,8 @@ export class RunExecutor {
   }
 }
 
-function interrupted(): RunOutcome {
-  return { status: 'interrupted', error: 'stopped by shutdown; the next run continues from the last checkpoint' };
+function interrupted(results: StreamResults): RunOutcome {
+  return { status: 'interrupted', error: results.interrupted('stopped by shutdown; the next run continues from the last checkpoint') };
 }
 
 function describeWindow(plan: StreamPlan): string {
